@@ -1,0 +1,45 @@
+# Third-party pieces shared by the native and the wasm builds.
+
+# SQLite: the same amalgamation in both builds.
+if(NOT EXISTS "${ENSEMBLE_SQLITE_DIR}/sqlite3.c")
+  message(FATAL_ERROR "SQLite amalgamation not found in ${ENSEMBLE_SQLITE_DIR}; "
+                      "run tools/lib/fetch-sqlite.sh (tools/dev does)")
+endif()
+add_library(ensemble_sqlite STATIC "${ENSEMBLE_SQLITE_DIR}/sqlite3.c")
+target_include_directories(ensemble_sqlite SYSTEM PUBLIC "${ENSEMBLE_SQLITE_DIR}")
+target_compile_definitions(ensemble_sqlite PRIVATE
+  SQLITE_DQS=0
+  SQLITE_DEFAULT_MEMSTATUS=0
+  SQLITE_LIKE_DOESNT_MATCH_BLOBS
+  SQLITE_OMIT_DEPRECATED
+  SQLITE_OMIT_SHARED_CACHE
+  SQLITE_ENABLE_FTS5)
+# The sanitizers have nothing to say about SQLite and make it slow.
+target_compile_options(ensemble_sqlite PRIVATE -w $<$<BOOL:${ENSEMBLE_SANITIZE}>:-fno-sanitize=all>)
+if(EMSCRIPTEN)
+  # One thread, and the platform's file locking does not exist in the browser.
+  target_compile_definitions(ensemble_sqlite PRIVATE SQLITE_THREADSAFE=0 SQLITE_OMIT_LOAD_EXTENSION)
+else()
+  target_compile_definitions(ensemble_sqlite PRIVATE SQLITE_THREADSAFE=1)
+  find_package(Threads REQUIRED)
+  target_link_libraries(ensemble_sqlite PUBLIC Threads::Threads ${CMAKE_DL_LIBS})
+endif()
+add_library(ensemble::sqlite ALIAS ensemble_sqlite)
+
+# Header-only libraries from Debian. Emscripten must not see all of
+# /usr/include, so the wasm build gets a folder holding only these headers.
+add_library(ensemble_header_deps INTERFACE)
+if(EMSCRIPTEN)
+  set(_deps_include "${CMAKE_BINARY_DIR}/header-deps/include")
+  foreach(_dir nlohmann)
+    if(NOT EXISTS "/usr/include/${_dir}")
+      message(FATAL_ERROR "/usr/include/${_dir} is missing; tools/dev installs it")
+    endif()
+    file(COPY "/usr/include/${_dir}" DESTINATION "${_deps_include}")
+  endforeach()
+  target_include_directories(ensemble_header_deps SYSTEM INTERFACE "${_deps_include}")
+else()
+  find_package(nlohmann_json 3.10 REQUIRED)
+  target_link_libraries(ensemble_header_deps INTERFACE nlohmann_json::nlohmann_json)
+endif()
+add_library(ensemble::header_deps ALIAS ensemble_header_deps)

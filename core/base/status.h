@@ -1,0 +1,99 @@
+// Status and Result<T>: errors as values.
+//
+// A Status is either OK or carries a stable machine-readable code (such as
+// "SAVE_CONFLICT") and a message a person can read. Result<T> holds either a
+// value or a non-OK Status. Nothing in the core throws across its public API;
+// third-party exceptions are converted to a Status where they are caught.
+//
+// Thread-safety: immutable after construction; safe to share between threads.
+
+#ifndef ENSEMBLE_CORE_BASE_STATUS_H_
+#define ENSEMBLE_CORE_BASE_STATUS_H_
+
+#include <cassert>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace ensemble::core {
+
+// Stable codes shared by the browser, the server and the wire protocol.
+namespace codes {
+inline constexpr std::string_view kInvalidArgument = "INVALID_ARGUMENT";
+inline constexpr std::string_view kNotFound = "NOT_FOUND";
+inline constexpr std::string_view kAlreadyExists = "ALREADY_EXISTS";
+inline constexpr std::string_view kSaveConflict = "SAVE_CONFLICT";
+inline constexpr std::string_view kUnknownMutation = "UNKNOWN_MUTATION";
+inline constexpr std::string_view kMutationFromFuture = "MUTATION_FROM_FUTURE";
+inline constexpr std::string_view kStorage = "STORAGE_ERROR";
+inline constexpr std::string_view kMalformedJson = "MALFORMED_JSON";
+inline constexpr std::string_view kBodyTooLarge = "BODY_TOO_LARGE";
+inline constexpr std::string_view kInternal = "INTERNAL";
+}  // namespace codes
+
+class Status {
+ public:
+  Status() = default;  // OK.
+  Status(std::string_view code, std::string message)
+      : code_(code), message_(std::move(message)) {
+    assert(!code_.empty());
+  }
+
+  static Status Ok() { return Status(); }
+
+  bool ok() const { return code_.empty(); }
+  // Empty when ok().
+  const std::string& code() const { return code_; }
+  const std::string& message() const { return message_; }
+  std::string ToString() const { return ok() ? "OK" : code_ + ": " + message_; }
+
+ private:
+  std::string code_;
+  std::string message_;
+};
+
+template <typename T>
+class Result {
+ public:
+  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design.
+  Result(Status status) : status_(std::move(status)) {  // NOLINT
+    assert(!status_.ok());
+  }
+
+  bool ok() const { return status_.ok(); }
+  const Status& status() const { return status_; }
+  // Precondition: ok().
+  T& value() & { return *value_; }
+  const T& value() const& { return *value_; }
+  T&& value() && { return std::move(*value_); }
+  T* operator->() { return &*value_; }
+  const T* operator->() const { return &*value_; }
+  T& operator*() & { return *value_; }
+  const T& operator*() const& { return *value_; }
+
+ private:
+  Status status_;
+  std::optional<T> value_;
+};
+
+}  // namespace ensemble::core
+
+// Returns early from the enclosing function when `expr` yields a non-OK Status.
+#define ENSEMBLE_RETURN_IF_ERROR(expr)           \
+  do {                                           \
+    ::ensemble::core::Status _st = (expr);       \
+    if (!_st.ok()) return _st;                   \
+  } while (0)
+
+#define ENSEMBLE_CONCAT_INNER_(a, b) a##b
+#define ENSEMBLE_CONCAT_(a, b) ENSEMBLE_CONCAT_INNER_(a, b)
+// Declares `lhs` from a Result's value, or returns its Status.
+#define ENSEMBLE_ASSIGN_OR_RETURN(lhs, expr) \
+  ENSEMBLE_ASSIGN_OR_RETURN_IMPL_(ENSEMBLE_CONCAT_(_res_, __LINE__), lhs, expr)
+#define ENSEMBLE_ASSIGN_OR_RETURN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                                    \
+  if (!tmp.ok()) return tmp.status();                   \
+  lhs = std::move(tmp).value()
+
+#endif  // ENSEMBLE_CORE_BASE_STATUS_H_

@@ -1,0 +1,31 @@
+// The hub: where the record domains (tasks, and later boards, projects,
+// people, pages, ...) are put together for storage and sync. The browser
+// replica, the server and the tests all build their schema and mutator set
+// from here, so they cannot drift apart.
+//
+// Thread-safety: the returned objects are immutable and may be shared.
+
+#ifndef ENSEMBLE_CORE_HUB_HUB_H_
+#define ENSEMBLE_CORE_HUB_HUB_H_
+
+#include <span>
+
+#include "core/base/status.h"
+#include "core/store/database.h"
+#include "core/store/migrations.h"
+#include "core/sync/sync_config.h"
+
+namespace ensemble::core::hub {
+
+// Every migration of every domain, in version order.
+std::span<const store::Migration> Migrations();
+
+// Brings `db` to the current schema.
+Status Migrate(store::Database& db);
+
+// The mutators and synced tables of every domain.
+sync::SyncConfig Config();
+
+}  // namespace ensemble::core::hub
+
+#endif  // ENSEMBLE_CORE_HUB_HUB_H_

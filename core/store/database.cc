@@ -1,0 +1,72 @@
+#include "core/store/database.h"
+
+#include <charconv>
+#include <string>
+
+namespace ensemble::core::store {
+
+int64_t AsInt(const Value& v, int64_t if_null) {
+  if (const auto* i = std::get_if<int64_t>(&v)) return *i;
+  if (const auto* d = std::get_if<double>(&v)) return static_cast<int64_t>(*d);
+  if (const auto* s = std::get_if<std::string>(&v)) {
+    int64_t out = if_null;
+    std::from_chars(s->data(), s->data() + s->size(), out);
+    return out;
+  }
+  return if_null;
+}
+
+std::string AsText(const Value& v) {
+  if (const auto* s = std::get_if<std::string>(&v)) return *s;
+  if (const auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
+  if (const auto* d = std::get_if<double>(&v)) return std::to_string(*d);
+  return "";
+}
+
+bool IsNull(const Value& v) { return std::holds_alternative<Null>(v); }
+
+Status Database::Exec(std::string_view sql, const std::vector<Value>& params) {
+  return Query(sql, params).status();
+}
+
+Transaction::Transaction(Database& db) : db_(db) {
+  int& d = db_.transaction_depth_;
+  if (d == 0) {
+    begin_status_ = db_.Begin();
+  } else {
+    savepoint_ = "sp" + std::to_string(d);
+    begin_status_ = db_.ExecScript("SAVEPOINT " + savepoint_);
+  }
+  if (begin_status_.ok()) {
+    ++d;
+  } else {
+    done_ = true;
+  }
+}
+
+Transaction::~Transaction() {
+  if (done_) return;
+  if (savepoint_.empty()) {
+    db_.Rollback();
+  } else {
+    db_.ExecScript("ROLLBACK TO " + savepoint_ + "; RELEASE " + savepoint_);
+  }
+  --db_.transaction_depth_;
+}
+
+Status Transaction::Commit() {
+  if (done_) return Status(codes::kInternal, "transaction already finished");
+  done_ = true;
+  Status st = savepoint_.empty() ? db_.Commit() : db_.ExecScript("RELEASE " + savepoint_);
+  if (!st.ok()) {
+    if (savepoint_.empty()) {
+      db_.Rollback();
+    } else {
+      db_.ExecScript("ROLLBACK TO " + savepoint_ + "; RELEASE " + savepoint_);
+    }
+  }
+  --db_.transaction_depth_;
+  return st;
+}
+
+}  // namespace ensemble::core::store

@@ -1,0 +1,94 @@
+// Database: the one SQL interface every store implements.
+//
+// Mutators and sync rules are written once against this interface, in SQL that
+// both dialects accept (placeholders are $1, $2, ...; upserts use
+// ON CONFLICT ... DO UPDATE; counters use UPDATE ... RETURNING), so the same code
+// runs on SQLite in the browser, SQLite on the server and PostgreSQL on the
+// server. Values come back typed (integer, real, text, null) whatever the
+// dialect, so rows compare equal across stores.
+//
+// Thread-safety: a Database is a single connection; use it from one thread at
+// a time.
+
+#ifndef ENSEMBLE_CORE_STORE_DATABASE_H_
+#define ENSEMBLE_CORE_STORE_DATABASE_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "core/base/status.h"
+
+namespace ensemble::core::store {
+
+enum class Dialect { kSqlite, kPostgres };
+
+using Null = std::monostate;
+using Value = std::variant<Null, int64_t, double, std::string>;
+
+struct Rows {
+  std::vector<std::string> columns;
+  std::vector<std::vector<Value>> rows;
+
+  bool empty() const { return rows.empty(); }
+  size_t size() const { return rows.size(); }
+};
+
+// Accessors that tolerate NULL, for reading rows of a known schema.
+int64_t AsInt(const Value& v, int64_t if_null = 0);
+std::string AsText(const Value& v);
+bool IsNull(const Value& v);
+
+class Database {
+ public:
+  virtual ~Database() = default;
+
+  virtual Dialect dialect() const = 0;
+
+  // Runs one statement with positional parameters $1..$n and returns its rows
+  // (none for statements that return none).
+  virtual Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) = 0;
+
+  // Runs one or more statements without parameters (schema, pragmas).
+  virtual Status ExecScript(std::string_view sql) = 0;
+
+  // Starts a write transaction; on SQLite this takes the write lock at once
+  // (BEGIN IMMEDIATE) so a transaction never fails halfway on a busy lock.
+  virtual Status Begin() = 0;
+  virtual Status Commit() = 0;
+  virtual Status Rollback() = 0;
+
+  // Convenience: Query and discard the rows.
+  Status Exec(std::string_view sql, const std::vector<Value>& params = {});
+
+ private:
+  friend class Transaction;
+  int transaction_depth_ = 0;  // Open Transactions on this connection.
+};
+
+// Rolls back unless Commit() was called. Nests as savepoints: the outermost
+// Transaction on a Database begins it; inner ones are savepoints, so one failed
+// mutation can be undone without losing the rest of a batch.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  // Check once after construction: BEGIN itself can fail (busy, closed).
+  const Status& status() const { return begin_status_; }
+  Status Commit();
+
+ private:
+  Database& db_;
+  Status begin_status_;
+  std::string savepoint_;  // Empty for the outermost transaction.
+  bool done_ = false;
+};
+
+}  // namespace ensemble::core::store
+
+#endif  // ENSEMBLE_CORE_STORE_DATABASE_H_

@@ -1,0 +1,121 @@
+#include "core/store/sqlite_database.h"
+
+#include <sqlite3.h>
+
+#include <string>
+
+namespace ensemble::core::store {
+
+Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::string& path,
+                                                            const std::string& vfs) {
+  sqlite3* raw = nullptr;
+  int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                           vfs.empty() ? nullptr : vfs.c_str());
+  if (rc != SQLITE_OK) {
+    std::string msg = raw ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
+    sqlite3_close(raw);
+    return Status(codes::kStorage, "cannot open database '" + path + "': " + msg);
+  }
+  sqlite3_busy_timeout(raw, kSqliteBusyTimeoutMs);
+  sqlite3_extended_result_codes(raw, 1);
+  auto db = std::unique_ptr<SqliteDatabase>(new SqliteDatabase(raw));
+  ENSEMBLE_RETURN_IF_ERROR(db->ExecScript("PRAGMA foreign_keys = ON;"));
+  return db;
+}
+
+SqliteDatabase::~SqliteDatabase() {
+  for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  sqlite3_close(db_);
+}
+
+Status SqliteDatabase::Error(std::string_view what) const {
+  return Status(codes::kStorage, std::string(what) + ": " + sqlite3_errmsg(db_));
+}
+
+Result<sqlite3_stmt*> SqliteDatabase::Prepare(std::string_view sql) {
+  std::string key(sql);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  sqlite3_stmt* stmt = nullptr;
+  if (sqlite3_prepare_v3(db_, key.data(), static_cast<int>(key.size()), SQLITE_PREPARE_PERSISTENT,
+                         &stmt, nullptr) != SQLITE_OK) {
+    return Error("prepare failed");
+  }
+  cache_.emplace(std::move(key), stmt);
+  return stmt;
+}
+
+Result<Rows> SqliteDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
+  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
+  struct Reset {
+    sqlite3_stmt* s;
+    ~Reset() {
+      sqlite3_reset(s);
+      sqlite3_clear_bindings(s);
+    }
+  } reset{stmt};
+
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string name = "$" + std::to_string(i + 1);
+    int idx = sqlite3_bind_parameter_index(stmt, name.c_str());
+    if (idx == 0) continue;  // Parameter not used by this statement.
+    int rc = SQLITE_OK;
+    const Value& v = params[i];
+    if (const auto* n = std::get_if<int64_t>(&v)) {
+      rc = sqlite3_bind_int64(stmt, idx, *n);
+    } else if (const auto* d = std::get_if<double>(&v)) {
+      rc = sqlite3_bind_double(stmt, idx, *d);
+    } else if (const auto* s = std::get_if<std::string>(&v)) {
+      rc = sqlite3_bind_text(stmt, idx, s->data(), static_cast<int>(s->size()), SQLITE_TRANSIENT);
+    } else {
+      rc = sqlite3_bind_null(stmt, idx);
+    }
+    if (rc != SQLITE_OK) return Error("bind failed");
+  }
+
+  Rows out;
+  int ncol = sqlite3_column_count(stmt);
+  out.columns.reserve(ncol);
+  for (int c = 0; c < ncol; ++c) out.columns.emplace_back(sqlite3_column_name(stmt, c));
+  for (;;) {
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) break;
+    if (rc != SQLITE_ROW) return Error("statement failed");
+    std::vector<Value>& row = out.rows.emplace_back();
+    row.reserve(ncol);
+    for (int c = 0; c < ncol; ++c) {
+      switch (sqlite3_column_type(stmt, c)) {
+        case SQLITE_INTEGER:
+          row.emplace_back(static_cast<int64_t>(sqlite3_column_int64(stmt, c)));
+          break;
+        case SQLITE_FLOAT:
+          row.emplace_back(sqlite3_column_double(stmt, c));
+          break;
+        case SQLITE_NULL:
+          row.emplace_back(Null{});
+          break;
+        default: {
+          const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt, c));
+          row.emplace_back(std::string(text, sqlite3_column_bytes(stmt, c)));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+Status SqliteDatabase::ExecScript(std::string_view sql) {
+  std::string text(sql);
+  char* err = nullptr;
+  if (sqlite3_exec(db_, text.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    Status st(codes::kStorage, std::string("statement failed: ") + (err ? err : "unknown"));
+    sqlite3_free(err);
+    return st;
+  }
+  return Status::Ok();
+}
+
+Status SqliteDatabase::Begin() { return ExecScript("BEGIN IMMEDIATE"); }
+Status SqliteDatabase::Commit() { return ExecScript("COMMIT"); }
+Status SqliteDatabase::Rollback() { return ExecScript("ROLLBACK"); }
+
+}  // namespace ensemble::core::store

@@ -1,0 +1,53 @@
+// SqliteDatabase: the Database interface over one SQLite connection. Used by
+// the browser replica (through the wasm module, on its OPFS VFS) and by the
+// server's embedded store.
+//
+// Thread-safety: one connection; use from one thread at a time.
+
+#ifndef ENSEMBLE_CORE_STORE_SQLITE_DATABASE_H_
+#define ENSEMBLE_CORE_STORE_SQLITE_DATABASE_H_
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "core/store/database.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace ensemble::core::store {
+
+// How long a writer waits for another connection's lock before failing.
+inline constexpr int kSqliteBusyTimeoutMs = 5000;
+
+class SqliteDatabase final : public Database {
+ public:
+  // Opens (creating if needed) the database at `path`; ":memory:" for a
+  // private in-memory one. `vfs` names a registered SQLite VFS, or empty for
+  // the default.
+  static Result<std::unique_ptr<SqliteDatabase>> Open(const std::string& path,
+                                                      const std::string& vfs = "");
+  ~SqliteDatabase() override;
+
+  Dialect dialect() const override { return Dialect::kSqlite; }
+  Result<Rows> Query(std::string_view sql, const std::vector<Value>& params) override;
+  Status ExecScript(std::string_view sql) override;
+  Status Begin() override;
+  Status Commit() override;
+  Status Rollback() override;
+
+ private:
+  explicit SqliteDatabase(sqlite3* db) : db_(db) {}
+  Status Error(std::string_view what) const;
+  Result<sqlite3_stmt*> Prepare(std::string_view sql);
+
+  sqlite3* db_;
+  // Prepared statements reused by SQL text: mutators run the same few
+  // statements many times.
+  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+};
+
+}  // namespace ensemble::core::store
+
+#endif  // ENSEMBLE_CORE_STORE_SQLITE_DATABASE_H_

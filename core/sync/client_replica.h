@@ -1,0 +1,77 @@
+// ClientReplica: the browser's side of sync over its local database.
+//
+// Mutate() runs a mutator against the local replica and appends it to the
+// outbox in one transaction, so the screen updates without the network and
+// the write survives a reload. Before a pending mutation first writes a record,
+// the record's server copy is kept; ApplyPull() restores those copies, applies
+// the server's rows, drops the mutations the server confirmed and replays the
+// rest on top (a rebase), all in one transaction.
+//
+// Thread-safety: not thread-safe; one replica per database connection.
+
+#ifndef ENSEMBLE_CORE_SYNC_CLIENT_REPLICA_H_
+#define ENSEMBLE_CORE_SYNC_CLIENT_REPLICA_H_
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/platform/env.h"
+#include "core/store/database.h"
+#include "core/sync/sync_config.h"
+
+namespace ensemble::core::sync {
+
+// Mutations sent in one push; the server accepts up to kMaxPushMutations.
+inline constexpr size_t kClientPushBatch = 500;
+
+class ClientReplica {
+ public:
+  // `db` must already hold the hub schema and outlive the replica. A new
+  // database gets a fresh client id.
+  static Result<std::unique_ptr<ClientReplica>> Open(store::Database& db, platform::Env env,
+                                                     SyncConfig config);
+
+  const std::string& client_id() const { return client_id_; }
+  const std::string& client_group_id() const { return client_group_id_; }
+  store::Database& db() { return db_; }
+
+  // Runs mutator `name` locally and queues it; returns its mutation id.
+  // On failure nothing changes and nothing is queued.
+  Result<int64_t> Mutate(std::string_view name, const nlohmann::json& args);
+
+  // The next push body: the oldest pending mutations, up to kClientPushBatch.
+  Result<nlohmann::json> PushRequest();
+  // Records the mutations the server refused, for the person to see.
+  Status ApplyPushResponse(const nlohmann::json& response);
+
+  Result<nlohmann::json> PullRequest();
+  // Applies a pull response and rebases pending mutations onto it.
+  Status ApplyPull(const nlohmann::json& response);
+
+  Result<int64_t> PendingCount();
+  Result<nlohmann::json> Outbox();
+  Result<nlohmann::json> Rejections();
+  Result<int64_t> Cursor();
+
+ private:
+  ClientReplica(store::Database& db, platform::Env env, SyncConfig config)
+      : db_(db), env_(env), config_(config) {}
+  Status Init();
+  Status Backup(std::string_view kind, const std::string& id);
+  Status RunLocally(std::string_view name, const nlohmann::json& args, int64_t client_time);
+
+  store::Database& db_;
+  platform::Env env_;
+  SyncConfig config_;
+  std::string client_id_;
+  std::string client_group_id_;
+};
+
+}  // namespace ensemble::core::sync
+
+#endif  // ENSEMBLE_CORE_SYNC_CLIENT_REPLICA_H_

@@ -1,0 +1,28 @@
+#include "core/sync/sync_config.h"
+
+namespace ensemble::core::sync {
+
+const store::Migration kCreateSyncTables = {
+    2, "create sync tables",
+    // Named integer and text values: the server's change counter; a client's
+    // id, cursor and next mutation id.
+    "CREATE TABLE sync_state (key TEXT PRIMARY KEY, int_value BIGINT, text_value TEXT);"
+    "INSERT INTO sync_state (key, int_value) VALUES ('server_version', 0);"
+    // Server: the last mutation applied for each client (exactly once).
+    "CREATE TABLE sync_clients ("
+    " client_id TEXT PRIMARY KEY, client_group_id TEXT NOT NULL,"
+    " last_mutation_id BIGINT NOT NULL, updated_at BIGINT NOT NULL);"
+    // Client: mutations run locally and not yet confirmed by a pull.
+    "CREATE TABLE sync_outbox ("
+    " mutation_id BIGINT PRIMARY KEY, name TEXT NOT NULL, args TEXT NOT NULL,"
+    " client_time BIGINT NOT NULL);"
+    // Client: the server's copy of each record a pending mutation changed
+    // (row_json NULL: it did not exist), restored before a rebase.
+    "CREATE TABLE sync_backup ("
+    " kind TEXT NOT NULL, id TEXT NOT NULL, row_json TEXT, PRIMARY KEY (kind, id));"
+    // Client: mutations the server refused, kept for the person to see.
+    "CREATE TABLE sync_rejections ("
+    " mutation_id BIGINT PRIMARY KEY, name TEXT NOT NULL, args TEXT NOT NULL,"
+    " code TEXT NOT NULL, message TEXT NOT NULL, details TEXT);"};
+
+}  // namespace ensemble::core::sync

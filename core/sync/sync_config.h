@@ -1,0 +1,36 @@
+// What the sync machinery needs to know about the domains: which mutators
+// exist and which tables sync. Built once by core/hub and shared.
+//
+// Thread-safety: immutable; may be shared.
+
+#ifndef ENSEMBLE_CORE_SYNC_SYNC_CONFIG_H_
+#define ENSEMBLE_CORE_SYNC_SYNC_CONFIG_H_
+
+#include <span>
+#include <string_view>
+
+#include "core/store/migrations.h"
+#include "core/sync/mutator.h"
+
+namespace ensemble::core::sync {
+
+struct SyncConfig {
+  const MutatorRegistry* mutators = nullptr;
+  std::span<const SyncedTable> tables;
+
+  // Null for an unknown kind.
+  const SyncedTable* FindKind(std::string_view kind) const {
+    for (const auto& t : tables) {
+      if (t.kind == kind) return &t;
+    }
+    return nullptr;
+  }
+};
+
+// Tables the sync machinery itself keeps (client state, outbox, server
+// cursor, per-client mutation ids), in the hub's migration list.
+extern const store::Migration kCreateSyncTables;
+
+}  // namespace ensemble::core::sync
+
+#endif  // ENSEMBLE_CORE_SYNC_SYNC_CONFIG_H_

@@ -1,0 +1,25 @@
+// Named values in sync_state, shared by the client replica and the server.
+//
+// Thread-safety: stateless; as the Database given.
+
+#ifndef ENSEMBLE_CORE_SYNC_SYNC_STATE_H_
+#define ENSEMBLE_CORE_SYNC_SYNC_STATE_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/store/database.h"
+
+namespace ensemble::core::sync {
+
+Result<std::optional<int64_t>> GetStateInt(store::Database& db, std::string_view key);
+Result<std::optional<std::string>> GetStateText(store::Database& db, std::string_view key);
+Status SetStateInt(store::Database& db, std::string_view key, int64_t value);
+Status SetStateText(store::Database& db, std::string_view key, const std::string& value);
+
+}  // namespace ensemble::core::sync
+
+#endif  // ENSEMBLE_CORE_SYNC_SYNC_STATE_H_
