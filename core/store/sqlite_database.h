@@ -31,7 +31,7 @@ class SqliteDatabase final : public Database {
   ~SqliteDatabase() override;
 
   Dialect dialect() const override { return Dialect::kSqlite; }
-  Result<Rows> Query(std::string_view sql, const std::vector<Value>& params) override;
+  Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) override;
   Status ExecScript(std::string_view sql) override;
   Status Begin() override;
   Status Commit() override;
