@@ -1,5 +1,6 @@
 #include "core/sync/client_replica.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/base/id.h"
@@ -16,6 +17,10 @@ constexpr std::string_view kClientIdKey = "client_id";
 constexpr std::string_view kClientGroupIdKey = "client_group_id";
 constexpr std::string_view kNextMutationKey = "next_mutation_id";
 constexpr std::string_view kCursorKey = "cursor";
+// The server's lastMutationId from the latest push response: mutations up to
+// it need not be sent again, though they stay queued until a pull confirms
+// their rows (the rebase still needs them).
+constexpr std::string_view kPushAcknowledgedKey = "push_acknowledged";
 
 Status BadResponse(std::string what) {
   return Status(codes::kInvalidArgument, "unexpected server response: " + std::move(what));
@@ -86,11 +91,14 @@ Result<int64_t> ClientReplica::Mutate(std::string_view name, const json& args) {
   return id;
 }
 
-Result<json> ClientReplica::Outbox() {
+Result<json> ClientReplica::Outbox() { return OutboxAfter(0, -1); }
+
+Result<json> ClientReplica::OutboxAfter(int64_t after, int64_t limit) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
       db_.Query("SELECT mutation_id, name, args, client_time FROM sync_outbox"
-                " ORDER BY mutation_id"));
+                " WHERE mutation_id > $1 ORDER BY mutation_id LIMIT $2",
+                {Value(after), Value(limit)}));
   json out = json::array();
   for (const auto& r : rows.rows) {
     json args = json::parse(store::AsText(r[2]), nullptr, /*allow_exceptions=*/false);
@@ -103,10 +111,9 @@ Result<json> ClientReplica::Outbox() {
 }
 
 Result<json> ClientReplica::PushRequest() {
-  ENSEMBLE_ASSIGN_OR_RETURN(json outbox, Outbox());
-  if (outbox.size() > kClientPushBatch) {
-    outbox.erase(outbox.begin() + kClientPushBatch, outbox.end());
-  }
+  ENSEMBLE_ASSIGN_OR_RETURN(auto acknowledged, GetStateInt(db_, kPushAcknowledgedKey));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      json outbox, OutboxAfter(acknowledged.value_or(0), static_cast<int64_t>(kClientPushBatch)));
   return json{{"clientGroupId", client_group_id_},
               {"clientId", client_id_},
               {"mutations", std::move(outbox)}};
@@ -116,8 +123,15 @@ Status ClientReplica::ApplyPushResponse(const json& response) {
   if (!response.is_object() || !response.contains("results") || !response["results"].is_array()) {
     return BadResponse("push response has no results");
   }
+  if (!response.contains("lastMutationId") || !response["lastMutationId"].is_number_integer()) {
+    return BadResponse("push response has no lastMutationId");
+  }
   store::Transaction txn(db_);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  ENSEMBLE_ASSIGN_OR_RETURN(auto acknowledged, GetStateInt(db_, kPushAcknowledgedKey));
+  ENSEMBLE_RETURN_IF_ERROR(
+      SetStateInt(db_, kPushAcknowledgedKey,
+                  std::max(acknowledged.value_or(0), response["lastMutationId"].get<int64_t>())));
   for (const json& r : response["results"]) {
     if (!r.is_object() || !r.contains("status") || r["status"] != "rejected") continue;
     if (!r.contains("id") || !r["id"].is_number_integer()) return BadResponse("result without id");

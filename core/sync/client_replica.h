@@ -44,9 +44,12 @@ class ClientReplica {
   // On failure nothing changes and nothing is queued.
   Result<int64_t> Mutate(std::string_view name, const nlohmann::json& args);
 
-  // The next push body: the oldest pending mutations, up to kClientPushBatch.
+  // The next push body: the oldest pending mutations the server has not yet
+  // acknowledged, up to kClientPushBatch; its mutations array is empty when
+  // there is nothing to push.
   Result<nlohmann::json> PushRequest();
-  // Records the mutations the server refused, for the person to see.
+  // Records how far the server got and the mutations it refused, for the
+  // person to see.
   Status ApplyPushResponse(const nlohmann::json& response);
 
   Result<nlohmann::json> PullRequest();
@@ -63,6 +66,8 @@ class ClientReplica {
       : db_(db), env_(env), config_(config) {}
   Status Init();
   Status Backup(std::string_view kind, const std::string& id);
+  // Pending mutations with ids above `after`, oldest first; limit -1 for all.
+  Result<nlohmann::json> OutboxAfter(int64_t after, int64_t limit);
   Status RunLocally(std::string_view name, const nlohmann::json& args, int64_t client_time);
 
   store::Database& db_;

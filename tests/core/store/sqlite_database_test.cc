@@ -1,0 +1,99 @@
+#include "core/store/sqlite_database.h"
+
+#include <gtest/gtest.h>
+
+#include "core/store/migrations.h"
+
+namespace ensemble::core::store {
+namespace {
+
+std::unique_ptr<SqliteDatabase> OpenMemory() {
+  auto db = SqliteDatabase::Open(":memory:");
+  EXPECT_TRUE(db.ok()) << db.status().ToString();
+  return std::move(db).value();
+}
+
+TEST(SqliteDatabase, ValuesComeBackTyped) {
+  auto db = OpenMemory();
+  ASSERT_TRUE(db->ExecScript("CREATE TABLE t (i BIGINT, d DOUBLE PRECISION, s TEXT, n TEXT)").ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO t VALUES ($1, $2, $3, $4)",
+                       {Value(int64_t{9007199254740993}), Value(2.5), Value("héllo 'q'"),
+                        Value(Null{})})
+                  .ok());
+  auto rows = db->Query("SELECT i, d, s, n FROM t");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ(std::get<int64_t>(rows->rows[0][0]), 9007199254740993);
+  EXPECT_EQ(std::get<double>(rows->rows[0][1]), 2.5);
+  EXPECT_EQ(std::get<std::string>(rows->rows[0][2]), "héllo 'q'");
+  EXPECT_TRUE(IsNull(rows->rows[0][3]));
+  EXPECT_EQ(rows->columns, (std::vector<std::string>{"i", "d", "s", "n"}));
+}
+
+TEST(SqliteDatabase, ParametersMayRepeatAndBeUnused) {
+  auto db = OpenMemory();
+  auto rows = db->Query("SELECT $2 || $2", {Value("unused"), Value("ab")});
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(AsText(rows->rows[0][0]), "abab");
+}
+
+TEST(SqliteDatabase, BadStatementIsAStorageError) {
+  auto db = OpenMemory();
+  auto rows = db->Query("SELEKT 1");
+  ASSERT_FALSE(rows.ok());
+  EXPECT_EQ(rows.status().code(), codes::kStorage);
+  EXPECT_NE(rows.status().message().find("syntax"), std::string::npos);
+}
+
+TEST(Transaction, RollsBackUnlessCommitted) {
+  auto db = OpenMemory();
+  ASSERT_TRUE(db->ExecScript("CREATE TABLE t (x BIGINT)").ok());
+  {
+    Transaction txn(*db);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (1)").ok());
+  }
+  EXPECT_EQ(AsInt(db->Query("SELECT COUNT(*) FROM t")->rows[0][0]), 0);
+}
+
+TEST(Transaction, InnerTransactionIsASavepoint) {
+  auto db = OpenMemory();
+  ASSERT_TRUE(db->ExecScript("CREATE TABLE t (x BIGINT)").ok());
+  Transaction outer(*db);
+  ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (1)").ok());
+  {
+    Transaction failed(*db);
+    ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (2)").ok());
+  }  // Rolled back to the savepoint only.
+  {
+    Transaction kept(*db);
+    ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (3)").ok());
+    ASSERT_TRUE(kept.Commit().ok());
+  }
+  ASSERT_TRUE(outer.Commit().ok());
+  auto rows = db->Query("SELECT x FROM t ORDER BY x");
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_EQ(AsInt(rows->rows[0][0]), 1);
+  EXPECT_EQ(AsInt(rows->rows[1][0]), 3);
+}
+
+TEST(Migrations, ApplyEachVersionOnce) {
+  auto db = OpenMemory();
+  const Migration kSteps[] = {{1, "a", "CREATE TABLE a (x BIGINT);"},
+                              {2, "b", "CREATE TABLE b (x BIGINT);"}};
+  ASSERT_TRUE(Migrate(*db, kSteps).ok());
+  ASSERT_TRUE(Migrate(*db, kSteps).ok());  // Running again is a no-op, not an error.
+  EXPECT_EQ(*SchemaVersion(*db), 2);
+}
+
+TEST(Migrations, AFailingStepLeavesNothingHalfApplied) {
+  auto db = OpenMemory();
+  const Migration kSteps[] = {{1, "a", "CREATE TABLE a (x BIGINT);"},
+                              {2, "broken", "CREATE TABLE b (x BIGINT); NOT SQL;"}};
+  EXPECT_FALSE(Migrate(*db, kSteps).ok());
+  EXPECT_EQ(*SchemaVersion(*db), 0);
+  EXPECT_FALSE(db->Query("SELECT * FROM a").ok());
+}
+
+}  // namespace
+}  // namespace ensemble::core::store

@@ -1,0 +1,157 @@
+#include "core/tasks/task.h"
+
+#include <gtest/gtest.h>
+
+#include "core/hub/hub.h"
+#include "core/store/sqlite_database.h"
+
+namespace ensemble::core::tasks {
+namespace {
+
+using nlohmann::json;
+
+constexpr char kId[] = "01JB0000000000000000000001";
+constexpr char kOtherId[] = "01JB0000000000000000000002";
+
+class TaskTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    db_ = std::move(store::SqliteDatabase::Open(":memory:")).value();
+    ASSERT_TRUE(hub::Migrate(*db_).ok());
+  }
+
+  Status Run(Status (*mutator)(sync::MutationContext&, const json&), const json& args,
+             int64_t now = 1000, json* details = nullptr) {
+    store::Transaction txn(*db_);
+    sync::MutationContext ctx(*db_, now);
+    Status st = mutator(ctx, args);
+    if (details) *details = ctx.details();
+    if (st.ok()) EXPECT_TRUE(txn.Commit().ok());
+    return st;
+  }
+
+  Task Get(const std::string& id) { return **GetTask(*db_, id); }
+
+  std::unique_ptr<store::SqliteDatabase> db_;
+};
+
+TEST_F(TaskTest, CreateStoresTrimmedTitleAndDefaults) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "personal"}, {"title", "  Buy milk "}}, 5000).ok());
+  Task t = Get(kId);
+  EXPECT_EQ(t.title, "Buy milk");
+  EXPECT_EQ(t.status, "todo");
+  EXPECT_FALSE(t.due.has_value());
+  EXPECT_EQ(t.version, 1);
+  EXPECT_FALSE(t.deleted);
+  EXPECT_EQ(t.created_at, 5000);
+  EXPECT_EQ(t.updated_at, 5000);
+}
+
+TEST_F(TaskTest, CreateRefusesBadInputAndWritesNothing) {
+  const json kBad[] = {
+      json::array(),
+      {{"id", "not-an-id"}, {"spaceId", "personal"}, {"title", "x"}},
+      {{"id", kId}, {"title", "x"}},
+      {{"id", kId}, {"spaceId", "personal"}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", "   "}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", 7}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", "x"}, {"status", "someday"}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", "x"}, {"due", "2026-02-30"}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", "x"}, {"color", "red"}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", std::string(kMaxTitleChars + 1, 'a')}},
+      {{"id", kId}, {"spaceId", "personal"}, {"title", "\xC0\xAF"}},
+  };
+  for (const json& args : kBad) {
+    Status st = Run(CreateTask, args);
+    EXPECT_EQ(st.code(), codes::kInvalidArgument) << args.dump();
+  }
+  EXPECT_TRUE(ListTasks(*db_)->empty());
+}
+
+TEST_F(TaskTest, CreateAcceptsATitleAtTheLimit) {
+  std::string title;
+  for (size_t i = 0; i < kMaxTitleChars; ++i) title += "é";
+  EXPECT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "s"}, {"title", title}}).ok());
+}
+
+TEST_F(TaskTest, CreateTwiceIsAlreadyExists) {
+  json args = {{"id", kId}, {"spaceId", "personal"}, {"title", "a"}};
+  ASSERT_TRUE(Run(CreateTask, args).ok());
+  EXPECT_EQ(Run(CreateTask, args).code(), codes::kAlreadyExists);
+}
+
+TEST_F(TaskTest, UpdateChangesFieldsAndBumpsVersion) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  ASSERT_TRUE(Run(UpdateTask,
+                  {{"id", kId}, {"fields", {{"status", "done"}, {"due", "2028-02-29"}}}}, 2000)
+                  .ok());
+  Task t = Get(kId);
+  EXPECT_EQ(t.status, "done");
+  EXPECT_EQ(t.due, "2028-02-29");
+  EXPECT_EQ(t.version, 2);
+  EXPECT_EQ(t.created_at, 1000);
+  EXPECT_EQ(t.updated_at, 2000);
+  ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"due", nullptr}}}}).ok());
+  EXPECT_FALSE(Get(kId).due.has_value());
+}
+
+TEST_F(TaskTest, UpdateOfMissingTaskIsNotFound) {
+  EXPECT_EQ(Run(UpdateTask, {{"id", kOtherId}, {"fields", {{"title", "x"}}}}).code(),
+            codes::kNotFound);
+}
+
+TEST_F(TaskTest, UpdateRefusesUnknownOrEmptyFields) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", json::object()}}).code(),
+            codes::kInvalidArgument);
+  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"owner", "x"}}}}).code(),
+            codes::kInvalidArgument);
+  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"status", "todo"}}}})
+                .code(),
+            codes::kInvalidArgument);
+  EXPECT_EQ(Get(kId).version, 1);
+}
+
+TEST_F(TaskTest, DisjointFieldsMergeUnderBase) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  // Someone else changed the status; this edit was based on the old title only.
+  ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"status", "doing"}}}}).ok());
+  ASSERT_TRUE(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", "a"}}}}).ok());
+  Task t = Get(kId);
+  EXPECT_EQ(t.title, "b");
+  EXPECT_EQ(t.status, "doing");
+}
+
+TEST_F(TaskTest, OverwritingAConcurrentChangeIsASaveConflict) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "theirs"}}}}).ok());
+  json details;
+  Status st = Run(UpdateTask,
+                  {{"id", kId}, {"fields", {{"title", "mine"}}}, {"base", {{"title", "a"}}}}, 1000,
+                  &details);
+  EXPECT_EQ(st.code(), codes::kSaveConflict);
+  EXPECT_EQ(details["fields"], json::array({"title"}));
+  EXPECT_EQ(details["current"]["title"], "theirs");
+  EXPECT_EQ(Get(kId).title, "theirs");
+}
+
+TEST_F(TaskTest, MakingTheSameChangeTwiceIsNotAConflict) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "same"}}}}).ok());
+  EXPECT_TRUE(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "same"}}}, {"base", {{"title", "a"}}}})
+          .ok());
+}
+
+TEST_F(TaskTest, ListIsOrderedByIdAndSkipsDeleted) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kOtherId}, {"spaceId", "p"}, {"title", "second"}}).ok());
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "first"}}).ok());
+  ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kOtherId)}).ok());
+  auto list = ListTasks(*db_);
+  ASSERT_EQ(list->size(), 1u);
+  EXPECT_EQ((*list)[0].title, "first");
+}
+
+}  // namespace
+}  // namespace ensemble::core::tasks
