@@ -1,6 +1,8 @@
 #include "core/store/database.h"
 
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace ensemble::core::store {
@@ -19,7 +21,18 @@ int64_t AsInt(const Value& v, int64_t if_null) {
 std::string AsText(const Value& v) {
   if (const auto* s = std::get_if<std::string>(&v)) return *s;
   if (const auto* i = std::get_if<int64_t>(&v)) return std::to_string(*i);
-  if (const auto* d = std::get_if<double>(&v)) return std::to_string(*d);
+  if (const auto* d = std::get_if<double>(&v)) {
+    // Shortest text that reads back as the same double. Not std::to_chars:
+    // the wasm build's libc++ (Emscripten 3.1.6) has no floating-point
+    // to_chars. Any 15-digit decimal maps to a distinct double, so the first
+    // precision that round-trips gives the shortest form, as to_chars would.
+    char buf[32];
+    for (int precision = 15; precision <= 17; ++precision) {
+      std::snprintf(buf, sizeof(buf), "%.*g", precision, *d);
+      if (std::strtod(buf, nullptr) == *d) break;
+    }
+    return std::string(buf);
+  }
   return "";
 }
 

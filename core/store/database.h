@@ -48,7 +48,11 @@ class Database {
   virtual Dialect dialect() const = 0;
 
   // Runs one statement with positional parameters $1..$n and returns its rows
-  // (none for statements that return none).
+  // (none for statements that return none). After a non-OK result inside a
+  // Transaction, issue no more statements in it: return and let it roll back
+  // (PostgreSQL refuses everything until then; SQLite would carry on). Types
+  // differ in one place: SUM of a BIGINT is NUMERIC (a double) on PostgreSQL,
+  // so write CAST(SUM(x) AS BIGINT) where an integer is needed.
   virtual Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) = 0;
 
   // Runs one or more statements without parameters (schema, pragmas).

@@ -1,0 +1,70 @@
+#include "server/app.h"
+
+#include <string>
+
+#include "server/http/json_response.h"
+#include "server/store/open_store.h"
+
+namespace ensemble::server {
+
+using core::Result;
+using core::Status;
+namespace bhttp = boost::beast::http;
+
+App::App(core::platform::Env env, std::unique_ptr<core::store::Database> db, const Config& config)
+    : env_(env),
+      db_(std::move(db)),
+      sync_(*db_, *env.logger),
+      static_files_(config.web_root, config.wasm_dir),
+      router_(*env.logger) {}
+
+App::~App() = default;
+
+Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::Env env) {
+  if (!env.clock || !env.random || !env.logger) {
+    return Status(core::codes::kInternal, "the App needs a clock, a random source and a logger");
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(auto db, store::OpenStore(config));
+  std::unique_ptr<App> app(new App(env, std::move(db), config));
+  app->AddRoutes();
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      app->listener_,
+      http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));
+  app->port_ = app->listener_->endpoint().port();
+  app->listener_->Start();
+  return app;
+}
+
+void App::AddRoutes() {
+  router_.Add(bhttp::verb::get, "/healthz", [this](const http::Request&, const http::Target&) {
+    // A health check that cannot reach the store is not healthy.
+    Status st = db_->Exec("SELECT 1");
+    if (!st.ok()) {
+      env_.logger->Log(core::platform::LogLevel::kError, "healthz: " + st.ToString());
+      return http::Response(http::ErrorResponse(core::codes::kStorage, "the store is unavailable"));
+    }
+    return http::Response(
+        http::JsonResponse(bhttp::status::ok, {{"ok", true}, {"store", store_kind()}}));
+  });
+  router_.Add(
+      bhttp::verb::post, "/api/sync/push",
+      [this](const http::Request& req, const http::Target& t) { return sync_.Push(req, t); });
+  router_.Add(
+      bhttp::verb::get, "/api/sync/pull",
+      [this](const http::Request& req, const http::Target& t) { return sync_.Pull(req, t); });
+  router_.SetFallback([this](const http::Request& req, const http::Target& t) {
+    return static_files_.Serve(req, t);
+  });
+}
+
+std::string_view App::store_kind() const { return store::StoreKindName(db_->dialect()); }
+
+void App::Run() { ioc_.run(); }
+
+void App::Stop() {
+  // stop() is thread-safe and also ends a Run() that has not started yet; the
+  // acceptor closes with the App.
+  ioc_.stop();
+}
+
+}  // namespace ensemble::server

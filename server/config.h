@@ -1,0 +1,45 @@
+// Config: the server's settings, read from environment variables
+// (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
+// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR) with defaults that run a developer
+// server from the repository root.
+//
+// database_url may hold a password: never log it or put it in a message.
+//
+// Thread-safety: a plain value; read-only once built.
+
+#ifndef ENSEMBLE_SERVER_CONFIG_H_
+#define ENSEMBLE_SERVER_CONFIG_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "core/base/status.h"
+
+namespace ensemble::server {
+
+inline constexpr char kDefaultHttpAddr[] = "127.0.0.1";
+inline constexpr uint16_t kDefaultPort = 8080;
+inline constexpr char kDefaultDataDir[] = ".data";
+inline constexpr char kDefaultWebRoot[] = "web-shell";
+inline constexpr char kDefaultWasmDir[] = "build/wasm/wasm";
+
+struct Config {
+  std::string http_addr = kDefaultHttpAddr;
+  uint16_t port = kDefaultPort;  // 0 picks a free port (tests).
+  std::string data_dir = kDefaultDataDir;
+  std::string database_url;  // Empty: the embedded SQLite store in data_dir.
+  std::string web_root = kDefaultWebRoot;
+  std::string wasm_dir = kDefaultWasmDir;
+};
+
+// Returns the value of a variable, or nullptr when it is unset.
+using EnvLookup = std::function<const char*(const char* name)>;
+
+// Builds a Config from `lookup` (std::getenv by default); INVALID_ARGUMENT
+// names the variable that does not parse.
+core::Result<Config> ConfigFromEnv(const EnvLookup& lookup = nullptr);
+
+}  // namespace ensemble::server
+
+#endif  // ENSEMBLE_SERVER_CONFIG_H_

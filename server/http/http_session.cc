@@ -1,0 +1,119 @@
+#include "server/http/http_session.h"
+
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/rfc7230.hpp>
+#include <boost/beast/http/write.hpp>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "server/http/json_response.h"
+
+namespace ensemble::server::http {
+namespace {
+
+namespace net = boost::asio;
+using beast::error_code;
+using core::platform::LogLevel;
+
+constexpr size_t kDrainChunkBytes = 64 * 1024;
+
+auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
+
+net::awaitable<void> Write(beast::tcp_stream& stream, Response& response, error_code& ec) {
+  stream.expires_after(kWriteTimeout);
+  co_await std::visit([&](auto& r) { return beast::http::async_write(stream, r, Token(ec)); },
+                      response);
+}
+
+// Half-closes, then reads and drops what the peer is still sending, so our
+// last response is not lost to a TCP reset when we close with unread data.
+net::awaitable<void> CloseAfterDraining(beast::tcp_stream& stream) {
+  error_code ec;
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+  stream.expires_after(kDrainTimeout);
+  std::vector<char> sink(kDrainChunkBytes);
+  size_t total = 0;
+  while (!ec && total < kMaxDrainBytes) {
+    total += co_await stream.async_read_some(net::buffer(sink), Token(ec));
+  }
+}
+
+// The refusal for a request that could not be read, or nullopt when the
+// connection just ended (closed, reset, timed out) and nobody is listening.
+std::optional<StringResponse> RefusalFor(const error_code& ec) {
+  if (ec == beast::http::error::body_limit) {
+    return ErrorResponse(
+        core::codes::kBodyTooLarge,
+        "the request body is larger than " + std::to_string(kMaxRequestBodyBytes) + " bytes");
+  }
+  if (ec == beast::http::error::header_limit) {
+    return ErrorResponse(core::codes::kInvalidArgument, "the request headers are too large");
+  }
+  // Other errors of Beast's HTTP parser mean the bytes were not valid HTTP;
+  // end_of_stream and partial_message mean the peer closed.
+  const auto& parse_errors =
+      beast::http::make_error_code(beast::http::error::bad_target).category();
+  if (ec.category() == parse_errors && ec != beast::http::error::end_of_stream &&
+      ec != beast::http::error::partial_message) {
+    return ErrorResponse(core::codes::kInvalidArgument, "malformed HTTP request: " + ec.message());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& router,
+                                    core::platform::Logger& logger) {
+  beast::flat_buffer buffer;
+  error_code ec;
+  for (;;) {
+    beast::http::request_parser<beast::http::string_body> parser;
+    parser.body_limit(kMaxRequestBodyBytes);
+    parser.header_limit(kMaxRequestHeaderBytes);
+
+    stream.expires_after(kRequestTimeout);
+    co_await beast::http::async_read_header(stream, buffer, parser, Token(ec));
+    if (!ec &&
+        beast::http::token_list(parser.get()[beast::http::field::expect]).exists("100-continue")) {
+      // The body is wanted (it passed the size check at the header): say so,
+      // or clients such as curl wait a second before sending it.
+      beast::http::response<beast::http::empty_body> go_on(beast::http::status::continue_, 11);
+      co_await beast::http::async_write(stream, go_on, Token(ec));
+    }
+    if (!ec) co_await beast::http::async_read(stream, buffer, parser, Token(ec));
+    if (ec) {
+      if (auto refusal = RefusalFor(ec)) {
+        refusal->keep_alive(false);
+        Response res = std::move(*refusal);
+        co_await Write(stream, res, ec);
+        if (!ec) co_await CloseAfterDraining(stream);
+      }
+      break;
+    }
+
+    Request request = parser.release();
+    Response response = router.Route(request);
+    std::visit(
+        [&](auto& r) {
+          r.version(request.version());
+          r.keep_alive(request.keep_alive());
+        },
+        response);
+    const bool keep_alive = std::visit([](auto& r) { return r.keep_alive(); }, response);
+    logger.Log(LogLevel::kDebug,
+               std::string(request.method_string()) + " " + std::string(request.target()) + " " +
+                   std::to_string(std::visit([](auto& r) { return r.result_int(); }, response)));
+    co_await Write(stream, response, ec);
+    if (ec || !keep_alive) break;
+  }
+  stream.socket().shutdown(net::ip::tcp::socket::shutdown_send, ec);
+}
+
+}  // namespace ensemble::server::http

@@ -1,0 +1,31 @@
+// The HTTP message types shared by the session, the router and the services:
+// requests arrive whole with a string body; a response has a string body
+// (JSON), a file body (static files, sent straight from disk) or no body (HEAD).
+//
+// Thread-safety: plain values.
+
+#ifndef ENSEMBLE_SERVER_HTTP_MESSAGE_H_
+#define ENSEMBLE_SERVER_HTTP_MESSAGE_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/file_body.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <variant>
+
+namespace ensemble::server::http {
+
+namespace beast = boost::beast;
+
+using Request = beast::http::request<beast::http::string_body>;
+using StringResponse = beast::http::response<beast::http::string_body>;
+using FileResponse = beast::http::response<beast::http::file_body>;
+using EmptyResponse = beast::http::response<beast::http::empty_body>;
+using Response = std::variant<StringResponse, FileResponse, EmptyResponse>;
+
+}  // namespace ensemble::server::http
+
+#endif  // ENSEMBLE_SERVER_HTTP_MESSAGE_H_

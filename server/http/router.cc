@@ -1,0 +1,71 @@
+#include "server/http/router.h"
+
+#include <exception>
+#include <string>
+
+#include "server/http/json_response.h"
+
+namespace ensemble::server::http {
+namespace {
+
+using beast::http::verb;
+
+// The same headers with no body; Content-Length still tells the size of the
+// body a GET would have sent, as HEAD requires.
+Response ToHead(Response response) {
+  return std::visit(
+      [](auto& r) -> Response {
+        auto size = r.payload_size();
+        EmptyResponse head(std::move(r.base()));
+        if (size) head.content_length(*size);
+        return head;
+      },
+      response);
+}
+
+}  // namespace
+
+void Router::Add(verb method, std::string path, Handler handler) {
+  routes_.push_back({method, std::move(path), std::move(handler)});
+}
+
+Response Router::Route(const Request& request) const {
+  auto target = ParseTarget(request.target());
+  if (!target.ok()) return ErrorResponse(target.status());
+  try {
+    if (request.method() != verb::head) return Dispatch(request, *target);
+    Request as_get = request;
+    as_get.method(verb::get);
+    Response res = Dispatch(as_get, *target);
+    // Errors keep their body size too; HEAD never sends a body.
+    return ToHead(std::move(res));
+  } catch (const std::exception& e) {
+    logger_.Log(core::platform::LogLevel::kError,
+                std::string("handler for ") + target->path + " threw: " + e.what());
+  } catch (...) {
+    logger_.Log(core::platform::LogLevel::kError, "handler for " + target->path + " threw");
+  }
+  return ErrorResponse(core::codes::kInternal, "the server failed to handle this request");
+}
+
+Response Router::Dispatch(const Request& request, const Target& target) const {
+  std::string allow;
+  for (const Entry& e : routes_) {
+    if (e.path != target.path) continue;
+    if (e.method == request.method()) return e.handler(request, target);
+    if (!allow.empty()) allow += ", ";
+    allow += beast::http::to_string(e.method);
+    if (e.method == verb::get) allow += ", HEAD";
+  }
+  if (!allow.empty()) {
+    StringResponse res = ErrorResponse(
+        codes::kMethodNotAllowed, std::string(request.method_string()) + " is not allowed on " +
+                                      target.path + " (allowed: " + allow + ")");
+    res.set(beast::http::field::allow, allow);
+    return res;
+  }
+  if (fallback_ && request.method() == verb::get) return fallback_(request, target);
+  return ErrorResponse(core::codes::kNotFound, "no route for " + target.path);
+}
+
+}  // namespace ensemble::server::http

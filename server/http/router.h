@@ -1,0 +1,55 @@
+// Router: dispatches a request by method and exact path to a handler, with a
+// fallback for GET paths no route names (static files).
+//
+// A path that a route names with another method gets 405 METHOD_NOT_ALLOWED
+// (with Allow); an unknown path 404 NOT_FOUND. HEAD runs the GET handler and
+// sends only its headers. A handler that throws gets 500 INTERNAL: exceptions
+// stop here.
+//
+// Thread-safety: build with Add/SetFallback first; Route is then const and may
+// run on any thread (the handlers decide their own thread-safety).
+
+#ifndef ENSEMBLE_SERVER_HTTP_ROUTER_H_
+#define ENSEMBLE_SERVER_HTTP_ROUTER_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/platform/env.h"
+#include "server/http/message.h"
+#include "server/http/url.h"
+
+namespace ensemble::server::http {
+
+class Router {
+ public:
+  using Handler = std::function<Response(const Request&, const Target&)>;
+
+  explicit Router(core::platform::Logger& logger) : logger_(logger) {}
+
+  void Add(beast::http::verb method, std::string path, Handler handler);
+  // Serves GET and HEAD requests for paths no route names.
+  void SetFallback(Handler handler) { fallback_ = std::move(handler); }
+
+  // The response for `request`, with its payload prepared; the caller sets
+  // the version and keep-alive.
+  Response Route(const Request& request) const;
+
+ private:
+  struct Entry {
+    beast::http::verb method;
+    std::string path;
+    Handler handler;
+  };
+
+  Response Dispatch(const Request& request, const Target& target) const;
+
+  core::platform::Logger& logger_;
+  std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
+  Handler fallback_;
+};
+
+}  // namespace ensemble::server::http
+
+#endif  // ENSEMBLE_SERVER_HTTP_ROUTER_H_

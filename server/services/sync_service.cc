@@ -1,0 +1,72 @@
+#include "server/services/sync_service.h"
+
+#include <charconv>
+#include <string>
+
+#include "core/hub/hub.h"
+#include "server/http/json_response.h"
+
+namespace ensemble::server::services {
+namespace {
+
+using core::Status;
+using core::platform::LogLevel;
+using nlohmann::json;
+namespace codes = core::codes;
+
+// Parses `body`; MALFORMED_JSON when it is not JSON or nests too deeply.
+core::Result<json> ParseBody(const std::string& body) {
+  bool too_deep = false;
+  json::parser_callback_t limit_depth = [&too_deep](int depth, json::parse_event_t event, json&) {
+    if (depth > kMaxJsonDepth) too_deep = true;
+    return !too_deep;  // Stop building values once too deep.
+  };
+  json parsed = json::parse(body, limit_depth, /*allow_exceptions=*/false);
+  if (too_deep) {
+    return Status(codes::kMalformedJson,
+                  "the body nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+  }
+  if (parsed.is_discarded()) return Status(codes::kMalformedJson, "the body is not valid JSON");
+  return parsed;
+}
+
+}  // namespace
+
+SyncService::SyncService(core::store::Database& db, core::platform::Logger& logger)
+    : db_(db), logger_(logger), sync_(core::hub::Config()) {}
+
+http::StringResponse SyncService::Failure(const Status& status, std::string_view route) {
+  if (status.code() == codes::kStorage) {
+    logger_.Log(LogLevel::kError, std::string(route) + ": " + status.ToString());
+    return http::ErrorResponse(codes::kStorage, "the store is unavailable; try again later");
+  }
+  if (http::HttpStatusFor(status.code()) == boost::beast::http::status::internal_server_error) {
+    logger_.Log(LogLevel::kError, std::string(route) + ": " + status.ToString());
+    return http::ErrorResponse(codes::kInternal, "the server failed to handle this request");
+  }
+  return http::ErrorResponse(status);
+}
+
+http::Response SyncService::Push(const http::Request& request, const http::Target&) {
+  auto body = ParseBody(request.body());
+  if (!body.ok()) return http::ErrorResponse(body.status());
+  auto result = sync_.Push(db_, *body);
+  if (!result.ok()) return Failure(result.status(), "push");
+  return http::JsonResponse(boost::beast::http::status::ok, *result);
+}
+
+http::Response SyncService::Pull(const http::Request&, const http::Target& target) {
+  std::string client_id(target.Param("clientId").value_or(""));
+  int64_t cursor = 0;
+  if (auto text = target.Param("cursor")) {
+    auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cursor);
+    if (ec != std::errc() || end != text->data() + text->size()) {
+      return http::ErrorResponse(codes::kInvalidArgument, "cursor must be an integer");
+    }
+  }
+  auto result = sync_.Pull(db_, client_id, cursor);
+  if (!result.ok()) return Failure(result.status(), "pull");
+  return http::JsonResponse(boost::beast::http::status::ok, *result);
+}
+
+}  // namespace ensemble::server::services

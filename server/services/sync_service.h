@@ -1,0 +1,47 @@
+// SyncService: the HTTP face of core::sync::ServerSync.
+//   POST /api/sync/push  (JSON body)            -> ServerSync::Push
+//   GET  /api/sync/pull?clientId=..&cursor=N   -> ServerSync::Pull
+// A body that is not JSON is 400 MALFORMED_JSON; request-level failures from
+// ServerSync keep their code (INVALID_ARGUMENT, UNKNOWN_MUTATION, ...). Store
+// and internal failures are logged in full and answered without their details.
+//
+// Thread-safety: uses one Database connection synchronously; call from one
+// thread (the server's io thread).
+
+#ifndef ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
+#define ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
+
+#include <cstddef>
+
+#include "core/platform/env.h"
+#include "core/store/database.h"
+#include "core/sync/server_sync.h"
+#include "server/http/message.h"
+#include "server/http/url.h"
+
+namespace ensemble::server::services {
+
+// Deeper JSON than this is refused before anything looks at it; the sync
+// protocol nests a few levels (request, mutation, args, fields).
+inline constexpr int kMaxJsonDepth = 64;
+
+class SyncService {
+ public:
+  // `db` and `logger` must outlive the service.
+  SyncService(core::store::Database& db, core::platform::Logger& logger);
+
+  http::Response Push(const http::Request& request, const http::Target& target);
+  http::Response Pull(const http::Request& request, const http::Target& target);
+
+ private:
+  // The error response for `status`, logging what the client is not told.
+  http::StringResponse Failure(const core::Status& status, std::string_view route);
+
+  core::store::Database& db_;
+  core::platform::Logger& logger_;
+  core::sync::ServerSync sync_;
+};
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_

@@ -1,0 +1,61 @@
+#include "server/config.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+
+namespace ensemble::server {
+namespace {
+
+EnvLookup From(const std::map<std::string, std::string>& vars) {
+  return [vars](const char* name) -> const char* {
+    auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+TEST(ServerConfig, DefaultsRunFromTheRepositoryRoot) {
+  auto config = ConfigFromEnv(From({}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->http_addr, "127.0.0.1");
+  EXPECT_EQ(config->port, 8080);
+  EXPECT_EQ(config->data_dir, ".data");
+  EXPECT_EQ(config->database_url, "");
+  EXPECT_EQ(config->web_root, "web-shell");
+  EXPECT_EQ(config->wasm_dir, "build/wasm/wasm");
+}
+
+TEST(ServerConfig, ReadsEveryVariable) {
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_HTTP_ADDR", "0.0.0.0"},
+                                    {"ENSEMBLE_PORT", "0"},
+                                    {"ENSEMBLE_DATA_DIR", "/var/lib/ensemble"},
+                                    {"ENSEMBLE_DATABASE_URL", "postgresql://u:p@h/db"},
+                                    {"ENSEMBLE_WEB_ROOT", "/srv/web"},
+                                    {"ENSEMBLE_WASM_DIR", "/srv/wasm"}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->http_addr, "0.0.0.0");
+  EXPECT_EQ(config->port, 0);
+  EXPECT_EQ(config->data_dir, "/var/lib/ensemble");
+  EXPECT_EQ(config->database_url, "postgresql://u:p@h/db");
+  EXPECT_EQ(config->web_root, "/srv/web");
+  EXPECT_EQ(config->wasm_dir, "/srv/wasm");
+}
+
+TEST(ServerConfig, EmptyMeansUnset) {
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_PORT", ""}, {"ENSEMBLE_DATABASE_URL", ""}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->port, 8080);
+  EXPECT_EQ(config->database_url, "");
+}
+
+TEST(ServerConfig, BadPortIsInvalidArgument) {
+  for (std::string port : {"http", "65536", "-1", "80x"}) {
+    auto config = ConfigFromEnv(From({{"ENSEMBLE_PORT", port}}));
+    ASSERT_FALSE(config.ok()) << port;
+    EXPECT_EQ(config.status().code(), "INVALID_ARGUMENT");
+  }
+}
+
+}  // namespace
+}  // namespace ensemble::server

@@ -1,0 +1,79 @@
+// A small blocking HTTP/1.1 client for the server tests, on Beast. Each
+// HttpConnection is one TCP connection (keep-alive across Send calls);
+// HttpClient opens a fresh connection per request.
+//
+// Thread-safety: none; use from the test thread.
+
+#ifndef ENSEMBLE_TESTS_SERVER_HTTP_CLIENT_H_
+#define ENSEMBLE_TESTS_SERVER_HTTP_CLIENT_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/verb.hpp>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ensemble::testing {
+
+// A socket read or write that takes longer fails the test instead of hanging it.
+inline constexpr int kClientTimeoutSeconds = 30;
+
+struct HttpReply {
+  int status = 0;  // 0 when no response could be read.
+  boost::beast::http::response<boost::beast::http::string_body> message;
+  std::string error;  // Why no response, when status is 0.
+
+  const std::string& body() const { return message.body(); }
+  std::string header(boost::beast::http::field f) const { return std::string(message[f]); }
+  // The body parsed as JSON (null when it is not JSON).
+  nlohmann::json json() const;
+  // error.code of a JSON error body, or empty.
+  std::string error_code() const;
+};
+
+class HttpConnection {
+ public:
+  explicit HttpConnection(uint16_t port);
+  bool is_open() const { return socket_.is_open(); }
+
+  // Sends one request and reads its response.
+  HttpReply Send(boost::beast::http::verb method, const std::string& target,
+                 const std::string& body = "",
+                 const std::string& content_type = "application/json");
+
+ private:
+  boost::asio::io_context ioc_;
+  boost::asio::ip::tcp::socket socket_;
+};
+
+class HttpClient {
+ public:
+  explicit HttpClient(uint16_t port) : port_(port) {}
+
+  HttpReply Send(boost::beast::http::verb method, const std::string& target,
+                 const std::string& body = "") const;
+  HttpReply Get(const std::string& target) const {
+    return Send(boost::beast::http::verb::get, target);
+  }
+  HttpReply Head(const std::string& target) const {
+    return Send(boost::beast::http::verb::head, target);
+  }
+  HttpReply Post(const std::string& target, const std::string& body) const {
+    return Send(boost::beast::http::verb::post, target, body);
+  }
+  HttpReply PostJson(const std::string& target, const nlohmann::json& body) const {
+    return Post(target, body.dump());
+  }
+
+ private:
+  uint16_t port_;
+};
+
+}  // namespace ensemble::testing
+
+#endif  // ENSEMBLE_TESTS_SERVER_HTTP_CLIENT_H_

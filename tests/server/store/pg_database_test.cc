@@ -1,0 +1,248 @@
+// The Database contract, run against PgDatabase and mirrored against
+// SqliteDatabase: both must type values, roll back and report errors the same
+// way, since the core's mutators run unchanged on either.
+
+#include "server/store/pg_database.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/hub/hub.h"
+#include "core/store/database.h"
+#include "core/store/migrations.h"
+#include "tests/server/scratch_store.h"
+
+namespace ensemble::testing {
+namespace {
+
+using core::store::Database;
+using core::store::Null;
+using core::store::Rows;
+using core::store::Transaction;
+using core::store::Value;
+
+class StoreContract : public ::testing::TestWithParam<StoreKind> {
+ protected:
+  void SetUp() override {
+    ENSEMBLE_SKIP_IF_STORE_MISSING(GetParam());
+    auto store = ScratchStore::Create(GetParam());
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(*store);
+    auto db = store_->Connect();
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(*db);
+    ASSERT_TRUE(db_->ExecScript("CREATE TABLE t (k TEXT PRIMARY KEY, i BIGINT,"
+                                " d DOUBLE PRECISION, s TEXT)")
+                    .ok());
+  }
+  void TearDown() override {
+    db_.reset();
+    store_.reset();
+  }
+
+  Rows Query(const std::string& sql, const std::vector<Value>& params = {}) {
+    auto rows = db_->Query(sql, params);
+    EXPECT_TRUE(rows.ok()) << sql << ": " << rows.status().ToString();
+    return rows.ok() ? *rows : Rows{};
+  }
+  void Insert(const std::string& key) {
+    EXPECT_TRUE(db_->Exec("INSERT INTO t (k) VALUES ($1)", {Value(key)}).ok()) << key;
+  }
+  std::vector<std::string> Keys() {
+    std::vector<std::string> out;
+    for (const auto& row : Query("SELECT k FROM t ORDER BY k").rows) {
+      out.push_back(core::store::AsText(row[0]));
+    }
+    return out;
+  }
+
+  std::unique_ptr<ScratchStore> store_;
+  std::unique_ptr<Database> db_;
+};
+
+TEST_P(StoreContract, ReportsItsDialect) {
+  EXPECT_EQ(db_->dialect(), GetParam() == StoreKind::kPostgres ? core::store::Dialect::kPostgres
+                                                               : core::store::Dialect::kSqlite);
+}
+
+TEST_P(StoreContract, TypedValuesRoundTrip) {
+  const std::vector<std::vector<Value>> rows = {
+      {Value("a"), Value(std::numeric_limits<int64_t>::max()), Value(0.1),
+       Value("héllo wörld ✓ 🎉 日本")},
+      {Value("b"), Value(std::numeric_limits<int64_t>::min()), Value(-2.5e300),
+       Value("it's \"quoted\" \\ back; DROP TABLE t; --")},
+      {Value("c"), Value(int64_t{9007199254740993}), Value(1.0 / 3.0), Value("")},
+      {Value("d"), Value(Null{}), Value(Null{}), Value(Null{})},
+      {Value("e"), Value(int64_t{-1}), Value(0.0), Value("line\nbreak\ttab")},
+  };
+  for (const auto& row : rows) {
+    ASSERT_TRUE(db_->Exec("INSERT INTO t (k, i, d, s) VALUES ($1, $2, $3, $4)", row).ok());
+  }
+  Rows got = Query("SELECT k, i, d, s FROM t ORDER BY k");
+  EXPECT_EQ(got.columns, (std::vector<std::string>{"k", "i", "d", "s"}));
+  ASSERT_EQ(got.size(), rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    EXPECT_EQ(got.rows[r], rows[r]) << "row " << r;
+  }
+  // Parameters compare with stored values of their type.
+  Rows by_int = Query("SELECT k FROM t WHERE i = $1", {Value(std::numeric_limits<int64_t>::max())});
+  ASSERT_EQ(by_int.size(), 1u);
+  EXPECT_EQ(by_int.rows[0][0], Value("a"));
+}
+
+TEST_P(StoreContract, ExpressionsAreTypedLikeSqlite) {
+  Rows r = Query(
+      "SELECT 2 AS two, 1.5 AS half, 'x' AS txt, NULL AS nul, 1 = 1 AS yes,"
+      " 1 = 2 AS no, COUNT(*) AS n FROM t");
+  EXPECT_EQ(r.columns, (std::vector<std::string>{"two", "half", "txt", "nul", "yes", "no", "n"}));
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r.rows[0],
+            (std::vector<Value>{Value(int64_t{2}), Value(1.5), Value("x"), Value(Null{}),
+                                Value(int64_t{1}), Value(int64_t{0}), Value(int64_t{0})}));
+  Rows echo = Query("SELECT $1 AS i, $2 AS d, $3 AS s, $4 AS n",
+                    {Value(int64_t{42}), Value(2.25), Value("text"), Value(Null{})});
+  ASSERT_EQ(echo.size(), 1u);
+  EXPECT_EQ(echo.rows[0],
+            (std::vector<Value>{Value(int64_t{42}), Value(2.25), Value("text"), Value(Null{})}));
+}
+
+TEST_P(StoreContract, StatementsWithoutRowsReturnNone) {
+  auto rows = db_->Query("INSERT INTO t (k) VALUES ('x')");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+  Rows returning = Query("UPDATE t SET i = 7 WHERE k = 'x' RETURNING i");
+  ASSERT_EQ(returning.size(), 1u);
+  EXPECT_EQ(returning.rows[0][0], Value(int64_t{7}));
+}
+
+TEST_P(StoreContract, ExecScriptRunsSeveralStatements) {
+  ASSERT_TRUE(db_->ExecScript("INSERT INTO t (k) VALUES ('a'); INSERT INTO t (k) VALUES ('b');"
+                              "UPDATE t SET i = 1;")
+                  .ok());
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_P(StoreContract, UpsertWorks) {
+  const std::string upsert =
+      "INSERT INTO t (k, i) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET i = excluded.i";
+  ASSERT_TRUE(db_->Exec(upsert, {Value("a"), Value(int64_t{1})}).ok());
+  ASSERT_TRUE(db_->Exec(upsert, {Value("a"), Value(int64_t{2})}).ok());
+  EXPECT_EQ(Query("SELECT i FROM t").rows, (std::vector<std::vector<Value>>{{Value(int64_t{2})}}));
+}
+
+TEST_P(StoreContract, TransactionRollsBackUnlessCommitted) {
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    Insert("dropped");
+  }
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    Insert("kept");
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"kept"}));
+}
+
+TEST_P(StoreContract, NestedTransactionsAreSavepoints) {
+  {
+    Transaction outer(*db_);
+    ASSERT_TRUE(outer.status().ok());
+    Insert("a");
+    {
+      Transaction inner(*db_);
+      ASSERT_TRUE(inner.status().ok());
+      Insert("b");  // Rolled back with the savepoint.
+    }
+    {
+      Transaction inner(*db_);
+      ASSERT_TRUE(inner.status().ok());
+      Insert("c");
+      ASSERT_TRUE(inner.Commit().ok());
+    }
+    ASSERT_TRUE(outer.Commit().ok());
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a", "c"}));
+}
+
+TEST_P(StoreContract, FailedStatementInASavepointLeavesTheOuterTransactionUsable) {
+  // What ServerSync does when a mutator fails: undo its savepoint, go on.
+  {
+    Transaction outer(*db_);
+    ASSERT_TRUE(outer.status().ok());
+    Insert("a");
+    {
+      Transaction inner(*db_);
+      ASSERT_TRUE(inner.status().ok());
+      Insert("b");
+      auto dup = db_->Exec("INSERT INTO t (k) VALUES ('a')");
+      EXPECT_EQ(dup.code(), "STORAGE_ERROR");
+    }
+    Insert("d");
+    ASSERT_TRUE(outer.Commit().ok());
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a", "d"}));
+}
+
+TEST_P(StoreContract, BadStatementIsStorageError) {
+  auto syntax = db_->Query("SELEC 1");
+  ASSERT_FALSE(syntax.ok());
+  EXPECT_EQ(syntax.status().code(), "STORAGE_ERROR");
+  EXPECT_FALSE(syntax.status().message().empty());
+
+  auto missing = db_->Query("SELECT * FROM no_such_table");
+  EXPECT_EQ(missing.status().code(), "STORAGE_ERROR");
+  EXPECT_EQ(db_->ExecScript("CREATE TABLE t (x TEXT)").code(), "STORAGE_ERROR");
+  Insert("a");
+  EXPECT_EQ(db_->Exec("INSERT INTO t (k) VALUES ('a')").code(), "STORAGE_ERROR");
+  // The connection is still good afterwards.
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM t").rows[0][0], Value(int64_t{1}));
+}
+
+TEST_P(StoreContract, HubMigrationsApplyOnceOnEitherStore) {
+  ASSERT_TRUE(core::hub::Migrate(*db_).ok());
+  auto first = core::store::SchemaVersion(*db_);
+  ASSERT_TRUE(first.ok());
+  EXPECT_GT(*first, 0);
+  ASSERT_TRUE(core::hub::Migrate(*db_).ok());
+  EXPECT_EQ(*core::store::SchemaVersion(*db_), *first);
+}
+
+INSTANTIATE_TEST_SUITE_P(Server, StoreContract,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+// PostgreSQL only: after an error its transaction is aborted, and COMMIT
+// quietly rolls back. PgDatabase must report that rather than claim success.
+TEST(ServerPgDatabase, CommitAfterAFailedStatementReportsTheRollback) {
+  ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
+  auto store = ScratchStore::Create(StoreKind::kPostgres);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  auto db = (*store)->Connect();
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->ExecScript("CREATE TABLE t (k TEXT PRIMARY KEY)").ok());
+  ASSERT_TRUE((*db)->Begin().ok());
+  ASSERT_TRUE((*db)->Exec("INSERT INTO t (k) VALUES ('a')").ok());
+  EXPECT_FALSE((*db)->Exec("SELEC 1").ok());
+  core::Status commit = (*db)->Commit();
+  EXPECT_EQ(commit.code(), "STORAGE_ERROR");
+  EXPECT_EQ((*db)->Query("SELECT COUNT(*) FROM t")->rows[0][0], Value(int64_t{0}));
+}
+
+TEST(ServerPgDatabase, OpenFailureIsStorageErrorWithoutTheUrl) {
+  // Port 1 on localhost: nothing listens there, so this fails at once.
+  auto db = server::store::PgDatabase::Open(
+      "postgresql://someone:hunter2@127.0.0.1:1/nothing?connect_timeout=2");
+  ASSERT_FALSE(db.ok());
+  EXPECT_EQ(db.status().code(), "STORAGE_ERROR");
+  EXPECT_EQ(db.status().message().find("hunter2"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ensemble::testing
