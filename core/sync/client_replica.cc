@@ -228,12 +228,13 @@ Result<int64_t> ClientReplica::PendingCount() {
 Result<json> ClientReplica::Rejections() {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db_.Query("SELECT mutation_id, name, code, message, details FROM sync_rejections"
+      db_.Query("SELECT mutation_id, name, code, message, details, args FROM sync_rejections"
                 " ORDER BY mutation_id"));
   json out = json::array();
   for (const auto& r : rows.rows) {
     out.push_back({{"id", store::AsInt(r[0])},
                    {"name", store::AsText(r[1])},
+                   {"args", json::parse(store::AsText(r[5]), nullptr, false)},
                    {"code", store::AsText(r[2])},
                    {"message", store::AsText(r[3])},
                    {"details", store::IsNull(r[4])

@@ -50,6 +50,17 @@ Result<int64_t> NextServerVersion(store::Database& db) {
   return store::AsInt(rows.rows[0][0]);
 }
 
+// A mutator that throws has a bug; the mutation is rejected (and its
+// savepoint rolled back) rather than failing the batch, which would block the
+// client's queue behind it forever.
+Status RunMutator(const Mutator& mutator, MutationContext& ctx, const json& args) {
+  try {
+    return mutator(ctx, args);
+  } catch (const std::exception& e) {
+    return Status(codes::kInternal, std::string("the mutation failed: ") + e.what());
+  }
+}
+
 }  // namespace
 
 Status ServerSync::ValidatePush(const json& request) const {
@@ -117,7 +128,7 @@ Result<json> ServerSync::Push(store::Database& db, const json& request) {
     ENSEMBLE_RETURN_IF_ERROR(one.status());
     ENSEMBLE_ASSIGN_OR_RETURN(int64_t version, NextServerVersion(db));
     MutationContext ctx(db, m["clientTime"].get<int64_t>());
-    Status st = (*config_.mutators->Find(m["name"].get<std::string>()))(ctx, m["args"]);
+    Status st = RunMutator(*config_.mutators->Find(m["name"].get<std::string>()), ctx, m["args"]);
     if (st.ok()) {
       for (const auto& [kind, record_id] : ctx.written()) {
         const SyncedTable* table = config_.FindKind(kind);

@@ -183,6 +183,8 @@ Status UpdateTask(sync::MutationContext& ctx, const json& args) {
   for (const auto& [name, value] : fields.items()) ENSEMBLE_RETURN_IF_ERROR(CheckField(name, value));
   for (const auto& [name, value] : base.items()) {
     if (!fields.contains(name)) return Invalid("base names '" + name + "', which is not changed");
+    Status st = CheckField(name, value);
+    if (!st.ok()) return Invalid("base." + name + ": " + st.message());
   }
 
   const std::string& id = args["id"].get_ref<const std::string&>();

@@ -205,9 +205,41 @@ TEST_F(SyncTest, ARejectedMutationDoesNotBlockTheRest) {
   json rejections = *a.replica->Rejections();
   ASSERT_EQ(rejections.size(), 1u);
   EXPECT_EQ(rejections[0]["code"], codes::kNotFound);
+  EXPECT_EQ(rejections[0]["args"]["fields"]["title"], "x");
   Pull(a);
   EXPECT_EQ(*a.replica->PendingCount(), 0);
   EXPECT_TRUE(tasks::GetTask(*a.db, next)->has_value());
+}
+
+TEST_F(SyncTest, AMutatorThatThrowsIsRejectedWithoutBlockingTheQueue) {
+  MutatorRegistry registry;
+  tasks::RegisterMutators(registry);
+  registry.Register("task.buggy", [](MutationContext& ctx, const json&) -> Status {
+    EXPECT_TRUE(ctx.db().Exec("UPDATE tasks SET title = 'half-done'").ok());
+    return Status(codes::kInternal, json(1).at("no such key").get<std::string>());
+  });
+  SyncConfig config = hub::Config();
+  config.mutators = &registry;
+  ServerSync server(config);
+  json create = {{"id", "01JB0000000000000000000001"}, {"spaceId", "p"}, {"title", "t"}};
+  json request = {{"clientGroupId", "g"},
+                  {"clientId", "c"},
+                  {"mutations",
+                   {{{"id", 1}, {"name", "task.create"}, {"args", create}, {"clientTime", 1}},
+                    {{"id", 2}, {"name", "task.buggy"}, {"args", json::object()}, {"clientTime", 2}},
+                    {{"id", 3},
+                     {"name", "task.update"},
+                     {"args", {{"id", create["id"]}, {"fields", {{"status", "done"}}}}},
+                     {"clientTime", 3}}}}};
+  auto response = server.Push(*server_db_, request);
+  ASSERT_TRUE(response.ok()) << response.status().ToString();
+  EXPECT_EQ((*response)["results"][1]["status"], "rejected");
+  EXPECT_EQ((*response)["results"][1]["code"], codes::kInternal);
+  EXPECT_EQ((*response)["results"][2]["status"], "applied");
+  EXPECT_EQ((*response)["lastMutationId"], 3);
+  auto row = server_db_->Query("SELECT title, status FROM tasks");
+  EXPECT_EQ(store::AsText(row->rows[0][0]), "t");  // The throw's half-write was rolled back.
+  EXPECT_EQ(store::AsText(row->rows[0][1]), "done");
 }
 
 TEST_F(SyncTest, PullRebasesPendingEditsOnTopOfOtherClientsChanges) {

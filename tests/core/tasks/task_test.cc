@@ -109,6 +109,12 @@ TEST_F(TaskTest, UpdateRefusesUnknownOrEmptyFields) {
   EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"status", "todo"}}}})
                 .code(),
             codes::kInvalidArgument);
+  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", 5}}}})
+                .code(),
+            codes::kInvalidArgument);
+  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"due", nullptr}}}, {"base", {{"due", "soon"}}}})
+                .code(),
+            codes::kInvalidArgument);
   EXPECT_EQ(Get(kId).version, 1);
 }
 

@@ -1,0 +1,216 @@
+// The db worker: the one owner of the wasm core and of the browser's database.
+//
+// It keeps the database in OPFS through the core's "opfs-sah" SQLite VFS,
+// whose synchronous file handles only exist in dedicated workers, and runs
+// the sync loop (sync.js) next to it. The page talks to it by postMessage:
+//   page -> worker  {id, method, params}
+//   worker -> page  {id, ok: true, result, workerMs} | {id, ok: false, code, message}
+//   worker -> page  events {type: 'db' | 'sync' | 'changed', ...}
+//
+// One tab at a time owns the database: a Web Lock says who, and the access
+// handles are exclusive anyway. A second tab waits and shows that the app is
+// open elsewhere; it takes over when the first tab closes.
+
+import createEnsembleCore from '/wasm/ensemble_core.js';
+
+import {SyncLoop} from './sync.js';
+
+const kDbDir = 'ensemble';
+const kDbFile = 'ensemble.db';
+const kPoolFiles = [kDbFile, `${kDbFile}-journal`];
+const kLockName = 'ensemble-db';
+// Waiting longer than this for the lock means another tab has the database
+// (a reload's previous page releases it well within this).
+const kBlockedAfterMs = 1500;
+// After getting the lock, the previous owner's handles can take a moment to
+// close (a reload); retry that long before giving up.
+const kHandleRetryMs = 5000;
+const kSpaceId = 'personal';
+// Bindings the page may call directly (tests and benchmarks seed through them).
+const kRawBindings = new Set([
+  'listTasks', 'pendingCount', 'outbox', 'rejections', 'pushRequest', 'pullRequest', 'applyPull',
+  'applyPushResponse', 'mutate', 'newId',
+]);
+
+let core = null;
+let sync = null;
+let db = {state: 'starting', storage: null, clientId: null, message: null};
+let readyResolve;
+let readyReject;
+const ready = new Promise((resolve, reject) => {
+  readyResolve = resolve;
+  readyReject = reject;
+});
+ready.catch(() => {});  // Reported through the 'db' event and each call.
+
+// Start-up milestones as epoch milliseconds, so the page can place them on
+// its own timeline (performance marks 'worker:...').
+const timings = {};
+function milestone(name) {
+  timings[name] = performance.timeOrigin + performance.now();
+}
+milestone('started');
+
+function emit(message) {
+  self.postMessage(message);
+}
+
+function setDb(patch) {
+  db = {...db, ...patch};
+  emit({type: 'db', ...db});
+}
+
+class CoreError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// Calls a binding and unwraps its {"ok":...} answer.
+function call(method, ...args) {
+  const out = JSON.parse(core[method](...args));
+  if (!out.ok) throw new CoreError(out.code, out.message);
+  return out;
+}
+
+function opfsAvailable() {
+  return typeof navigator.storage?.getDirectory === 'function' &&
+         typeof FileSystemFileHandle !== 'undefined' &&
+         'createSyncAccessHandle' in FileSystemFileHandle.prototype;
+}
+
+// Resolves once this worker holds the database lock, for as long as it lives.
+function holdLock() {
+  if (!navigator.locks) return Promise.resolve();
+  return new Promise((resolve) => {
+    const blocked = setTimeout(() => setDb({state: 'blocked'}), kBlockedAfterMs);
+    navigator.locks.request(kLockName, {mode: 'exclusive'}, () => {
+      clearTimeout(blocked);
+      resolve();
+      return new Promise(() => {});  // Held until the worker ends.
+    });
+  });
+}
+
+async function openPool() {
+  const deadline = Date.now() + kHandleRetryMs;
+  for (let delay = 50; ; delay = Math.min(delay * 2, 500)) {
+    try {
+      await core.openOpfsPool(kDbDir, kPoolFiles);
+      return;
+    } catch (e) {
+      if (e?.name !== 'NoModificationAllowedError' || Date.now() > deadline) throw e;
+      setDb({state: 'waiting'});
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+async function start() {
+  core = await createEnsembleCore();
+  milestone('coreLoaded');
+  let storage = 'memory';
+  if (opfsAvailable()) {
+    await holdLock();
+    milestone('lockHeld');
+    setDb({state: 'opening'});
+    try {
+      await openPool();
+      milestone('poolOpen');
+      storage = 'opfs';
+    } catch (e) {
+      if (e?.name === 'NoModificationAllowedError') {
+        // The lock is ours yet the files are held: an older page without the
+        // lock. Never share the files; say so and stay out of the way.
+        setDb({state: 'blocked', message: 'the database is in use by another tab'});
+        throw new CoreError('DB_BLOCKED', 'the database is in use by another tab');
+      }
+      console.warn('ensemble: OPFS unavailable, keeping data in memory', e);
+    }
+  }
+  const opened = storage === 'opfs' ? call('open', kDbFile, 'opfs-sah') : call('open', ':memory:', '');
+  milestone('dbOpen');
+  sync = new SyncLoop({
+    core,
+    baseUrl: self.location.origin,
+    onState: (state) => emit({type: 'sync', ...state}),
+    onChanged: () => emit({type: 'changed'}),
+  });
+  setDb({state: 'ready', storage, clientId: opened.clientId, message: null, timings});
+  readyResolve();
+  sync.start();
+}
+
+function mutate(name, args) {
+  const {mutationId} = call('mutate', name, JSON.stringify(args));
+  emit({type: 'changed'});
+  sync.kick();  // Not awaited: the answer must not wait for the network.
+  return mutationId;
+}
+
+const methods = {
+  async status() {
+    return {db, sync: sync?.state ?? null};
+  },
+  // Answers the binding's JSON text as is: for thousands of tasks, cloning
+  // one string and parsing it on the page beats cloning the parsed objects.
+  async listTasks() {
+    const text = core.listTasks();
+    // nlohmann::json writes keys in order, so a success starts like this.
+    if (text.startsWith('{"ok":true,"tasks":')) return {json: text};
+    call('listTasks');  // Throws the error it reports.
+    return {json: '{"tasks":[]}'};
+  },
+  async createTask({title, due = null, spaceId = kSpaceId}) {
+    const {id} = call('newId');
+    const args = {id, spaceId, title};
+    if (due) args.due = due;
+    return {id, mutationId: mutate('task.create', args)};
+  },
+  async updateTask({id, fields, base}) {
+    return {mutationId: mutate('task.update', base ? {id, fields, base} : {id, fields})};
+  },
+  async rejections() {
+    // Rejections pushed in this session also carry what the change was.
+    return call('rejections').rejections.map((r) => ({...sync?.pushed.get(r.id), ...r}));
+  },
+  async syncNow() {
+    await sync.kick();
+    return sync.state;
+  },
+  // Raw bindings for tests and benchmarks: JSON strings in, parsed answer out.
+  async core({name, args = []}) {
+    if (!kRawBindings.has(name)) throw new CoreError('INVALID_ARGUMENT', `no binding '${name}'`);
+    return JSON.parse(core[name](...args));
+  },
+};
+
+self.addEventListener('message', async (event) => {
+  const {id, method, params, type} = event.data ?? {};
+  if (type === 'online') {
+    sync?.kick();
+    return;
+  }
+  const handler = methods[method];
+  if (!handler) {
+    emit({id, ok: false, code: 'INVALID_ARGUMENT', message: `no method '${method}'`});
+    return;
+  }
+  try {
+    if (method !== 'status') await ready;
+    const started = performance.now();
+    const result = await handler(params ?? {});
+    emit({id, ok: true, result, workerMs: performance.now() - started});
+  } catch (e) {
+    emit({id, ok: false, code: e.code ?? 'INTERNAL', message: String(e.message ?? e)});
+  }
+});
+
+start().catch((e) => {
+  if (e?.code !== 'DB_BLOCKED') {
+    console.error('ensemble: the database did not start', e);
+    setDb({state: 'failed', message: String(e?.message ?? e)});
+  }
+  readyReject(e);
+});

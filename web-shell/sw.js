@@ -1,0 +1,69 @@
+// The service worker: lets the app start while the server is down.
+//
+// The app shell and the wasm files are fetched network-first (so an online
+// start always gets the current files) and every good answer is kept in the
+// cache, which answers when the network cannot. The sync API and the health
+// check are never cached: a stale answer there would lie about the server.
+
+const kCacheName = 'ensemble-shell-v1';
+const kShell = [
+  '/',
+  '/index.html',
+  '/app.js',
+  '/db-worker.js',
+  '/sync.js',
+  '/styles.css',
+  '/wasm/ensemble_core.js',
+  '/wasm/ensemble_core.wasm',
+];
+
+self.addEventListener('install', (event) => {
+  event.waitUntil((async () => {
+    const cache = await caches.open(kCacheName);
+    // 'reload' skips the HTTP cache: the shell must be the server's current one.
+    await cache.addAll(kShell.map((url) => new Request(url, {cache: 'reload'})));
+    await self.skipWaiting();
+  })());
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) {
+      if (name !== kCacheName) await caches.delete(name);
+    }
+    // Control the page that installed us, so its next reload works offline.
+    await self.clients.claim();
+  })());
+});
+
+function bypassesCache(url) {
+  return url.origin !== self.location.origin || url.pathname.startsWith('/api/') ||
+         url.pathname === '/healthz';
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(kCacheName);
+  try {
+    const response = await fetch(request);
+    if (response.ok && response.type === 'basic') {
+      await cache.put(request, response.clone());
+    }
+    return response;
+  } catch (networkError) {
+    const cached = await cache.match(request, {ignoreSearch: true});
+    if (cached) return cached;
+    if (request.mode === 'navigate') {
+      const shell = await cache.match('/index.html');
+      if (shell) return shell;
+    }
+    throw networkError;
+  }
+}
+
+self.addEventListener('fetch', (event) => {
+  const {request} = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (bypassesCache(url)) return;  // Straight to the network, never cached.
+  event.respondWith(networkFirst(request));
+});
