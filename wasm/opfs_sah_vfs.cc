@@ -175,13 +175,7 @@ constexpr sqlite3_io_methods kPoolMethods = {
     .xFileControl = NoFileControl,
     .xSectorSize = SectorSize,
     .xDeviceCharacteristics = DeviceCharacteristics,
-    .xShmMap = nullptr,
-    .xShmLock = nullptr,
-    .xShmBarrier = nullptr,
-    .xShmUnmap = nullptr,
-    .xFetch = nullptr,
-    .xUnfetch = nullptr,
-};
+};  // Version 1: no shared memory (no WAL), no memory mapping.
 
 constexpr sqlite3_io_methods kMemoryMethods = {
     .iVersion = 1,
@@ -197,13 +191,7 @@ constexpr sqlite3_io_methods kMemoryMethods = {
     .xFileControl = NoFileControl,
     .xSectorSize = SectorSize,
     .xDeviceCharacteristics = DeviceCharacteristics,
-    .xShmMap = nullptr,
-    .xShmLock = nullptr,
-    .xShmBarrier = nullptr,
-    .xShmUnmap = nullptr,
-    .xFetch = nullptr,
-    .xUnfetch = nullptr,
-};
+};  // Version 1: no shared memory (no WAL), no memory mapping.
 
 // ---- The VFS. ----
 

@@ -9,7 +9,6 @@ const kStatuses = [
   {value: 'doing', label: 'Doing'},
   {value: 'done', label: 'Done'},
 ];
-const kDismissedKey = 'ensemble.dismissedRejections';
 
 const $ = (testId) => document.querySelector(`[data-testid="${testId}"]`);
 const el = {
@@ -359,8 +358,7 @@ function startEditing(id) {
   input.addEventListener('blur', () => finish(true, false));
 }
 
-// What a refused mutation was, in words; args are there for mutations pushed
-// since the page opened.
+// What a refused mutation was, in words.
 function describeChange(r) {
   const args = r.args ?? {};
   if (r.name === 'task.create') return args.title ? `Adding “${args.title}”` : 'Adding a task';
@@ -385,14 +383,6 @@ function describeChange(r) {
   return `A change (${r.name})`;
 }
 
-function dismissed() {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(kDismissedKey) ?? '[]'));
-  } catch {
-    return new Set();
-  }
-}
-
 function describeRejection(r) {
   let text = `${describeChange(r)} was not saved: ${r.message || r.code}`;
   const current = r.details?.current;
@@ -407,15 +397,13 @@ let lastSyncError = null;
 
 function renderProblems(syncError = lastSyncError) {
   lastSyncError = syncError;
-  const hidden = dismissed();
   const items = [];
   if (syncError) {
     items.push({key: 'sync', code: syncError.code,
                 text: `Could not sync: ${syncError.message}. Trying again every few seconds.`});
   }
   for (const r of state.rejections) {
-    const key = `${state.db.clientId}:${r.id}`;
-    if (!hidden.has(key)) items.push({key, text: describeRejection(r), code: r.code, dismissible: true});
+    items.push({id: r.id, text: describeRejection(r), code: r.code, dismissible: true});
   }
   el.problemList.replaceChildren(...items.map((item) => {
     const li = document.createElement('li');
@@ -431,10 +419,9 @@ function renderProblems(syncError = lastSyncError) {
       button.className = 'dismiss';
       button.textContent = 'Dismiss';
       button.setAttribute('aria-label', `Dismiss: ${item.text}`);
-      button.addEventListener('click', () => {
-        const set = dismissed();
-        set.add(item.key);
-        localStorage.setItem(kDismissedKey, JSON.stringify([...set]));
+      button.addEventListener('click', async () => {
+        await rpc('dismissRejection', {id: item.id});
+        state.rejections = state.rejections.filter((r) => r.id !== item.id);
         renderProblems();
       });
       li.append(button);

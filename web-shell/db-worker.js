@@ -172,8 +172,11 @@ const methods = {
     return {mutationId: mutate('task.update', base ? {id, fields, base} : {id, fields})};
   },
   async rejections() {
-    // Rejections pushed in this session also carry what the change was.
-    return call('rejections').rejections.map((r) => ({...sync?.pushed.get(r.id), ...r}));
+    return call('rejections').rejections;
+  },
+  async dismissRejection({id}) {
+    call('dismissRejection', id);
+    return {};
   },
   async syncNow() {
     await sync.kick();

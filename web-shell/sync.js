@@ -22,8 +22,6 @@ const kSyncTimeoutMs = 15000;
 const kMaxRoundsPerCycle = 50;
 // Pull pages per round; a page holds up to 1,000 rows.
 const kMaxPullPages = 1000;
-// Pushed mutations remembered for describing rejections.
-const kMaxRemembered = 2000;
 
 // The network or the server could not answer: not the data's fault, retry later.
 class Unreachable extends Error {}
@@ -57,9 +55,6 @@ export class SyncLoop {
     this.healthIntervalMs = healthIntervalMs;
     this.events = events;
     this.state = {online: false, syncing: false, pending: 0, error: null, lastSyncAt: null};
-    // What each pushed mutation was, by id, so a rejection can be described
-    // in the person's terms (the replica keeps only its name and code).
-    this.pushed = new Map();
     this.running = null;  // The current cycle's promise.
     this.again = false;
     this.timer = null;
@@ -204,8 +199,6 @@ export class SyncLoop {
   async #push() {
     const {request, count} = parse(this.core.pushRequest(), 'pushRequest');
     if (count === 0) return 0;
-    for (const m of request.mutations) this.pushed.set(m.id, {name: m.name, args: m.args});
-    while (this.pushed.size > kMaxRemembered) this.pushed.delete(this.pushed.keys().next().value);
     const text = await this.#request('/api/sync/push', {
       method: 'POST',
       headers: {'content-type': 'application/json'},

@@ -244,6 +244,10 @@ Result<json> ClientReplica::Rejections() {
   return out;
 }
 
+Status ClientReplica::DismissRejection(int64_t mutation_id) {
+  return db_.Exec("DELETE FROM sync_rejections WHERE mutation_id = $1", {Value(mutation_id)});
+}
+
 Result<int64_t> ClientReplica::Cursor() {
   ENSEMBLE_ASSIGN_OR_RETURN(auto cursor, GetStateInt(db_, kCursorKey));
   return cursor.value_or(0);

@@ -58,7 +58,10 @@ class ClientReplica {
 
   Result<int64_t> PendingCount();
   Result<nlohmann::json> Outbox();
+  // Mutations the server refused: [{id, name, args, code, message, details}].
   Result<nlohmann::json> Rejections();
+  // The person has seen rejection `mutation_id`; it is no longer listed.
+  Status DismissRejection(int64_t mutation_id);
   Result<int64_t> Cursor();
 
  private:

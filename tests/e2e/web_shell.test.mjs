@@ -160,6 +160,10 @@ describe('web shell', () => {
     await page.screenshot({path: path.join(kShotDir, 'web_shell-conflict.png'), fullPage: true});
 
     await problem.getByRole('button', {name: /Dismiss/}).click();
+    await page.locator(byTestId('problem')).waitFor({state: 'detached'});
+    // Dismissed in the database, not just on screen: it stays gone after a reload.
+    await page.reload();
+    await expectText(page, rowTitle, 'Order juice');
     assert.equal(await page.locator(byTestId('problem')).count(), 0);
   });
 

@@ -63,6 +63,7 @@ describe('open and close', () => {
       assert.ok(r.message.length > 0);
     }
     assert.equal(call(core, 'mutate', 'task.create', '{}').code, 'NOT_OPEN');
+    assert.equal(call(core, 'dismissRejection', 1).code, 'NOT_OPEN');
     ok(core, 'close');  // Closing twice is harmless.
     ok(core, 'open', ':memory:', '');
   });
@@ -216,10 +217,13 @@ describe('push and pull', () => {
     assert.equal(rejection.name, 'task.update');
     assert.equal(rejection.code, 'SAVE_CONFLICT');
     assert.deepEqual(rejection.details.current, {title: 'Theirs'});
+    assert.deepEqual(rejection.args.fields, {title: 'Mine'});
 
     ok(core, 'applyPull', pull([], {cursor: 4, lastMutationId: 1}));
     assert.equal(ok(core, 'pendingCount').count, 0);
     assert.equal(tasks()[0].title, 'Theirs');
+    ok(core, 'dismissRejection', 1);
+    assert.deepEqual(ok(core, 'rejections').rejections, []);
   });
 
   test('a pulled soft-deleted row leaves the list', () => {

@@ -117,13 +117,23 @@ std::string Outbox() {
   });
 }
 
-// rejections() -> {rejections: [{id, name, code, message, details}]}
+// rejections() -> {rejections: [{id, name, args, code, message, details}]}
 std::string Rejections() {
   return Guard([]() -> core::Result<json> {
     Session& s = Session::Get();
     ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
     ENSEMBLE_ASSIGN_OR_RETURN(json rejections, s.replica().Rejections());
     return json{{"rejections", std::move(rejections)}};
+  });
+}
+
+// dismissRejection(mutationId) -> {}
+std::string DismissRejection(double mutation_id) {
+  return Guard([mutation_id]() -> core::Result<json> {
+    Session& s = Session::Get();
+    ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
+    ENSEMBLE_RETURN_IF_ERROR(s.replica().DismissRejection(static_cast<int64_t>(mutation_id)));
+    return json::object();
   });
 }
 
@@ -140,6 +150,7 @@ EMSCRIPTEN_BINDINGS(ensemble_replica) {
   emscripten::function("pendingCount", &PendingCount);
   emscripten::function("outbox", &Outbox);
   emscripten::function("rejections", &Rejections);
+  emscripten::function("dismissRejection", &DismissRejection);
 }
 
 }  // namespace ensemble::wasm

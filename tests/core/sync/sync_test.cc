@@ -206,6 +206,8 @@ TEST_F(SyncTest, ARejectedMutationDoesNotBlockTheRest) {
   ASSERT_EQ(rejections.size(), 1u);
   EXPECT_EQ(rejections[0]["code"], codes::kNotFound);
   EXPECT_EQ(rejections[0]["args"]["fields"]["title"], "x");
+  ASSERT_TRUE(a.replica->DismissRejection(rejections[0]["id"]).ok());
+  EXPECT_TRUE(a.replica->Rejections()->empty());
   Pull(a);
   EXPECT_EQ(*a.replica->PendingCount(), 0);
   EXPECT_TRUE(tasks::GetTask(*a.db, next)->has_value());
