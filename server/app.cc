@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "server/events/event_stream.h"
 #include "server/http/json_response.h"
 #include "server/store/open_store.h"
 
@@ -14,7 +15,9 @@ namespace bhttp = boost::beast::http;
 App::App(core::platform::Env env, std::unique_ptr<core::store::Database> db, const Config& config)
     : env_(env),
       db_(std::move(db)),
-      sync_(*db_, *env.logger),
+      pokes_(config.max_event_subscribers),
+      sse_heartbeat_(config.sse_heartbeat),
+      sync_(*db_, *env.logger, [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -32,6 +35,13 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
       http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));
   app->port_ = app->listener_->endpoint().port();
   app->listener_->Start();
+  if (app->db_->dialect() == core::store::Dialect::kPostgres) {
+    App* self = app.get();
+    app->poke_listener_ = std::make_unique<events::PgPokeListener>(
+        app->ioc_, config.database_url,
+        [self](int64_t version) { self->pokes_.Publish(events::Poke{version}); }, *env.logger);
+    app->poke_listener_->Start();
+  }
   return app;
 }
 
@@ -43,9 +53,13 @@ void App::AddRoutes() {
       env_.logger->Log(core::platform::LogLevel::kError, "healthz: " + st.ToString());
       return http::Response(http::ErrorResponse(core::codes::kStorage, "the store is unavailable"));
     }
-    return http::Response(
-        http::JsonResponse(bhttp::status::ok, {{"ok", true}, {"store", store_kind()}}));
+    return http::Response(http::JsonResponse(
+        bhttp::status::ok, {{"ok", true}, {"store", store_kind()}, {"pokes", pokes_state()}}));
   });
+  router_.AddStream(
+      "/api/events", [this](boost::beast::tcp_stream& stream, const http::Request& req) {
+        return events::ServeEventStream(stream, req, pokes_, sse_heartbeat_, *env_.logger);
+      });
   router_.Add(
       bhttp::verb::post, "/api/sync/push",
       [this](const http::Request& req, const http::Target& t) { return sync_.Push(req, t); });
@@ -55,6 +69,11 @@ void App::AddRoutes() {
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
+}
+
+std::string_view App::pokes_state() const {
+  if (!poke_listener_) return "in-process";
+  return poke_listener_->listening() ? "listening" : "connecting";
 }
 
 std::string_view App::store_kind() const { return store::StoreKindName(db_->dialect()); }

@@ -2,6 +2,10 @@
 // listener) on one io_context. main() runs it; the integration tests run it
 // in-process on port 0.
 //
+// Pokes: each push that applied something is published to the PokeHub, which
+// feeds GET /api/events; on PostgreSQL a PgPokeListener also feeds it the
+// pokes of every server process sharing the database (LISTEN/NOTIFY).
+//
 // One io_context thread serves everything, and store calls run synchronously
 // on it. That is simple and correct for the skeleton (one connection, no
 // locking, requests serialized); a connection pool and a thread pool come
@@ -24,6 +28,8 @@
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "server/config.h"
+#include "server/events/pg_poke_listener.h"
+#include "server/events/poke_hub.h"
 #include "server/http/listener.h"
 #include "server/http/router.h"
 #include "server/services/static_files.h"
@@ -49,6 +55,8 @@ class App {
   // "sqlite" or "postgres".
   std::string_view store_kind() const;
   boost::asio::io_context& io_context() { return ioc_; }
+  // "in-process" (SQLite), or "listening" / "connecting" (PostgreSQL).
+  std::string_view pokes_state() const;
 
  private:
   App(core::platform::Env env, std::unique_ptr<core::store::Database> db, const Config& config);
@@ -56,6 +64,9 @@ class App {
 
   core::platform::Env env_;
   std::unique_ptr<core::store::Database> db_;
+  // Before the io_context: SSE sessions unsubscribe as their frames go.
+  events::PokeHub pokes_;
+  std::chrono::milliseconds sse_heartbeat_;
   services::SyncService sync_;
   services::StaticFiles static_files_;
   http::Router router_;
@@ -64,6 +75,7 @@ class App {
   boost::asio::io_context ioc_{1};
   std::unique_ptr<http::Listener> listener_;
   uint16_t port_ = 0;
+  std::unique_ptr<events::PgPokeListener> poke_listener_;  // PostgreSQL only.
 };
 
 }  // namespace ensemble::server

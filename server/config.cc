@@ -24,6 +24,17 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     }
     config.port = static_cast<uint16_t>(port);
   }
+  if (const char* v = get("ENSEMBLE_MAX_EVENT_SUBSCRIBERS")) {
+    std::string s(v);
+    size_t n = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+    if (ec != std::errc() || end != s.data() + s.size() || n == 0) {
+      return core::Status(
+          core::codes::kInvalidArgument,
+          "ENSEMBLE_MAX_EVENT_SUBSCRIBERS must be a positive number, not '" + s + "'");
+    }
+    config.max_event_subscribers = n;
+  }
   if (const char* v = get("ENSEMBLE_DATA_DIR")) config.data_dir = v;
   if (const char* v = get("ENSEMBLE_DATABASE_URL")) config.database_url = v;
   if (const char* v = get("ENSEMBLE_WEB_ROOT")) config.web_root = v;

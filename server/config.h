@@ -1,7 +1,7 @@
 // Config: the server's settings, read from environment variables
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
-// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR) with defaults that run a developer
-// server from the repository root.
+// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS) with defaults that run a
+// developer server from the repository root.
 //
 // database_url may hold a password: never log it or put it in a message.
 //
@@ -10,11 +10,15 @@
 #ifndef ENSEMBLE_SERVER_CONFIG_H_
 #define ENSEMBLE_SERVER_CONFIG_H_
 
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 #include "core/base/status.h"
+#include "server/events/event_stream.h"
+#include "server/events/poke_hub.h"
 
 namespace ensemble::server {
 
@@ -31,6 +35,10 @@ struct Config {
   std::string database_url;  // Empty: the embedded SQLite store in data_dir.
   std::string web_root = kDefaultWebRoot;
   std::string wasm_dir = kDefaultWasmDir;
+  // GET /api/events subscribers this process keeps at once.
+  size_t max_event_subscribers = events::kMaxEventSubscribers;
+  // Idle time before an SSE heartbeat (tests shorten it; no variable).
+  std::chrono::milliseconds sse_heartbeat = events::kSseHeartbeat;
 };
 
 // Returns the value of a variable, or nullptr when it is unset.

@@ -3,10 +3,18 @@
 // When the server is reachable it pushes the outbox (POST /api/sync/push),
 // records the server's verdicts, then pulls (GET /api/sync/pull) page after
 // page while the server says "more"; a pull is what confirms pushed
-// mutations and empties the outbox. Reachability is polled through
-// GET /healthz every couple of seconds, checked again on the browser's
-// `online` event, and tested by every sync attempt; `kick()` (after each
-// local mutation) syncs at once.
+// mutations and empties the outbox. `kick()` (after each local mutation)
+// syncs at once.
+//
+// Other devices' changes arrive as pokes: an EventSource on GET /api/events
+// receives `poke` events ({"version": N}, the server's change counter) and
+// each one that is news (N above the replica's cursor) starts a pull,
+// coalesced with the running cycle. When the stream drops it is reopened
+// with exponential backoff (1 s doubling to 30 s), and every (re)open syncs,
+// which makes up for pokes missed meanwhile. A slow periodic cycle (15 s)
+// stays as the safety net and is what notices a returning server first; it
+// polls every 2 s instead where EventSource does not exist. Reachability is
+// also checked on the browser's `online` event and by every sync attempt.
 //
 // It runs in the db worker next to the wasm core and knows the core only as
 // `core`, an object with the bindings' methods (JSON strings in and out), and
@@ -14,7 +22,12 @@
 // Not re-entrant by design: one cycle runs at a time; kicks during a cycle
 // schedule exactly one more.
 
+// The periodic cycle without pokes (no EventSource), and with them.
 export const kHealthIntervalMs = 2000;
+export const kSafetyIntervalMs = 15000;
+// Reopening a dropped event stream: the first wait, doubling up to the cap.
+export const kEventsRetryFirstMs = 1000;
+export const kEventsRetryMaxMs = 30000;
 const kHealthTimeoutMs = 3000;
 const kSyncTimeoutMs = 15000;
 // Push/pull rounds per cycle: each round confirms up to one push batch
@@ -45,8 +58,12 @@ export class SyncLoop {
   // core: the wasm bindings. onState({online, syncing, pending, error,
   // lastSyncAt}) reports every change; onChanged() says rows may have
   // changed (after a pull).
+  // eventSourceImpl: the EventSource class (null: no pokes, poll instead).
   constructor({core, fetchImpl = globalThis.fetch.bind(globalThis), baseUrl = '', onState = () => {},
-               onChanged = () => {}, healthIntervalMs = kHealthIntervalMs, events = globalThis}) {
+               onChanged = () => {}, eventSourceImpl = globalThis.EventSource ?? null,
+               healthIntervalMs = eventSourceImpl ? kSafetyIntervalMs : kHealthIntervalMs,
+               eventsRetryFirstMs = kEventsRetryFirstMs, eventsRetryMaxMs = kEventsRetryMaxMs,
+               events = globalThis}) {
     this.core = core;
     this.fetch = fetchImpl;
     this.baseUrl = baseUrl;
@@ -54,6 +71,13 @@ export class SyncLoop {
     this.onChanged = onChanged;
     this.healthIntervalMs = healthIntervalMs;
     this.events = events;
+    this.EventSource = eventSourceImpl;
+    this.eventsRetryFirstMs = eventsRetryFirstMs;
+    this.eventsRetryMaxMs = eventsRetryMaxMs;
+    this.eventsRetryMs = eventsRetryFirstMs;  // The wait before the next reopen.
+    this.eventSource = null;
+    this.eventsTimer = null;
+    this.pokedVersion = 0;  // The newest poke not yet known to be pulled.
     this.state = {online: false, syncing: false, pending: 0, error: null, lastSyncAt: null};
     this.running = null;  // The current cycle's promise.
     this.again = false;
@@ -69,12 +93,16 @@ export class SyncLoop {
     this.events.addEventListener?.('offline', this.onOffline);
     this.#set({pending: this.#pendingCount()});
     this.#tick();
+    this.#openEvents();
   }
 
   stop() {
     this.stopped = true;
     this.again = false;
     clearTimeout(this.timer);
+    clearTimeout(this.eventsTimer);
+    this.eventSource?.close();
+    this.eventSource = null;
     this.events.removeEventListener?.('online', this.onOnline);
     this.events.removeEventListener?.('offline', this.onOffline);
   }
@@ -88,6 +116,70 @@ export class SyncLoop {
       return this.running;
     }
     return this.#cycle();
+  }
+
+  #openEvents() {
+    if (this.stopped || !this.EventSource || this.eventSource) return;
+    let source;
+    try {
+      source = new this.EventSource(`${this.baseUrl}/api/events`);
+    } catch {
+      this.#reopenEventsLater();
+      return;
+    }
+    this.eventSource = source;
+    source.addEventListener('open', () => {
+      this.eventsRetryMs = this.eventsRetryFirstMs;
+      this.kick();  // Pokes may have been missed while the stream was closed.
+    });
+    source.addEventListener('poke', (event) => {
+      let version = Infinity;  // A poke we cannot read still means "pull".
+      try {
+        version = Number(JSON.parse(event.data).version) || Infinity;
+      } catch {
+        // Keep Infinity.
+      }
+      this.#onPoke(version);
+    });
+    source.addEventListener('error', () => {
+      // The browser would retry on its own at a fixed pace (and not at all
+      // after an HTTP error); close and reopen with backoff instead.
+      source.close();
+      if (this.eventSource !== source) return;
+      this.eventSource = null;
+      if (this.stopped) return;
+      this.kick();  // Finds out at once whether the server itself is gone.
+      this.#reopenEventsLater();
+    });
+  }
+
+  #reopenEventsLater() {
+    clearTimeout(this.eventsTimer);
+    const wait = this.eventsRetryMs;
+    this.eventsRetryMs = Math.min(wait * 2, this.eventsRetryMaxMs);
+    this.eventsTimer = setTimeout(() => this.#openEvents(), wait);
+  }
+
+  #onPoke(version) {
+    this.pokedVersion = Math.max(this.pokedVersion, version);
+    // A running cycle checks for news when it ends.
+    if (!this.running && this.#pokeIsNews()) this.#cycle();
+  }
+
+  // Whether a poke is newer than the replica's cursor (else its change is
+  // already here, such as the poke for this client's own push).
+  #pokeIsNews() {
+    if (!this.pokedVersion) return false;
+    let cursor = -1;
+    try {
+      const r = JSON.parse(this.core.pullRequest());
+      if (r.ok) cursor = r.request.cursor;
+    } catch {
+      // Unknown cursor: pull.
+    }
+    const news = this.pokedVersion > cursor;
+    this.pokedVersion = 0;
+    return news;
   }
 
   #set(patch) {
@@ -112,8 +204,8 @@ export class SyncLoop {
     const next = () => {
       if (!this.stopped) this.timer = setTimeout(() => this.#tick(), this.healthIntervalMs);
     };
-    // Every tick checks the server is there, then syncs: with no server-sent
-    // events yet, the pull is also how other devices' changes arrive.
+    // Every tick checks the server is there, then syncs: the safety net for
+    // pokes that never arrived, and the poll where there are none.
     this.#cycle().then(next, next);
   }
 
@@ -123,7 +215,7 @@ export class SyncLoop {
       do {
         this.again = false;
         await this.#syncOnce();
-      } while (this.again);
+      } while (this.again || this.#pokeIsNews());
     })().finally(() => {
       this.running = null;
     });

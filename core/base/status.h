@@ -22,8 +22,12 @@ namespace ensemble::core {
 namespace codes {
 inline constexpr std::string_view kInvalidArgument = "INVALID_ARGUMENT";
 inline constexpr std::string_view kNotFound = "NOT_FOUND";
+inline constexpr std::string_view kForbidden = "FORBIDDEN";
 inline constexpr std::string_view kAlreadyExists = "ALREADY_EXISTS";
 inline constexpr std::string_view kSaveConflict = "SAVE_CONFLICT";
+// An edit of a record in Trash: refused, with the record's values, so it is
+// reported rather than lost.
+inline constexpr std::string_view kRecordDeleted = "RECORD_DELETED";
 inline constexpr std::string_view kUnknownMutation = "UNKNOWN_MUTATION";
 inline constexpr std::string_view kMutationFromFuture = "MUTATION_FROM_FUTURE";
 inline constexpr std::string_view kStorage = "STORAGE_ERROR";

@@ -2,13 +2,21 @@
 
 #include <vector>
 
+#include "core/boards/board.h"
+#include "core/pages/page.h"
+#include "core/people/person.h"
+#include "core/projects/project.h"
+#include "core/sync/authorization.h"
 #include "core/tasks/task.h"
 
 namespace ensemble::core::hub {
 
 std::span<const store::Migration> Migrations() {
-  static const std::vector<store::Migration> kAll = {tasks::kCreateTasksTable,
-                                                     sync::kCreateSyncTables};
+  // Append only: a shipped migration keeps its number and its text.
+  static const std::vector<store::Migration> kAll = {
+      tasks::kCreateTasksTable,      sync::kCreateSyncTables,   projects::kCreateProjectTable,
+      people::kCreatePeopleTable,    pages::kCreatePageTable,   boards::kCreateBoardTable,
+      sync::kCreateSpaceTables,      sync::kCreateSyncVerdicts};
   return kAll;
 }
 
@@ -18,9 +26,17 @@ sync::SyncConfig Config() {
   static const sync::MutatorRegistry* registry = [] {
     auto* r = new sync::MutatorRegistry();
     tasks::RegisterMutators(*r);
+    projects::RegisterMutators(*r);
+    people::RegisterMutators(*r);
+    pages::RegisterMutators(*r);
+    boards::RegisterMutators(*r);
     return r;
   }();
-  static constexpr sync::SyncedTable kTables[] = {{tasks::kKind, tasks::kTable}};
+  static constexpr sync::SyncedTable kTables[] = {{tasks::kKind, tasks::kTable},
+                                                  {projects::kKind, projects::kTable},
+                                                  {people::kKind, people::kTable},
+                                                  {pages::kKind, pages::kTable},
+                                                  {boards::kKind, boards::kTable}};
   return sync::SyncConfig{registry, kTables};
 }
 

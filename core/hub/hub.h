@@ -1,5 +1,5 @@
-// The hub: where the record domains (tasks, and later boards, projects,
-// people, pages, ...) are put together for storage and sync. The browser
+// The hub: where the record domains (tasks, projects, people, pages, boards,
+// and later more) are put together for storage and sync. The browser
 // replica, the server and the tests all build their schema and mutator set
 // from here, so they cannot drift apart.
 //

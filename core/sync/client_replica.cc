@@ -132,7 +132,12 @@ Status ClientReplica::ApplyPushResponse(const json& response) {
   ENSEMBLE_RETURN_IF_ERROR(
       SetStateInt(db_, kPushAcknowledgedKey,
                   std::max(acknowledged.value_or(0), response["lastMutationId"].get<int64_t>())));
-  for (const json& r : response["results"]) {
+  ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["results"]));
+  return txn.Commit();
+}
+
+Status ClientReplica::RecordRejections(const json& results) {
+  for (const json& r : results) {
     if (!r.is_object() || !r.contains("status") || r["status"] != "rejected") continue;
     if (!r.contains("id") || !r["id"].is_number_integer()) return BadResponse("result without id");
     ENSEMBLE_RETURN_IF_ERROR(db_.Exec(
@@ -146,7 +151,7 @@ Status ClientReplica::ApplyPushResponse(const json& response) {
                                                                  : std::string()),
          r.contains("details") ? Value(r["details"].dump()) : Value(store::Null{})}));
   }
-  return txn.Commit();
+  return Status::Ok();
 }
 
 Result<json> ClientReplica::PullRequest() {
@@ -179,7 +184,15 @@ Status ClientReplica::ApplyPull(const json& response) {
   }
   ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_backup"));
 
-  // 2. The server's changes.
+  // 2. The server's changes. A reset page is every live row: the server has
+  // removed tombstones this replica never saw, so its copy is replaced.
+  const bool reset = response.contains("reset") && response["reset"].is_boolean() &&
+                     response["reset"].get<bool>();
+  if (reset) {
+    for (const SyncedTable& table : config_.tables) {
+      ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM " + std::string(table.table)));
+    }
+  }
   for (const json& change : response["changes"]) {
     if (!change.is_object() || !change.contains("kind") || !change["kind"].is_string() ||
         !change.contains("row")) {
@@ -190,7 +203,12 @@ Status ClientReplica::ApplyPull(const json& response) {
     ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
   }
 
-  // 3. Confirmed mutations leave the outbox once every page of their rows has
+  // 3. Verdicts the client may have missed (their push response was lost) are
+  // kept before their mutations leave the outbox.
+  if (response.contains("rejections") && response["rejections"].is_array()) {
+    ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["rejections"]));
+  }
+  // Confirmed mutations leave the outbox once every page of their rows has
   // arrived; the cursor advances.
   bool more = response.contains("more") && response["more"].is_boolean() &&
               response["more"].get<bool>();

@@ -53,7 +53,8 @@ class ClientReplica {
   Status ApplyPushResponse(const nlohmann::json& response);
 
   Result<nlohmann::json> PullRequest();
-  // Applies a pull response and rebases pending mutations onto it.
+  // Applies a pull response and rebases pending mutations onto it. On a reset
+  // response the synced tables are replaced by its rows before the rebase.
   Status ApplyPull(const nlohmann::json& response);
 
   Result<int64_t> PendingCount();
@@ -71,6 +72,8 @@ class ClientReplica {
   Status Backup(std::string_view kind, const std::string& id);
   // Pending mutations with ids above `after`, oldest first; limit -1 for all.
   Result<nlohmann::json> OutboxAfter(int64_t after, int64_t limit);
+  // Keeps the "rejected" entries of push results as rejections.
+  Status RecordRejections(const nlohmann::json& results);
   Status RunLocally(std::string_view name, const nlohmann::json& args, int64_t client_time);
 
   store::Database& db_;

@@ -1,10 +1,14 @@
 #include "core/sync/server_sync.h"
 
 #include <algorithm>
+#include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "core/sync/authorization.h"
 #include "core/sync/row_codec.h"
+#include "core/sync/sync_state.h"
 
 namespace ensemble::core::sync {
 
@@ -41,6 +45,10 @@ Result<int64_t> LockClient(store::Database& db, const std::string& client_id,
   return store::AsInt(rows.rows[0][0]);
 }
 
+constexpr std::string_view kServerVersionKey = "server_version";
+// Cursors below it may have missed removed tombstones; see Compact().
+constexpr std::string_view kMinCursorKey = "min_cursor";
+
 Result<int64_t> NextServerVersion(store::Database& db) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
@@ -59,6 +67,24 @@ Status RunMutator(const Mutator& mutator, MutationContext& ctx, const json& args
   } catch (const std::exception& e) {
     return Status(codes::kInternal, std::string("the mutation failed: ") + e.what());
   }
+}
+
+// The rejection recorded for an already-consumed mutation, as its push result
+// again, or null when it was applied.
+Result<json> StoredVerdict(store::Database& db, const std::string& client_id, int64_t id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT code, message, details FROM sync_verdicts"
+               " WHERE client_id = $1 AND mutation_id = $2",
+               {Value(client_id), Value(id)}));
+  if (rows.empty()) return json();
+  const auto& r = rows.rows[0];
+  json out = {{"id", id},
+              {"status", "rejected"},
+              {"code", store::AsText(r[0])},
+              {"message", store::AsText(r[1])}};
+  if (!store::IsNull(r[2])) out["details"] = json::parse(store::AsText(r[2]), nullptr, false);
+  return out;
 }
 
 }  // namespace
@@ -102,6 +128,45 @@ Status ServerSync::ValidatePush(const json& request) const {
 }
 
 Result<json> ServerSync::Push(store::Database& db, const json& request) {
+  return PushAs(db, request, nullptr);
+}
+
+Result<json> ServerSync::Push(store::Database& db, const json& request,
+                              const std::string& account_id) {
+  return PushAs(db, request, &account_id);
+}
+
+Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::string* account_id,
+                            Status& verdict, json& details) {
+  store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
+  ENSEMBLE_RETURN_IF_ERROR(one.status());
+  ENSEMBLE_ASSIGN_OR_RETURN(int64_t version, NextServerVersion(db));
+  MutationContext ctx(db, m["clientTime"].get<int64_t>());
+  const std::string& name = m["name"].get_ref<const std::string&>();
+  Status st = account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"])
+                         : Status::Ok();
+  if (st.ok()) st = RunMutator(*config_.mutators->Find(name), ctx, m["args"]);
+  if (!st.ok()) {
+    // The store failing is not the mutation's fault: fail the batch so the
+    // client retries it, rather than consuming the mutation.
+    if (st.code() == codes::kStorage) return st;
+    verdict = st;
+    details = ctx.details();
+    return Status::Ok();  // `one` rolls back as it goes out of scope.
+  }
+  for (const auto& [kind, record_id] : ctx.written()) {
+    const SyncedTable* table = config_.FindKind(kind);
+    if (!table) return Status(codes::kInternal, "kind '" + kind + "' does not sync");
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("UPDATE " + std::string(table->table) + " SET row_version = $1 WHERE id = $2",
+                {Value(version), Value(record_id)}));
+  }
+  verdict = Status::Ok();
+  return one.Commit();
+}
+
+Result<json> ServerSync::PushAs(store::Database& db, const json& request,
+                                const std::string* account_id) {
   ENSEMBLE_RETURN_IF_ERROR(ValidatePush(request));
   const std::string client_id = request["clientId"].get<std::string>();
   store::Transaction txn(db);
@@ -109,11 +174,21 @@ Result<json> ServerSync::Push(store::Database& db, const json& request) {
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t last,
                             LockClient(db, client_id, request["clientGroupId"].get<std::string>()));
 
+  const json& mutations = request["mutations"];
+  if (!mutations.empty()) {
+    // The client sends only what it has not seen answered (PushRequest), so
+    // verdicts before its first id have reached it.
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("DELETE FROM sync_verdicts WHERE client_id = $1 AND mutation_id < $2",
+                {Value(client_id), Value(mutations[0]["id"].get<int64_t>())}));
+  }
   json results = json::array();
-  for (const json& m : request["mutations"]) {
+  for (const json& m : mutations) {
     int64_t id = m["id"].get<int64_t>();
     if (id <= last) {
-      results.push_back({{"id", id}, {"status", "skipped"}});
+      ENSEMBLE_ASSIGN_OR_RETURN(json verdict, StoredVerdict(db, client_id, id));
+      results.push_back(verdict.is_null() ? json{{"id", id}, {"status", "skipped"}}
+                                          : std::move(verdict));
       continue;
     }
     if (id > last + 1) {
@@ -124,27 +199,21 @@ Result<json> ServerSync::Push(store::Database& db, const json& request) {
                                          std::to_string(last + 1)}});
       continue;
     }
-    store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
-    ENSEMBLE_RETURN_IF_ERROR(one.status());
-    ENSEMBLE_ASSIGN_OR_RETURN(int64_t version, NextServerVersion(db));
-    MutationContext ctx(db, m["clientTime"].get<int64_t>());
-    Status st = RunMutator(*config_.mutators->Find(m["name"].get<std::string>()), ctx, m["args"]);
+    json details;
+    Status st;
+    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, st, details));
     if (st.ok()) {
-      for (const auto& [kind, record_id] : ctx.written()) {
-        const SyncedTable* table = config_.FindKind(kind);
-        if (!table) return Status(codes::kInternal, "kind '" + kind + "' does not sync");
-        ENSEMBLE_RETURN_IF_ERROR(db.Exec(
-            "UPDATE " + std::string(table->table) + " SET row_version = $1 WHERE id = $2",
-            {Value(version), Value(record_id)}));
-      }
-      ENSEMBLE_RETURN_IF_ERROR(one.Commit());
       results.push_back({{"id", id}, {"status", "applied"}});
     } else {
-      // The store failing is not the mutation's fault: fail the batch so the
-      // client retries it, rather than consuming the mutation.
-      if (st.code() == codes::kStorage) return st;
       json r = {{"id", id}, {"status", "rejected"}, {"code", st.code()}, {"message", st.message()}};
-      if (!ctx.details().is_null()) r["details"] = ctx.details();
+      if (!details.is_null()) r["details"] = details;
+      // Kept (outside the undone savepoint) so a client whose response is lost
+      // hears the verdict again: from a re-sent push, or from its next pull.
+      ENSEMBLE_RETURN_IF_ERROR(db.Exec(
+          "INSERT INTO sync_verdicts (client_id, mutation_id, code, message, details)"
+          " VALUES ($1, $2, $3, $4, $5)",
+          {Value(client_id), Value(id), Value(st.code()), Value(st.message()),
+           details.is_null() ? Value(store::Null{}) : Value(details.dump())}));
       results.push_back(std::move(r));
     }
     last = id;  // Applied or rejected, it is consumed exactly once.
@@ -156,7 +225,69 @@ Result<json> ServerSync::Push(store::Database& db, const json& request) {
   return json{{"lastMutationId", last}, {"results", std::move(results)}};
 }
 
+namespace {
+
+struct Change {
+  int64_t version;
+  std::string_view kind;
+  json row;
+};
+
+// "All rows" as a LIMIT both dialects accept (PostgreSQL refuses LIMIT -1).
+constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
+
+// Appends the rows of every synced table that `where` selects (its $1 is
+// `bound`), at most `limit` per table (kNoLimit: all), ordered by row_version;
+// with an account, only rows of the spaces it is a member of.
+Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
+                   const std::string& where, int64_t bound, int64_t limit,
+                   const std::string* account_id, std::vector<Change>& out) {
+  const std::string readable =
+      account_id ? " AND space_id IN (SELECT space_id FROM space_members WHERE account_id = $3)"
+                 : "";
+  std::vector<Value> params = {Value(bound), Value(limit)};
+  if (account_id) params.emplace_back(*account_id);
+  for (const SyncedTable& table : tables) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows rows,
+        db.Query("SELECT * FROM " + std::string(table.table) + " WHERE " + where + readable +
+                     " ORDER BY row_version, id LIMIT $2",
+                 params));
+    for (size_t i = 0; i < rows.size(); ++i) {
+      json row = RowToJson(rows, i);
+      int64_t v = row["row_version"].get<int64_t>();
+      out.push_back({v, table.kind, std::move(row)});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Change& a, const Change& b) { return a.version < b.version; });
+  return Status::Ok();
+}
+
+Result<bool> AnyRowAfter(store::Database& db, std::span<const SyncedTable> tables, int64_t version) {
+  for (const SyncedTable& table : tables) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows rows,
+        db.Query("SELECT 1 FROM " + std::string(table.table) + " WHERE row_version > $1 LIMIT 1",
+                 {Value(version)}));
+    if (!rows.empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Result<json> ServerSync::Pull(store::Database& db, const std::string& client_id, int64_t cursor) {
+  return PullAs(db, nullptr, client_id, cursor);
+}
+
+Result<json> ServerSync::Pull(store::Database& db, const std::string& account_id,
+                              const std::string& client_id, int64_t cursor) {
+  return PullAs(db, &account_id, client_id, cursor);
+}
+
+Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_id,
+                                const std::string& client_id, int64_t cursor) {
   if (client_id.empty() || client_id.size() > kMaxClientIdChars) {
     return Invalid("clientId must be a non-empty string of at most 64 characters");
   }
@@ -164,52 +295,91 @@ Result<json> ServerSync::Pull(store::Database& db, const std::string& client_id,
   // One transaction: the rows, the cursor and the last mutation id must agree.
   store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows version_rows,
-      db.Query("SELECT int_value FROM sync_state WHERE key = 'server_version'"));
-  int64_t server_version = version_rows.empty() ? 0 : store::AsInt(version_rows.rows[0][0]);
+  ENSEMBLE_ASSIGN_OR_RETURN(auto stored_version, GetStateInt(db, kServerVersionKey));
+  const int64_t server_version = stored_version.value_or(0);
+  ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows client_rows,
       db.Query("SELECT last_mutation_id FROM sync_clients WHERE client_id = $1", {Value(client_id)}));
   int64_t last = client_rows.empty() ? 0 : store::AsInt(client_rows.rows[0][0]);
 
-  struct Change {
-    int64_t version;
-    std::string_view kind;
-    json row;
-  };
   std::vector<Change> changes;
-  for (const SyncedTable& table : config_.tables) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows rows,
-        db.Query("SELECT * FROM " + std::string(table.table) +
-                     " WHERE row_version > $1 ORDER BY row_version LIMIT $2",
-                 {Value(cursor), Value(static_cast<int64_t>(kMaxPullRows + 1))}));
-    for (size_t i = 0; i < rows.size(); ++i) {
-      json row = RowToJson(rows, i);
-      int64_t v = row["row_version"].get<int64_t>();
-      changes.push_back({v, table.kind, std::move(row)});
-    }
-  }
-  std::stable_sort(changes.begin(), changes.end(),
-                   [](const Change& a, const Change& b) { return a.version < b.version; });
-  bool more = changes.size() > kMaxPullRows;
   int64_t next_cursor = server_version;
-  if (more) {
-    // Cut at a whole change version so no row of it is skipped next time. One
-    // change writing more than kMaxPullRows rows would not fit a page; no
-    // mutator writes that many (a change log replaces this scan in v1).
-    int64_t cut = changes[kMaxPullRows].version;
-    while (!changes.empty() && changes.back().version >= cut) changes.pop_back();
-    next_cursor = cut - 1;
+  bool more = false;
+  const bool reset = cursor < min_cursor.value_or(0);
+  if (reset) {
+    // Tombstones this client has not seen may be gone (Compact): send every
+    // live row, and the client replaces its copy with them.
+    ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, "deleted = 0 AND row_version >= $1",
+                                         0, kNoLimit, account_id, changes));
+  } else {
+    ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, "row_version > $1", cursor,
+                                         static_cast<int64_t>(kMaxPullRows + 1), account_id,
+                                         changes));
+    if (changes.size() > kMaxPullRows) {
+      more = true;
+      // Cut at a whole change version so no row of it is skipped next time.
+      const int64_t cut = changes[kMaxPullRows].version;
+      if (changes.front().version < cut) {
+        while (changes.back().version >= cut) changes.pop_back();
+        next_cursor = cut - 1;
+      } else {
+        // One change wrote more rows than a page holds: the page grows to all
+        // of them rather than coming back empty (which would never advance).
+        changes.clear();
+        ENSEMBLE_RETURN_IF_ERROR(
+            CollectRows(db, config_.tables, "row_version = $1", cut, kNoLimit, account_id, changes));
+        next_cursor = cut;
+        ENSEMBLE_ASSIGN_OR_RETURN(more, AnyRowAfter(db, config_.tables, cut));
+        if (!more) next_cursor = server_version;
+      }
+    }
   }
   json out_changes = json::array();
   for (auto& c : changes) out_changes.push_back({{"kind", c.kind}, {"row", std::move(c.row)}});
+  // Verdicts this client may not have heard (pruned once it pushes past them).
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows verdict_ids,
+      db.Query("SELECT mutation_id FROM sync_verdicts WHERE client_id = $1 ORDER BY mutation_id",
+               {Value(client_id)}));
+  json rejections = json::array();
+  for (const auto& r : verdict_ids.rows) {
+    ENSEMBLE_ASSIGN_OR_RETURN(json verdict, StoredVerdict(db, client_id, store::AsInt(r[0])));
+    rejections.push_back(std::move(verdict));
+  }
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-  return json{{"cursor", next_cursor},
+  json out = {{"cursor", next_cursor},
               {"lastMutationId", last},
               {"changes", std::move(out_changes)},
               {"more", more}};
+  if (!rejections.empty()) out["rejections"] = std::move(rejections);
+  if (reset) out["reset"] = true;
+  return out;
+}
+
+Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_version) {
+  store::Transaction txn(db);
+  ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  ENSEMBLE_ASSIGN_OR_RETURN(auto stored_version, GetStateInt(db, kServerVersionKey));
+  if (keep_after_version < 0 || keep_after_version > stored_version.value_or(0)) {
+    return Invalid("keep_after_version must be between 0 and the server version");
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
+  int64_t removed = 0;
+  for (const SyncedTable& table : config_.tables) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows rows,
+        db.Query("DELETE FROM " + std::string(table.table) +
+                     " WHERE deleted = 1 AND row_version <= $1 RETURNING id",
+                 {Value(keep_after_version)}));
+    removed += static_cast<int64_t>(rows.size());
+  }
+  // Never lowered: a cursor below an earlier compaction has still missed
+  // the tombstones that one removed.
+  ENSEMBLE_RETURN_IF_ERROR(
+      SetStateInt(db, kMinCursorKey, std::max(min_cursor.value_or(0), keep_after_version)));
+  ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+  return removed;
 }
 
 }  // namespace ensemble::core::sync

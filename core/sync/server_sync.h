@@ -36,15 +36,42 @@ class ServerSync {
   // Validates the whole request first (a bad request changes nothing and
   // returns INVALID_ARGUMENT or UNKNOWN_MUTATION), then applies it. Returns
   // {lastMutationId, results: [{id, status: applied|skipped|rejected, code?,
-  // message?, details?}]}.
+  // message?, details?}]}. This form trusts the caller with every space: the
+  // embedded single-person mode, where the one local person owns them all.
   Result<nlohmann::json> Push(store::Database& db, const nlohmann::json& request);
+  // The same on behalf of `account_id`: each mutation first passes
+  // AuthorizeMutation (core/sync/authorization.h); a refused one is rejected
+  // (FORBIDDEN or NOT_FOUND) and consumed without blocking the rest.
+  Result<nlohmann::json> Push(store::Database& db, const nlohmann::json& request,
+                              const std::string& account_id);
 
   // Returns {cursor, lastMutationId, changes: [{kind, row}], more}; at most
-  // kMaxPullRows rows, and more=true when the client should pull again.
+  // kMaxPullRows rows, cut at a whole change (a single change with more rows
+  // comes whole in one page), and more=true when the client should pull
+  // again. A cursor below the compaction floor gets {..., reset: true} with
+  // every live row, which replaces the client's copy.
   Result<nlohmann::json> Pull(store::Database& db, const std::string& client_id, int64_t cursor);
+  // The same, holding only rows of the spaces `account_id` is a member of.
+  Result<nlohmann::json> Pull(store::Database& db, const std::string& account_id,
+                              const std::string& client_id, int64_t cursor);
+
+  // Server maintenance: hard-deletes soft-deleted rows with row_version <=
+  // keep_after_version and raises the compaction floor (min_cursor in
+  // sync_state) to it. Returns the number of rows removed.
+  Result<int64_t> Compact(store::Database& db, int64_t keep_after_version);
 
  private:
   Status ValidatePush(const nlohmann::json& request) const;
+  // Runs one mutation in its own savepoint and sets its verdict (with
+  // `details` for a rejection). A non-OK return is a store error: the batch
+  // fails and nothing of it is consumed.
+  Status ApplyOne(store::Database& db, const nlohmann::json& mutation,
+                  const std::string* account_id, Status& verdict, nlohmann::json& details);
+  // A null account means the trusted single-person mode.
+  Result<nlohmann::json> PushAs(store::Database& db, const nlohmann::json& request,
+                                const std::string* account_id);
+  Result<nlohmann::json> PullAs(store::Database& db, const std::string* account_id,
+                                const std::string& client_id, int64_t cursor);
 
   SyncConfig config_;
 };

@@ -25,4 +25,10 @@ const store::Migration kCreateSyncTables = {
     " mutation_id BIGINT PRIMARY KEY, name TEXT NOT NULL, args TEXT NOT NULL,"
     " code TEXT NOT NULL, message TEXT NOT NULL, details TEXT);"};
 
+const store::Migration kCreateSyncVerdicts = {
+    8, "create sync verdicts",
+    "CREATE TABLE sync_verdicts ("
+    " client_id TEXT NOT NULL, mutation_id BIGINT NOT NULL, code TEXT NOT NULL,"
+    " message TEXT NOT NULL, details TEXT, PRIMARY KEY (client_id, mutation_id));"};
+
 }  // namespace ensemble::core::sync

@@ -30,6 +30,9 @@ struct SyncConfig {
 // Tables the sync machinery itself keeps (client state, outbox, server
 // cursor, per-client mutation ids), in the hub's migration list.
 extern const store::Migration kCreateSyncTables;
+// Server: the verdicts of rejected mutations, repeated when a client re-sends
+// a mutation whose response it never received.
+extern const store::Migration kCreateSyncVerdicts;
 
 }  // namespace ensemble::core::sync
 

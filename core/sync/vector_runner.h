@@ -4,7 +4,8 @@
 //
 // A case is {"mutations": [{"name", "args", "clientTime"}]}; the report is
 // {"results": ["ok" | error code, ...], "rows": {"<table>": [row, ...]}} with
-// rows ordered by id.
+// rows ordered by id, for the table of each kind a mutation name starts with
+// ("task.update" -> "tasks").
 //
 // Thread-safety: stateless.
 

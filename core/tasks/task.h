@@ -1,4 +1,5 @@
-// The Task record and its mutators ("task.create", "task.update").
+// The Task record and its mutators ("task.create", "task.update",
+// "task.delete", "task.restore", from core/records).
 //
 // Stored in table `tasks`; times are milliseconds since the epoch taken from
 // the mutation's client time, so the browser replica and the server write
@@ -19,6 +20,7 @@
 
 #include "core/base/status.h"
 #include "core/store/database.h"
+#include "core/records/record_kind.h"
 #include "core/store/migrations.h"
 #include "core/sync/mutator.h"
 
@@ -30,7 +32,7 @@ inline constexpr std::string_view kTable = "tasks";
 // The spec names no cap on task titles; 500 characters keeps a title a title
 // (longer text belongs in the task's page).
 inline constexpr size_t kMaxTitleChars = 500;
-inline constexpr size_t kMaxSpaceIdChars = 64;
+inline constexpr size_t kMaxSpaceIdChars = records::kMaxSpaceIdChars;
 
 inline constexpr std::string_view kStatuses[] = {"todo", "doing", "done"};
 
@@ -49,6 +51,9 @@ struct Task {
 
 nlohmann::json ToJson(const Task& task);
 
+// The task fields: title (required), status (todo|doing|done), due (date or null).
+extern const records::RecordKind kTaskKind;
+
 // The schema steps for tasks, in the hub's migration list.
 extern const store::Migration kCreateTasksTable;
 
@@ -57,7 +62,8 @@ Status CreateTask(sync::MutationContext& ctx, const nlohmann::json& args);
 // {id, fields: {title?, status?, due?}, base?: {field: value it was based on}}
 // A field that changed since `base` and would now be overwritten with a
 // different value fails the whole mutation with SAVE_CONFLICT; the server's
-// current values are in ctx.details()["current"].
+// current values are in ctx.details()["current"]. A task in Trash fails with
+// RECORD_DELETED.
 Status UpdateTask(sync::MutationContext& ctx, const nlohmann::json& args);
 
 void RegisterMutators(sync::MutatorRegistry& registry);

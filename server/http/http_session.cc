@@ -99,6 +99,11 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     }
 
     Request request = parser.release();
+    if (const Router::StreamHandler* serve_stream = router.FindStream(request)) {
+      logger.Log(LogLevel::kDebug, "GET " + std::string(request.target()) + " (stream)");
+      co_await (*serve_stream)(stream, request);
+      break;  // The stream owned the connection to its end.
+    }
     Response response = router.Route(request);
     std::visit(
         [&](auto& r) {

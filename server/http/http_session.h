@@ -1,6 +1,7 @@
 // One HTTP/1.1 connection: reads requests (keep-alive), hands each to the
 // Router and writes its response, until the peer closes, a timeout fires or
-// a request cannot be read.
+// a request cannot be read. A stream route (Router::AddStream) takes the
+// connection over and sets its own deadlines.
 //
 // Every read and write has a deadline (beast::tcp_stream::expires_after), so
 // an idle or slow peer cannot hold a connection forever. A body over

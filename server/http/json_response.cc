@@ -17,12 +17,15 @@ status HttpStatusFor(std::string_view code) {
       {core_codes::kInvalidArgument, status::bad_request},
       {core_codes::kUnknownMutation, status::bad_request},
       {core_codes::kNotFound, status::not_found},
+      {core_codes::kForbidden, status::forbidden},
       {codes::kMethodNotAllowed, status::method_not_allowed},
       {core_codes::kAlreadyExists, status::conflict},
       {core_codes::kSaveConflict, status::conflict},
+      {core_codes::kRecordDeleted, status::conflict},
       {core_codes::kMutationFromFuture, status::conflict},
       {core_codes::kBodyTooLarge, status::payload_too_large},
       {core_codes::kStorage, status::service_unavailable},
+      {codes::kTooManySubscribers, status::service_unavailable},
       {core_codes::kInternal, status::internal_server_error},
   };
   for (const Entry& e : kTable) {

@@ -19,6 +19,8 @@ namespace ensemble::server::http {
 // Codes only the HTTP layer produces; the rest are in core/base/status.h.
 namespace codes {
 inline constexpr std::string_view kMethodNotAllowed = "METHOD_NOT_ALLOWED";
+// The server has as many event subscribers as it keeps (503, Retry-After).
+inline constexpr std::string_view kTooManySubscribers = "TOO_MANY_SUBSCRIBERS";
 }  // namespace codes
 
 // The HTTP status for an error code; 500 for codes it does not know.

@@ -26,7 +26,21 @@ Response ToHead(Response response) {
 }  // namespace
 
 void Router::Add(verb method, std::string path, Handler handler) {
-  routes_.push_back({method, std::move(path), std::move(handler)});
+  routes_.push_back({method, std::move(path), std::move(handler), nullptr});
+}
+
+void Router::AddStream(std::string path, StreamHandler handler) {
+  routes_.push_back({verb::get, std::move(path), nullptr, std::move(handler)});
+}
+
+const Router::StreamHandler* Router::FindStream(const Request& request) const {
+  if (request.method() != verb::get) return nullptr;
+  auto target = ParseTarget(request.target());
+  if (!target.ok()) return nullptr;
+  for (const Entry& e : routes_) {
+    if (e.stream && e.path == target->path) return &e.stream;
+  }
+  return nullptr;
 }
 
 Response Router::Route(const Request& request) const {
@@ -52,10 +66,12 @@ Response Router::Dispatch(const Request& request, const Target& target) const {
   std::string allow;
   for (const Entry& e : routes_) {
     if (e.path != target.path) continue;
-    if (e.method == request.method()) return e.handler(request, target);
+    // A stream route reaches here only as HEAD (run as GET): it has no
+    // headers to send without its stream, so HEAD is not allowed.
+    if (e.method == request.method() && !e.stream) return e.handler(request, target);
     if (!allow.empty()) allow += ", ";
     allow += beast::http::to_string(e.method);
-    if (e.method == verb::get) allow += ", HEAD";
+    if (e.method == verb::get && !e.stream) allow += ", HEAD";
   }
   if (!allow.empty()) {
     StringResponse res = ErrorResponse(

@@ -6,12 +6,21 @@
 // sends only its headers. A handler that throws gets 500 INTERNAL: exceptions
 // stop here.
 //
+// A stream route (AddStream, GET only) takes over the connection instead of
+// returning a response: the HTTP session finds it with FindStream and runs it
+// to the end of the connection (Server-Sent Events).
+//
 // Thread-safety: build with Add/SetFallback first; Route is then const and may
 // run on any thread (the handlers decide their own thread-safety).
 
 #ifndef ENSEMBLE_SERVER_HTTP_ROUTER_H_
 #define ENSEMBLE_SERVER_HTTP_ROUTER_H_
 
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
 #include <functional>
 #include <string>
 #include <vector>
@@ -25,22 +34,30 @@ namespace ensemble::server::http {
 class Router {
  public:
   using Handler = std::function<Response(const Request&, const Target&)>;
+  // Owns the connection until it returns; must not throw.
+  using StreamHandler =
+      std::function<boost::asio::awaitable<void>(beast::tcp_stream&, const Request&)>;
 
   explicit Router(core::platform::Logger& logger) : logger_(logger) {}
 
   void Add(beast::http::verb method, std::string path, Handler handler);
+  // Serves GET `path` with `handler`; other methods get 405.
+  void AddStream(std::string path, StreamHandler handler);
   // Serves GET and HEAD requests for paths no route names.
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }
 
   // The response for `request`, with its payload prepared; the caller sets
   // the version and keep-alive.
   Response Route(const Request& request) const;
+  // The stream handler for `request`, or nullptr when it is an ordinary one.
+  const StreamHandler* FindStream(const Request& request) const;
 
  private:
   struct Entry {
     beast::http::verb method;
     std::string path;
     Handler handler;
+    StreamHandler stream;  // Set for stream routes (then handler is empty).
   };
 
   Response Dispatch(const Request& request, const Target& target) const;

@@ -1,9 +1,11 @@
 #include "server/services/sync_service.h"
 
 #include <charconv>
+#include <optional>
 #include <string>
 
 #include "core/hub/hub.h"
+#include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::services {
@@ -30,10 +32,18 @@ core::Result<json> ParseBody(const std::string& body) {
   return parsed;
 }
 
+bool AnyApplied(const json& push_response) {
+  for (const json& r : push_response["results"]) {
+    if (r.value("status", "") == "applied") return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-SyncService::SyncService(core::store::Database& db, core::platform::Logger& logger)
-    : db_(db), logger_(logger), sync_(core::hub::Config()) {}
+SyncService::SyncService(core::store::Database& db, core::platform::Logger& logger,
+                         OnCommit on_commit)
+    : db_(db), logger_(logger), sync_(core::hub::Config()), on_commit_(std::move(on_commit)) {}
 
 http::StringResponse SyncService::Failure(const Status& status, std::string_view route) {
   if (status.code() == codes::kStorage) {
@@ -50,8 +60,19 @@ http::StringResponse SyncService::Failure(const Status& status, std::string_view
 http::Response SyncService::Push(const http::Request& request, const http::Target&) {
   auto body = ParseBody(request.body());
   if (!body.ok()) return http::ErrorResponse(body.status());
+  core::store::Transaction txn(db_);
+  if (!txn.status().ok()) return Failure(txn.status(), "push");
   auto result = sync_.Push(db_, *body);
   if (!result.ok()) return Failure(result.status(), "push");
+  std::optional<int64_t> poke;
+  if (AnyApplied(*result)) {
+    auto version = events::CurrentServerVersion(db_);
+    if (!version.ok()) return Failure(version.status(), "push");
+    if (Status st = events::NotifyPoke(db_, *version); !st.ok()) return Failure(st, "push");
+    poke = *version;
+  }
+  if (Status st = txn.Commit(); !st.ok()) return Failure(st, "push");
+  if (poke && on_commit_) on_commit_(*poke);
   return http::JsonResponse(boost::beast::http::status::ok, *result);
 }
 

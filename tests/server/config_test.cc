@@ -24,6 +24,7 @@ TEST(ServerConfig, DefaultsRunFromTheRepositoryRoot) {
   EXPECT_EQ(config->database_url, "");
   EXPECT_EQ(config->web_root, "web-shell");
   EXPECT_EQ(config->wasm_dir, "build/wasm/wasm");
+  EXPECT_EQ(config->max_event_subscribers, events::kMaxEventSubscribers);
 }
 
 TEST(ServerConfig, ReadsEveryVariable) {
@@ -54,6 +55,17 @@ TEST(ServerConfig, BadPortIsInvalidArgument) {
     auto config = ConfigFromEnv(From({{"ENSEMBLE_PORT", port}}));
     ASSERT_FALSE(config.ok()) << port;
     EXPECT_EQ(config.status().code(), "INVALID_ARGUMENT");
+  }
+}
+
+TEST(ServerConfig, MaxEventSubscribersIsAPositiveNumber) {
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_MAX_EVENT_SUBSCRIBERS", "7"}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->max_event_subscribers, 7u);
+  for (std::string n : {"0", "-3", "many"}) {
+    auto bad = ConfigFromEnv(From({{"ENSEMBLE_MAX_EVENT_SUBSCRIBERS", n}}));
+    ASSERT_FALSE(bad.ok()) << n;
+    EXPECT_EQ(bad.status().code(), "INVALID_ARGUMENT");
   }
 }
 

@@ -19,6 +19,7 @@ void ServerTest::SetUp() {
   std::filesystem::create_directories(wasm_dir_);
   config.web_root = web_root_.string();
   config.wasm_dir = wasm_dir_.string();
+  Configure(config);
 
   auto app = server::App::Create(config, core::platform::Env{&clock_, &random_, &logger_});
   ASSERT_TRUE(app.ok()) << app.status().ToString();
@@ -27,12 +28,16 @@ void ServerTest::SetUp() {
   client_ = std::make_unique<HttpClient>(app_->port());
 }
 
-void ServerTest::TearDown() {
+void ServerTest::StopServer() {
   if (app_) {
     app_->Stop();
     io_thread_.join();
     app_.reset();
   }
+}
+
+void ServerTest::TearDown() {
+  StopServer();
   db_.reset();
   store_.reset();
 }

@@ -29,6 +29,10 @@ class ServerTest : public ::testing::TestWithParam<StoreKind> {
  protected:
   void SetUp() override;
   void TearDown() override;
+  // Adjusts the server's Config before it starts (limits, intervals).
+  virtual void Configure(server::Config& config) {}
+  // Stops the server and waits for it (TearDown then has nothing to do).
+  void StopServer();
 
   const HttpClient& client() const { return *client_; }
   uint16_t port() const { return app_->port(); }

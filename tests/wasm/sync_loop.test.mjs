@@ -203,3 +203,127 @@ test('start() polls until stopped', async () => {
   await new Promise((r) => setTimeout(r, 100));
   assert.ok(healthChecks() <= polls + 1, 'no polling after stop()');
 });
+
+// --- Pokes: a scripted EventSource stands in for GET /api/events. ---
+
+class FakeEventSource {
+  static instances = [];
+
+  constructor(url) {
+    this.url = url;
+    this.closed = false;
+    this.listeners = {};
+    FakeEventSource.instances.push(this);
+  }
+
+  addEventListener(type, fn) {
+    (this.listeners[type] ??= []).push(fn);
+  }
+
+  close() {
+    this.closed = true;
+  }
+
+  emit(type, data) {
+    for (const fn of this.listeners[type] ?? []) fn({type, data});
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!what()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(2);
+  }
+}
+
+// A change made on another device: in the fake server, not in this replica.
+function changeElsewhere(title) {
+  const version = server.changes.length + 1;
+  server.changes.push({version, row: {
+    id: ok(core, 'newId').id, space_id: 'personal', title, status: 'todo', due: null, version: 1,
+    deleted: 0, created_at: 1, updated_at: 1, row_version: version,
+  }});
+  return version;
+}
+
+function pokedLoop(options = {}) {
+  FakeEventSource.instances = [];
+  return new SyncLoop({core, fetchImpl: (u, i) => server.fetch(u, i), baseUrl: 'http://server',
+                       eventSourceImpl: FakeEventSource, healthIntervalMs: 60000, events: {},
+                       onChanged: () => changed++, ...options});
+}
+
+test('a poke with news pulls; a poke for a version already here does not', async () => {
+  loop = pokedLoop();
+  loop.start();
+  try {
+    await until(() => !loop.running && server.requests.length > 0);
+    const [source] = FakeEventSource.instances;
+    assert.equal(source.url, 'http://server/api/events');
+
+    const version = changeElsewhere('From another device');
+    server.requests = [];
+    source.emit('poke', JSON.stringify({version}));
+    await until(() => server.requests.includes('GET /api/sync/pull') && !loop.running);
+    assert.deepEqual(ok(core, 'listTasks').tasks.map((t) => t.title), ['From another device']);
+
+    server.requests = [];
+    source.emit('poke', JSON.stringify({version}));  // Already pulled.
+    await sleep(20);
+    assert.deepEqual(server.requests, []);
+  } finally {
+    loop.stop();
+  }
+});
+
+test('pokes during a cycle are coalesced into one more pull', async () => {
+  loop = pokedLoop();
+  loop.start();
+  try {
+    await until(() => !loop.running && server.requests.length > 0);
+    const [source] = FakeEventSource.instances;
+    create('Mine');
+    server.requests = [];
+    const cycle = loop.kick();
+    const v1 = changeElsewhere('One');
+    source.emit('poke', JSON.stringify({version: v1}));
+    const v2 = changeElsewhere('Two');
+    source.emit('poke', JSON.stringify({version: v2}));
+    await cycle;
+    await until(() => !loop.running);
+    const pulls = server.requests.filter((r) => r === 'GET /api/sync/pull').length;
+    assert.ok(pulls <= 2, `${pulls} pulls for one kick and two pokes`);
+    assert.deepEqual(ok(core, 'listTasks').tasks.map((t) => t.title).sort(), ['Mine', 'One', 'Two']);
+  } finally {
+    loop.stop();
+  }
+});
+
+test('a dropped event stream is reopened with exponential backoff, reset on open', async () => {
+  loop = pokedLoop({eventsRetryFirstMs: 5, eventsRetryMaxMs: 20});
+  loop.start();
+  try {
+    const waits = [];
+    for (let i = 0; i < 4; i++) {
+      const source = FakeEventSource.instances.at(-1);
+      source.emit('error');
+      assert.ok(source.closed, 'the failed stream is closed, not left to retry by itself');
+      waits.push(loop.eventsRetryMs);
+      await until(() => FakeEventSource.instances.length === i + 2);
+    }
+    assert.deepEqual(waits, [10, 20, 20, 20], 'the next wait doubles up to the cap');
+    server.requests = [];
+    FakeEventSource.instances.at(-1).emit('open');
+    assert.equal(loop.eventsRetryMs, 5, 'an open stream resets the backoff');
+    await until(() => server.requests.includes('GET /api/sync/pull'), 1000);
+  } finally {
+    loop.stop();
+  }
+  const count = FakeEventSource.instances.length;
+  await sleep(50);
+  assert.equal(FakeEventSource.instances.length, count, 'no reopening after stop()');
+  assert.ok(FakeEventSource.instances.at(-1).closed);
+});

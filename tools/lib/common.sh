@@ -153,6 +153,7 @@ dev_test() {
   run_suite "native-debug, ASan+UBSan (ctest)" ctest --preset native-debug -j2
   run_suite "wasm (node --test)" node --test tests/wasm/
   run_suite "browser end-to-end (node --test)" node --test --test-concurrency=1 tests/e2e/
+  run_suite "crash: kill -9 mid-push (node --test)" node --test --test-concurrency=1 tests/crash/
   run_fuzzers "${ENSEMBLE_FUZZ_SECONDS:-30}"
   if ((${#FAILED_SUITES[@]})); then
     log "failed suites: ${FAILED_SUITES[*]}"

@@ -5,87 +5,15 @@
 
 #include "core/base/id.h"
 #include "core/hub/hub.h"
-#include "core/store/sqlite_database.h"
 #include "core/sync/client_replica.h"
-#include "core/sync/row_codec.h"
 #include "core/sync/server_sync.h"
 #include "core/tasks/task.h"
-#include "tests/fakes/fake_env.h"
+#include "tests/core/sync/sync_fixture.h"
 
 namespace ensemble::core::sync {
 namespace {
 
 using nlohmann::json;
-
-std::unique_ptr<store::SqliteDatabase> NewDb() {
-  auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
-  EXPECT_TRUE(hub::Migrate(*db).ok());
-  return db;
-}
-
-struct Client {
-  explicit Client(uint64_t seed) : env{testing::FakeClock(), testing::FakeRandom(seed), {}} {
-    db = NewDb();
-    replica = std::move(ClientReplica::Open(*db, env.env(), hub::Config())).value();
-  }
-  std::string NewTask(const std::string& title) {
-    std::string id = NewId(env.clock, env.random);
-    env.clock.Advance(1);
-    auto r = replica->Mutate("task.create", {{"id", id}, {"spaceId", "personal"}, {"title", title}});
-    EXPECT_TRUE(r.ok()) << r.status().ToString();
-    return id;
-  }
-  tasks::Task Get(const std::string& id) { return **tasks::GetTask(*db, id); }
-
-  testing::FakeEnv env;
-  std::unique_ptr<store::SqliteDatabase> db;
-  std::unique_ptr<ClientReplica> replica;
-};
-
-class SyncTest : public ::testing::Test {
- protected:
-  SyncTest() : server_db_(NewDb()), server_(hub::Config()) {}
-
-  json Push(Client& c) {
-    json request = *c.replica->PushRequest();
-    auto response = server_.Push(*server_db_, request);
-    EXPECT_TRUE(response.ok()) << response.status().ToString();
-    EXPECT_TRUE(c.replica->ApplyPushResponse(*response).ok());
-    return *response;
-  }
-  void Pull(Client& c) {
-    for (int page = 0; page < 100; ++page) {
-      json req = *c.replica->PullRequest();
-      auto resp = server_.Pull(*server_db_, req["clientId"], req["cursor"]);
-      ASSERT_TRUE(resp.ok()) << resp.status().ToString();
-      ASSERT_TRUE(c.replica->ApplyPull(*resp).ok());
-      if (!(*resp)["more"].get<bool>()) return;
-    }
-    FAIL() << "pull did not finish";
-  }
-  void Sync(Client& c) {
-    while (!(*c.replica->PushRequest())["mutations"].empty()) Push(c);
-    Pull(c);
-  }
-  int64_t ServerCount(const std::string& sql) {
-    return store::AsInt(server_db_->Query(sql)->rows[0][0]);
-  }
-  json ServerRows() {
-    auto rows = server_db_->Query("SELECT * FROM tasks ORDER BY id");
-    json out = json::array();
-    for (size_t i = 0; i < rows->size(); ++i) out.push_back(RowToJson(*rows, i));
-    return out;
-  }
-  json ClientRows(Client& c) {
-    auto rows = c.db->Query("SELECT * FROM tasks ORDER BY id");
-    json out = json::array();
-    for (size_t i = 0; i < rows->size(); ++i) out.push_back(RowToJson(*rows, i));
-    return out;
-  }
-
-  std::unique_ptr<store::SqliteDatabase> server_db_;
-  ServerSync server_;
-};
 
 TEST_F(SyncTest, MutateAppliesLocallyAndQueues) {
   Client a(1);
@@ -188,6 +116,37 @@ TEST_F(SyncTest, ABadRequestChangesNothing) {
   EXPECT_EQ(server_.Push(*server_db_, json::array()).status().code(), codes::kInvalidArgument);
   EXPECT_EQ(ServerCount("SELECT COUNT(*) FROM tasks"), 0);
   EXPECT_EQ(ServerCount("SELECT COUNT(*) FROM sync_clients"), 0);
+}
+
+TEST_F(SyncTest, ARejectionWhoseResponseWasLostIsHeardAgain) {
+  Client a(1), b(2);
+  std::string id = a.NewTask("t");
+  Sync(a);
+  Pull(b);
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", id}}).ok());
+  Sync(a);
+  // b, still seeing the live task, edits it: the server refuses; b hears nothing.
+  ASSERT_TRUE(b.replica->Mutate("task.update", {{"id", id}, {"fields", {{"title", "x"}}}}).ok());
+  json lost = *server_.Push(*server_db_, *b.replica->PushRequest());
+  EXPECT_EQ(lost["results"][0]["code"], codes::kRecordDeleted);
+  // Re-sent: the verdict comes again, not "skipped".
+  json again = *server_.Push(*server_db_, *b.replica->PushRequest());
+  EXPECT_EQ(again["results"][0]["status"], "rejected");
+  EXPECT_EQ(again["results"][0]["code"], codes::kRecordDeleted);
+  // Or heard from the next pull, before the mutation leaves the outbox.
+  json pull = *server_.Pull(*server_db_, b.replica->client_id(), 0);
+  ASSERT_EQ(pull["rejections"].size(), 1u);
+  ASSERT_TRUE(b.replica->ApplyPull(pull).ok());
+  EXPECT_EQ(*b.replica->PendingCount(), 0);
+  ASSERT_EQ(b.replica->Rejections()->size(), 1u);
+  EXPECT_EQ((*b.replica->Rejections())[0]["code"], codes::kRecordDeleted);
+  // Once the client pushes past it, the server forgets the verdict.
+  ASSERT_TRUE(b.replica->Mutate("task.create", {{"id", "01JB0000000000000000000077"},
+                                                {"spaceId", "personal"},
+                                                {"title", "next"}})
+                  .ok());
+  Push(b);
+  EXPECT_FALSE((*server_.Pull(*server_db_, b.replica->client_id(), 0)).contains("rejections"));
 }
 
 TEST_F(SyncTest, ARejectedMutationDoesNotBlockTheRest) {
@@ -301,6 +260,64 @@ TEST_F(SyncTest, PullPagesLargeCatchUps) {
   Pull(b);
   EXPECT_EQ(tasks::ListTasks(*b.db)->size(), kMaxPullRows + 250);
   EXPECT_EQ(ClientRows(b), ServerRows());
+}
+
+TEST_F(SyncTest, AnEditOfADeletedRecordIsKeptAsARejectionAndCanBeReapplied) {
+  Client a(1), b(2);
+  std::string id = a.NewTask("draft");
+  Sync(a);
+  Pull(b);
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", id}}).ok());
+  Sync(a);
+  // b has not heard of the delete: its edit applies locally and is queued.
+  json edit = {{"id", id}, {"fields", {{"title", "mine"}}}, {"base", {{"title", "draft"}}}};
+  ASSERT_TRUE(b.replica->Mutate("task.update", edit).ok());
+  json response = Push(b);
+  EXPECT_EQ(response["results"][0]["status"], "rejected");
+  EXPECT_EQ(response["results"][0]["code"], codes::kRecordDeleted);
+  Pull(b);
+  EXPECT_TRUE(b.Get(id).deleted);
+  json rejections = *b.replica->Rejections();
+  ASSERT_EQ(rejections.size(), 1u);
+  EXPECT_EQ(rejections[0]["code"], codes::kRecordDeleted);
+  EXPECT_EQ(rejections[0]["args"], edit);
+  EXPECT_EQ(rejections[0]["details"]["deleted"], true);
+  EXPECT_EQ(rejections[0]["details"]["current"]["title"], "draft");
+
+  // The person restores the task and applies the kept edit again.
+  ASSERT_TRUE(b.replica->Mutate("task.restore", {{"id", id}}).ok());
+  ASSERT_TRUE(b.replica->Mutate("task.update", rejections[0]["args"]).ok());
+  ASSERT_TRUE(b.replica->DismissRejection(rejections[0]["id"].get<int64_t>()).ok());
+  Sync(b);
+  Pull(a);
+  EXPECT_FALSE(a.Get(id).deleted);
+  EXPECT_EQ(a.Get(id).title, "mine");
+  EXPECT_EQ(ClientRows(a), ServerRows());
+  EXPECT_EQ(ClientRows(b), ServerRows());
+}
+
+TEST_F(SyncTest, EveryRecordKindSyncs) {
+  Client a(1), b(2);
+  const std::string project = NewId(a.env.clock, a.env.random);
+  const std::string person = NewId(a.env.clock, a.env.random);
+  const std::string page = NewId(a.env.clock, a.env.random);
+  const std::string board = NewId(a.env.clock, a.env.random);
+  ASSERT_TRUE(a.replica->Mutate("project.create", {{"id", project}, {"spaceId", "s"}, {"title", "Q3"}}).ok());
+  ASSERT_TRUE(a.replica->Mutate("person.create", {{"id", person}, {"spaceId", "s"}, {"name", "Ana"}}).ok());
+  ASSERT_TRUE(a.replica->Mutate("page.create", {{"id", page}, {"spaceId", "s"}, {"title", "Notes"}}).ok());
+  ASSERT_TRUE(a.replica->Mutate("board.create", {{"id", board}, {"spaceId", "s"}, {"title", "Team"}}).ok());
+  ASSERT_TRUE(a.replica->Mutate("project.update", {{"id", project}, {"fields", {{"status", "done"}}}}).ok());
+  ASSERT_TRUE(a.replica->Mutate("person.delete", {{"id", person}}).ok());
+  Sync(a);
+  Pull(b);
+  for (const char* table : {"projects", "people", "pages", "boards"}) {
+    SCOPED_TRACE(table);
+    EXPECT_EQ(ServerRows(table).size(), 1u);
+    EXPECT_EQ(ClientRows(a, table), ServerRows(table));
+    EXPECT_EQ(ClientRows(b, table), ServerRows(table));
+  }
+  EXPECT_EQ(ServerRows("projects")[0]["status"], "done");
+  EXPECT_EQ(ServerRows("people")[0]["deleted"], 1);
 }
 
 TEST_F(SyncTest, AMalformedPullResponseChangesNothing) {

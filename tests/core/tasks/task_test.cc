@@ -159,5 +159,31 @@ TEST_F(TaskTest, ListIsOrderedByIdAndSkipsDeleted) {
   EXPECT_EQ((*list)[0].title, "first");
 }
 
+TEST_F(TaskTest, DeleteIsSoftAndRestoreBringsItBack) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  auto* registry = hub::Config().mutators;
+  store::Transaction txn(*db_);
+  sync::MutationContext ctx(*db_, 2000);
+  ASSERT_TRUE((*registry->Find("task.delete"))(ctx, {{"id", kId}}).ok());
+  EXPECT_TRUE(Get(kId).deleted);
+  EXPECT_EQ(Get(kId).version, 2);
+  EXPECT_TRUE(ListTasks(*db_)->empty());
+  ASSERT_TRUE((*registry->Find("task.restore"))(ctx, {{"id", kId}}).ok());
+  EXPECT_FALSE(Get(kId).deleted);
+  EXPECT_EQ(Get(kId).version, 3);
+  ASSERT_TRUE(txn.Commit().ok());
+}
+
+TEST_F(TaskTest, UpdateOfADeletedTaskIsRecordDeleted) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}, {"due", "2027-01-02"}}).ok());
+  ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kId)}).ok());
+  json details;
+  Status st = Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}}, 2000, &details);
+  EXPECT_EQ(st.code(), codes::kRecordDeleted);
+  EXPECT_EQ(details["current"], json({{"title", "a"}, {"status", "todo"}, {"due", "2027-01-02"}}));
+  EXPECT_EQ(details["deleted"], true);
+  EXPECT_EQ(Get(kId).title, "a");
+}
+
 }  // namespace
 }  // namespace ensemble::core::tasks

@@ -1,0 +1,100 @@
+#include "core/records/record_kind.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/text/utf8.h"
+
+namespace ensemble::core::records {
+
+using nlohmann::json;
+
+namespace {
+
+Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
+
+bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+int Digits(std::string_view s) {
+  int n = 0;
+  for (char c : s) n = n * 10 + (c - '0');
+  return n;
+}
+
+std::string OneOf(std::span<const std::string_view> values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += values[i];
+  }
+  return out;
+}
+
+Status CheckText(const FieldSpec& field, const json& v) {
+  const std::string name(field.name);
+  if (!v.is_string()) return Invalid(name + " must be a string");
+  const auto& s = v.get_ref<const std::string&>();
+  if (!text::IsValidUtf8(s)) return Invalid(name + " is not valid UTF-8");
+  if (field.required && text::Trim(s).empty()) return Invalid(name + " must not be empty");
+  if (text::CountCodePoints(s) > field.max_chars) {
+    return Invalid(name + " is longer than " + std::to_string(field.max_chars) + " characters");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+const FieldSpec* RecordKind::FindField(std::string_view name) const {
+  for (const FieldSpec& f : fields) {
+    if (f.name == name) return &f;
+  }
+  return nullptr;
+}
+
+bool IsIsoDate(std::string_view s) {
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return false;
+  for (size_t i : {0, 1, 2, 3, 5, 6, 8, 9}) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  int y = Digits(s.substr(0, 4));
+  int m = Digits(s.substr(5, 2));
+  int d = Digits(s.substr(8, 2));
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (m < 1 || m > 12 || d < 1) return false;
+  return d <= kDays[m - 1] + (m == 2 && IsLeap(y) ? 1 : 0);
+}
+
+Status CheckField(const FieldSpec& field, const json& value) {
+  if (value.is_null() && field.nullable) return Status::Ok();
+  const std::string name(field.name);
+  switch (field.type) {
+    case FieldType::kText:
+      return CheckText(field, value);
+    case FieldType::kEnum:
+      if (value.is_string() &&
+          std::find(field.values.begin(), field.values.end(),
+                    value.get_ref<const std::string&>()) != field.values.end()) {
+        return Status::Ok();
+      }
+      return Invalid(name + " must be one of " + OneOf(field.values));
+    case FieldType::kDate:
+      if (value.is_string() && IsIsoDate(value.get_ref<const std::string&>())) return Status::Ok();
+      return Invalid(name + " must be a date (YYYY-MM-DD)" + (field.nullable ? " or null" : ""));
+  }
+  return Invalid("unknown field type for " + name);
+}
+
+json NormalizeField(const FieldSpec& field, const json& value) {
+  if (field.type == FieldType::kText && field.trim && value.is_string()) {
+    return std::string(text::Trim(value.get_ref<const std::string&>()));
+  }
+  return value;
+}
+
+json DefaultField(const FieldSpec& field) {
+  if (field.nullable) return nullptr;
+  if (field.type == FieldType::kEnum && !field.values.empty()) return std::string(field.values[0]);
+  return "";
+}
+
+}  // namespace ensemble::core::records

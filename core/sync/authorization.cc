@@ -1,0 +1,125 @@
+#include "core/sync/authorization.h"
+
+#include <array>
+#include <utility>
+
+namespace ensemble::core::sync {
+
+using nlohmann::json;
+using store::Value;
+
+namespace {
+
+constexpr std::array<std::pair<Role, std::string_view>, 4> kRoleNames = {{
+    {Role::kOwner, "owner"},
+    {Role::kEditor, "editor"},
+    {Role::kGuest, "guest"},
+    {Role::kViewer, "viewer"},
+}};
+
+// Record kinds a guest may create and edit.
+constexpr std::array<std::string_view, 2> kGuestContentKinds = {"task", "page"};
+
+Status Forbidden(std::string message) {
+  return Status(codes::kForbidden, std::move(message));
+}
+
+bool IsGuestContent(std::string_view kind) {
+  for (std::string_view k : kGuestContentKinds) {
+    if (k == kind) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const store::Migration kCreateSpaceTables = {
+    7, "create spaces and members",
+    "CREATE TABLE spaces (id TEXT PRIMARY KEY, created_at BIGINT NOT NULL DEFAULT 0);"
+    "CREATE TABLE space_members ("
+    " space_id TEXT NOT NULL REFERENCES spaces (id), account_id TEXT NOT NULL,"
+    " role TEXT NOT NULL, PRIMARY KEY (space_id, account_id));"
+    "CREATE INDEX space_members_account ON space_members (account_id, space_id);"};
+
+std::string_view RoleName(Role role) {
+  for (const auto& [r, name] : kRoleNames) {
+    if (r == role) return name;
+  }
+  return "viewer";
+}
+
+std::optional<Role> ParseRole(std::string_view name) {
+  for (const auto& [r, n] : kRoleNames) {
+    if (n == name) return r;
+  }
+  return std::nullopt;
+}
+
+Status SetMember(store::Database& db, const std::string& space_id, const std::string& account_id,
+                 Role role) {
+  ENSEMBLE_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO spaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", {Value(space_id)}));
+  return db.Exec(
+      "INSERT INTO space_members (space_id, account_id, role) VALUES ($1, $2, $3)"
+      " ON CONFLICT (space_id, account_id) DO UPDATE SET role = excluded.role",
+      {Value(space_id), Value(account_id), Value(std::string(RoleName(role)))});
+}
+
+Result<std::optional<Role>> RoleIn(store::Database& db, const std::string& space_id,
+                                   const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT role FROM space_members WHERE space_id = $1 AND account_id = $2",
+               {Value(space_id), Value(account_id)}));
+  if (rows.empty()) return std::optional<Role>();
+  return ParseRole(store::AsText(rows.rows[0][0]));
+}
+
+Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
+                         const std::string& account_id, std::string_view name, const json& args) {
+  size_t dot = name.find('.');
+  std::string_view kind = name.substr(0, dot);
+  std::string_view op = dot == std::string_view::npos ? "" : name.substr(dot + 1);
+  const SyncedTable* table = config.FindKind(kind);
+  if (!table) return Forbidden("mutation '" + std::string(name) + "' names no synced record kind");
+
+  std::string space_id;
+  if (op == "create") {
+    if (!args.is_object() || !args.contains("spaceId") || !args["spaceId"].is_string()) {
+      return Status(codes::kInvalidArgument, "spaceId must name a space");
+    }
+    space_id = args["spaceId"].get<std::string>();
+  } else {
+    if (!args.is_object() || !args.contains("id") || !args["id"].is_string()) {
+      return Status(codes::kInvalidArgument, "id must be a record id");
+    }
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows rows, db.Query("SELECT space_id FROM " + std::string(table->table) +
+                                       " WHERE id = $1",
+                                   {Value(args["id"].get<std::string>())}));
+    if (rows.empty()) return Status::Ok();  // The mutator answers NOT_FOUND itself.
+    space_id = store::AsText(rows.rows[0][0]);
+  }
+
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Role> role, RoleIn(db, space_id, account_id));
+  if (!role) {
+    if (op == "create") return Forbidden("you are not a member of space " + space_id);
+    // No access to the record's space: indistinguishable from a missing record.
+    return Status(codes::kNotFound, "no " + std::string(kind) + " with id " +
+                                        args["id"].get<std::string>());
+  }
+  switch (*role) {
+    case Role::kOwner:
+    case Role::kEditor:
+      return Status::Ok();
+    case Role::kGuest:
+      if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();
+      return Forbidden("a guest cannot " + std::string(op) + " a " + std::string(kind) +
+                       " in this space");
+    case Role::kViewer:
+      return Forbidden("viewers cannot change anything in this space");
+  }
+  return Forbidden("unknown role");
+}
+
+}  // namespace ensemble::core::sync

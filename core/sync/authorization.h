@@ -1,0 +1,61 @@
+// Who may write what: spaces, their members' roles, and the check every pushed
+// mutation passes before its mutator runs.
+//
+// A client-supplied id is never evidence of access: the space a mutation
+// touches is the one the record already lives in (read from the store), or,
+// for a create, the space it names, and the account must hold a role there
+// that allows the write. Roles:
+//   owner, editor  write every synced kind;
+//   guest          writes content records only (tasks, pages): creates and
+//                  edits, never deletes or restores, and nothing structural
+//                  (projects, people, boards). The spec gives guests of a
+//                  shared space a narrower reach than editors without
+//                  listing it per record; this is our reading, kept here.
+//   viewer         never writes.
+// A record in a space the account cannot read is answered as not found, so a
+// refusal does not confirm that an id exists.
+//
+// Thread-safety: stateless; as the Database given.
+
+#ifndef ENSEMBLE_CORE_SYNC_AUTHORIZATION_H_
+#define ENSEMBLE_CORE_SYNC_AUTHORIZATION_H_
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/store/database.h"
+#include "core/store/migrations.h"
+#include "core/sync/sync_config.h"
+
+namespace ensemble::core::sync {
+
+enum class Role { kOwner, kEditor, kGuest, kViewer };
+
+std::string_view RoleName(Role role);
+std::optional<Role> ParseRole(std::string_view name);
+
+// The spaces and space_members tables, in the hub's migration list.
+extern const store::Migration kCreateSpaceTables;
+
+// Gives `account_id` `role` in `space_id`, creating the space if needed.
+Status SetMember(store::Database& db, const std::string& space_id, const std::string& account_id,
+                 Role role);
+
+// The account's role in the space, or nullopt when it has none.
+Result<std::optional<Role>> RoleIn(store::Database& db, const std::string& space_id,
+                                   const std::string& account_id);
+
+// OK when `account_id` may run mutation `name` with `args`; otherwise
+// FORBIDDEN (a role that does not allow it) or NOT_FOUND (no access to the
+// record's space, or the record does not exist).
+Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
+                         const std::string& account_id, std::string_view name,
+                         const nlohmann::json& args);
+
+}  // namespace ensemble::core::sync
+
+#endif  // ENSEMBLE_CORE_SYNC_AUTHORIZATION_H_

@@ -1,0 +1,43 @@
+#include "server/events/poke_hub.h"
+
+#include <algorithm>
+
+namespace ensemble::server::events {
+
+PokeHub::Subscription::~Subscription() { hub_.Unsubscribe(this); }
+
+std::optional<int64_t> PokeHub::Subscription::TakePending() {
+  std::optional<int64_t> out = pending_;
+  pending_.reset();
+  return out;
+}
+
+std::unique_ptr<PokeHub::Subscription> PokeHub::Subscribe(std::function<void()> wake) {
+  if (subscribers_.size() >= max_subscribers_) return nullptr;
+  std::unique_ptr<Subscription> sub(new Subscription(*this, std::move(wake)));
+  subscribers_.push_back(sub.get());
+  count_.store(subscribers_.size(), std::memory_order_relaxed);
+  return sub;
+}
+
+void PokeHub::Unsubscribe(Subscription* subscriber) {
+  auto it = std::find(subscribers_.begin(), subscribers_.end(), subscriber);
+  if (it == subscribers_.end()) return;
+  *it = subscribers_.back();  // Order does not matter: swap and pop.
+  subscribers_.pop_back();
+  count_.store(subscribers_.size(), std::memory_order_relaxed);
+}
+
+bool PokeHub::Wants(const Subscription&, const Poke&) { return true; }
+
+void PokeHub::Publish(const Poke& poke) {
+  if (poke.version <= latest_version_) return;
+  latest_version_ = poke.version;
+  for (Subscription* sub : subscribers_) {
+    if (!Wants(*sub, poke)) continue;
+    sub->pending_ = std::max(sub->pending_.value_or(0), poke.version);
+    sub->wake_();
+  }
+}
+
+}  // namespace ensemble::server::events

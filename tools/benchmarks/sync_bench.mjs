@@ -1,0 +1,311 @@
+#!/usr/bin/env node
+// The sync suite of tools/bench: prints one JSON object per line,
+// {"metric", "value", "unit", "better"}. Everything runs against real server
+// processes on 127.0.0.1 (ENSEMBLE_SERVER_BIN, default
+// build/native/server/ensemble_server), one per store, over keep-alive HTTP.
+//
+//   sync.push_mut_s.batchB.pg|.sqlite  task.create mutations per second, one
+//                                      client pushing batches of B (1, 100,
+//                                      1,000) one after another
+//   sync.push_p99_ms.c50               50 clients each pushing batch-1 as fast
+//                                      as answered (PostgreSQL): p99 latency
+//   sync.push_mut_s.c50.pg             ... and their total rate
+//   sync.catchup_10k_s.pull.pg|.sqlite a replica (the core's ClientReplica,
+//                                      the wasm build under Node) offline while
+//                                      another client made 10,000 changes:
+//                                      pull until converged
+//   sync.catchup_10k_s.push.pg|.sqlite a replica that made 10,000 changes
+//                                      offline: push and pull until its outbox
+//                                      is empty and it holds the server's rows
+//   sync.catchup_10k_s                 the slower of the two, PostgreSQL
+//   sync.pgbench_tps.c1, .c50          pgbench, a single-row INSERT per
+//                                      transaction, same PostgreSQL, 1 and 50
+//                                      clients
+//   sync.push_ratio_pgbench            batch-1 push rate / pgbench TPS, both
+//                                      with one client
+//   sync.push_ratio_pgbench.c50        the same with 50 clients
+//
+// PostgreSQL: ENSEMBLE_TEST_DATABASE_URL names an admin connection; each
+// store run gets a fresh database, dropped afterwards. Without it the .pg
+// metrics are skipped (tools/bench sync starts its own cluster).
+// --quick: fewer mutations per measurement. Progress goes to stderr.
+
+import {execFileSync} from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+import {createPgDatabase, freePort, ServerProcess, tempDir} from '../../tests/e2e/harness.mjs';
+import {loadCore, ok} from '../../tests/wasm/core_loader.mjs';
+
+const quick = process.argv.includes('--quick');
+// Mutations pushed per batch size: enough for a steady rate (a second or
+// more each), few enough for --quick to stay within two minutes.
+const kPushMutations = quick ? {1: 1000, 100: 5000, 1000: 10000} : {1: 3000, 100: 20000, 1000: 40000};
+const kConcurrentClients = 50;
+const kConcurrentPushesEach = quick ? 20 : 60;
+const kCatchupChanges = 10000;
+const kSeedBatch = 1000;  // The server's kMaxPushMutations.
+const kPgbenchSeconds = quick ? 3 : 8;
+const kMaxPullPages = 1000;
+const kPgBin = process.env.ENSEMBLE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+// The replica logs each pending mutation that no longer applies during a
+// rebase (one line per mutation per pull page) through console.log, which
+// would mix with the metrics: counted, not printed. Installed before the wasm
+// module binds the console.
+const printOut = console.log.bind(console);
+const printErr = console.error.bind(console);
+let replayFailures = 0;
+const filtered = (...args) => {
+  if (typeof args[0] === 'string' && args[0].includes('no longer applies locally')) {
+    ++replayFailures;
+    return;
+  }
+  printErr(...args);
+};
+console.log = filtered;
+console.error = filtered;
+const log = (...args) => printErr('[sync_bench]', ...args);
+const emit = (metric, value, unit, better) =>
+  printOut(JSON.stringify({metric, value: Math.round(value * 100) / 100, unit, better}));
+const now = () => performance.now();
+
+// Record ids in the core's shape (26 Crockford base32 characters, the first
+// at most '7'), ordered by `n`, unique per prefix.
+const kCrockford = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const newPrefix = () => Array.from(crypto.randomBytes(14), (b) => kCrockford[b % 32]).join('');
+function benchId(prefix, n) {
+  let s = '';
+  for (let i = 0; i < 10; i++, n = Math.floor(n / 32)) s = kCrockford[n % 32] + s;
+  return `01${prefix}`.slice(0, 16) + s;
+}
+
+// One pushing client: its own id and mutation counter.
+class RawClient {
+  constructor(url) {
+    this.url = url;
+    this.clientId = `bench-${crypto.randomUUID()}`;
+    this.body = {clientGroupId: `g-${this.clientId}`, clientId: this.clientId};
+    this.prefix = newPrefix();
+    this.next = 1;
+  }
+
+  mutations(count) {
+    const t = Date.now();
+    return Array.from({length: count}, () => {
+      const id = this.next++;
+      return {id, name: 'task.create', clientTime: t,
+              args: {id: benchId(this.prefix, id), spaceId: 'personal', title: `bench ${id}`}};
+    });
+  }
+
+  async push(count) {
+    const res = await fetch(`${this.url}/api/sync/push`, {
+      method: 'POST',
+      headers: {'content-type': 'application/json'},
+      body: JSON.stringify({...this.body, mutations: this.mutations(count)}),
+    });
+    const body = await res.json();
+    if (res.status !== 200 || body.lastMutationId !== this.next - 1) {
+      throw new Error(`push answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    }
+  }
+}
+
+async function pushRate(url, batch) {
+  const client = new RawClient(url);
+  await client.push(batch);  // Warm-up: connection, statement caches.
+  const total = kPushMutations[batch];
+  const start = now();
+  for (let done = 0; done < total; done += batch) await client.push(batch);
+  return total / ((now() - start) / 1000);
+}
+
+async function concurrentPushes(url) {
+  const clients = Array.from({length: kConcurrentClients}, () => new RawClient(url));
+  await Promise.all(clients.map((c) => c.push(1)));
+  const latencies = [];
+  const start = now();
+  await Promise.all(clients.map(async (c) => {
+    for (let i = 0; i < kConcurrentPushesEach; ++i) {
+      const t = now();
+      await c.push(1);
+      latencies.push(now() - t);
+    }
+  }));
+  const seconds = (now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const p99 = latencies[Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)];
+  return {p99, rate: latencies.length / seconds};
+}
+
+// The core's replica (wasm build), a fresh in-memory database.
+async function newReplica() {
+  const core = await loadCore();
+  ok(core, 'open', ':memory:', '');
+  return core;
+}
+
+async function pullUntilConverged(core, url) {
+  for (let page = 0; page < kMaxPullPages; ++page) {
+    const {request} = ok(core, 'pullRequest');
+    const res = await fetch(`${url}/api/sync/pull?clientId=${request.clientId}&cursor=${request.cursor}`);
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`pull answered ${res.status}: ${text.slice(0, 300)}`);
+    if (!ok(core, 'applyPull', text).more) return;
+  }
+  throw new Error('pull did not converge');
+}
+
+async function pushUntilEmpty(core, url) {
+  for (;;) {
+    const {request, count} = ok(core, 'pushRequest');
+    if (count === 0) return;
+    const res = await fetch(`${url}/api/sync/push`, {
+      method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify(request),
+    });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`push answered ${res.status}: ${text.slice(0, 300)}`);
+    ok(core, 'applyPushResponse', text);
+  }
+}
+
+function taskCount(core) {
+  return ok(core, 'listTasks').tasks.length;
+}
+
+async function catchupPull(url) {
+  const writer = new RawClient(url);
+  for (let done = 0; done < kCatchupChanges; done += kSeedBatch) await writer.push(kSeedBatch);
+  const reader = await newReplica();
+  const start = now();
+  await pullUntilConverged(reader, url);
+  const seconds = (now() - start) / 1000;
+  const have = taskCount(reader);
+  if (have < kCatchupChanges) throw new Error(`the reader holds ${have} tasks after catch-up`);
+  return seconds;
+}
+
+async function catchupPush(url) {
+  const core = await newReplica();
+  const prefix = newPrefix();
+  for (let i = 0; i < kCatchupChanges; ++i) {
+    ok(core, 'mutate', 'task.create',
+       JSON.stringify({id: benchId(prefix, i), spaceId: 'personal', title: `offline ${i}`}));
+  }
+  replayFailures = 0;
+  const start = now();
+  await pushUntilEmpty(core, url);
+  await pullUntilConverged(core, url);
+  const seconds = (now() - start) / 1000;
+  const pending = ok(core, 'pendingCount').count;
+  if (pending !== 0) throw new Error(`${pending} mutations still pending after catch-up`);
+  const have = taskCount(core);
+  if (have !== kCatchupChanges) throw new Error(`the writer holds ${have} tasks after catch-up`);
+  log(`  ${replayFailures} replays of already-applied mutations failed locally during the pull pages`);
+  return seconds;
+}
+
+async function withServer(label, databaseUrl, fn) {
+  const dataDir = tempDir('ensemble-sync-bench-');
+  const server = new ServerProcess({port: await freePort(), dataDir, databaseUrl});
+  try {
+    await server.start();
+    return await fn(server.url);
+  } catch (e) {
+    e.message += `\n--- ${label} server log ---\n${server.log}`;
+    throw e;
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, {recursive: true, force: true});
+  }
+}
+
+async function withStore(kind, adminUrl, fn) {
+  if (kind === 'sqlite') return withServer(kind, null, fn);
+  const pg = createPgDatabase(adminUrl);
+  try {
+    return await withServer(kind, pg.url, fn);
+  } finally {
+    pg.drop();
+  }
+}
+
+// pgbench: one single-row INSERT per transaction into a table shaped like a
+// small task row, `clients` connections, against a fresh database.
+function pgbench(adminUrl, clients) {
+  const pg = createPgDatabase(adminUrl);
+  const script = path.join(os.tmpdir(), `sync_bench_${process.pid}.sql`);
+  try {
+    execFileSync('psql', [pg.url, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c',
+                          'CREATE TABLE bench_rows (id BIGSERIAL PRIMARY KEY, title TEXT NOT NULL,' +
+                          ' created_at BIGINT NOT NULL)']);
+    fs.writeFileSync(script, "INSERT INTO bench_rows (title, created_at) VALUES ('bench', :client_id);\n");
+    const out = execFileSync(path.join(kPgBin, 'pgbench'),
+                             ['-n', '-f', script, '-c', String(clients), '-j', String(Math.min(clients, 2)),
+                              '-T', String(kPgbenchSeconds), pg.url],
+                             {encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']});
+    const m = out.match(/tps = ([0-9.]+) \(without initial connection time\)/) ??
+              out.match(/tps = ([0-9.]+)/);
+    if (!m) throw new Error(`cannot read pgbench's TPS:\n${out}`);
+    return Number(m[1]);
+  } finally {
+    fs.rmSync(script, {force: true});
+    pg.drop();
+  }
+}
+
+async function main() {
+  const adminUrl = process.env.ENSEMBLE_TEST_DATABASE_URL;
+  const stores = adminUrl ? ['pg', 'sqlite'] : ['sqlite'];
+  if (!adminUrl) log('ENSEMBLE_TEST_DATABASE_URL is not set: PostgreSQL metrics skipped');
+  const batch1 = {};
+  const catchup = {};
+  let c50 = null;
+  for (const store of stores) {
+    await withStore(store, adminUrl, async (url) => {
+      for (const batch of [1, 100, 1000]) {
+        log(`${store}: pushing ${kPushMutations[batch]} mutations in batches of ${batch}`);
+        const rate = await pushRate(url, batch);
+        if (batch === 1) batch1[store] = rate;
+        emit(`sync.push_mut_s.batch${batch}.${store}`, rate, 'mut/s', 'higher');
+      }
+      if (store === 'pg') {
+        log(`pg: ${kConcurrentClients} clients pushing batch-1`);
+        c50 = await concurrentPushes(url);
+        emit('sync.push_p99_ms.c50', c50.p99, 'ms', 'lower');
+        emit('sync.push_mut_s.c50.pg', c50.rate, 'mut/s', 'higher');
+      }
+    });
+    // Catch-up needs a store holding only its own 10,000 changes.
+    await withStore(store, adminUrl, async (url) => {
+      log(`${store}: catch-up of ${kCatchupChanges} changes by pull`);
+      const pull = await catchupPull(url);
+      emit(`sync.catchup_10k_s.pull.${store}`, pull, 's', 'lower');
+      catchup[store] = pull;
+    });
+    await withStore(store, adminUrl, async (url) => {
+      log(`${store}: catch-up of ${kCatchupChanges} offline changes by push and pull`);
+      const push = await catchupPush(url);
+      emit(`sync.catchup_10k_s.push.${store}`, push, 's', 'lower');
+      catchup[store] = Math.max(catchup[store], push);
+    });
+  }
+  emit('sync.catchup_10k_s', catchup.pg ?? catchup.sqlite, 's', 'lower');
+  if (adminUrl) {
+    log(`pgbench: ${kPgbenchSeconds} s with 1 client, then ${kConcurrentClients}`);
+    const tps1 = pgbench(adminUrl, 1);
+    const tps50 = pgbench(adminUrl, kConcurrentClients);
+    emit('sync.pgbench_tps.c1', tps1, 'tx/s', 'higher');
+    emit(`sync.pgbench_tps.c${kConcurrentClients}`, tps50, 'tx/s', 'higher');
+    emit('sync.push_ratio_pgbench', batch1.pg / tps1, 'ratio', 'higher');
+    emit(`sync.push_ratio_pgbench.c${kConcurrentClients}`, c50.rate / tps50, 'ratio', 'higher');
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
