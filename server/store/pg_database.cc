@@ -32,6 +32,22 @@ constexpr Oid kUnknownOid = 0;  // Let the server infer the parameter's type.
 // Results come back as text, so every type is read the same way.
 constexpr int kTextFormat = 0;
 
+// Server-side names of prepared statements are this prefix and a counter.
+constexpr char kStatementNamePrefix[] = "ensemble_";
+
+// SQLSTATEs after which a cached statement is stale rather than wrong: the
+// server no longer has it (someone ran DEALLOCATE or DISCARD), or a schema
+// change altered the columns it returns ("cached plan must not change result
+// type", feature_not_supported).
+constexpr std::string_view kInvalidStatementName = "26000";
+constexpr std::string_view kFeatureNotSupported = "0A000";
+
+// How a parameter's type is written in a cache key: the same SQL bound with
+// other types is another prepared statement, since PREPARE fixes the types.
+constexpr char kKeyInt = 'i';
+constexpr char kKeyDouble = 'd';
+constexpr char kKeyUnknown = 'u';  // Text and NULL: the server infers both.
+
 struct ResultDeleter {
   void operator()(PGresult* r) const { PQclear(r); }
 };
@@ -47,6 +63,11 @@ std::string Trimmed(const char* message) {
 // Ignores NOTICEs ("relation already exists, skipping"), which libpq would
 // otherwise print to stderr outside the logger.
 void IgnoreNotice(void*, const char*) {}
+
+bool IsStaleStatement(const PGresult* result) {
+  const char* state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  return state && (state == kInvalidStatementName || state == kFeatureNotSupported);
+}
 
 std::string DoubleToText(double d) {
   char buf[64];
@@ -122,36 +143,117 @@ Status PgDatabase::EnsureConnected() {
   if (PQstatus(conn_) == CONNECTION_OK) return Status::Ok();
   if (in_transaction_) return Status(kStorage, "the connection to PostgreSQL was lost");
   PQreset(conn_);
+  // A new session: the server has none of the statements prepared before.
+  ClearPrepared();
   if (PQstatus(conn_) != CONNECTION_OK) {
     return Status(kStorage, "cannot reconnect to PostgreSQL: " + Trimmed(PQerrorMessage(conn_)));
   }
   return Status::Ok();
 }
 
+std::string PgDatabase::PrepareCached(const std::string& key, const std::string& sql,
+                                      const std::vector<Oid>& types, PGresult** failure) {
+  *failure = nullptr;
+  if (auto it = prepared_index_.find(key); it != prepared_index_.end()) {
+    prepared_.splice(prepared_.begin(), prepared_, it->second);
+    return it->second->name;
+  }
+  std::string name = kStatementNamePrefix + std::to_string(++next_statement_id_);
+  PGresult* res =
+      PQprepare(conn_, name.c_str(), sql.c_str(), static_cast<int>(types.size()), types.data());
+  if (!res || PQresultStatus(res) != PGRES_COMMAND_OK) {
+    *failure = res;
+    return "";
+  }
+  PQclear(res);
+  prepared_.push_front(Prepared{key, name});
+  prepared_index_.emplace(key, prepared_.begin());
+  if (prepared_.size() > kPgMaxPreparedStatements) {
+    Forget(prepared_.back().key);
+    DeallocateEvicted();
+  }
+  return name;
+}
+
+void PgDatabase::Forget(const std::string& key) {
+  auto it = prepared_index_.find(key);
+  if (it == prepared_index_.end()) return;
+  auto entry = it->second;
+  prepared_index_.erase(it);
+  evicted_.push_back(std::move(entry->name));
+  prepared_.erase(entry);
+}
+
+void PgDatabase::DeallocateEvicted() {
+  if (evicted_.empty() || PQtransactionStatus(conn_) != PQTRANS_IDLE) return;
+  for (const std::string& name : evicted_) {
+    // Names are ours (prefix and digits), so they need no quoting. A failure
+    // means the server no longer has the statement: nothing left to free.
+    ResultPtr res(PQexec(conn_, ("DEALLOCATE " + name).c_str()));
+  }
+  evicted_.clear();
+}
+
+void PgDatabase::ClearPrepared() {
+  prepared_.clear();
+  prepared_index_.clear();
+  evicted_.clear();
+}
+
 Result<Rows> PgDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
   ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
+  DeallocateEvicted();
   std::vector<std::string> texts(params.size());
   std::vector<const char*> values(params.size(), nullptr);
   std::vector<Oid> types(params.size(), kUnknownOid);
+  std::string key(sql);
+  key.push_back('\0');  // SQL text never holds a NUL; the types follow it.
   for (size_t i = 0; i < params.size(); ++i) {
     const Value& v = params[i];
     if (const auto* n = std::get_if<int64_t>(&v)) {
       texts[i] = std::to_string(*n);
       types[i] = kInt8Oid;
+      key.push_back(kKeyInt);
     } else if (const auto* d = std::get_if<double>(&v)) {
       texts[i] = DoubleToText(*d);
       types[i] = kFloat8Oid;
+      key.push_back(kKeyDouble);
     } else if (const auto* s = std::get_if<std::string>(&v)) {
       texts[i] = *s;
+      key.push_back(kKeyUnknown);
     } else {
+      key.push_back(kKeyUnknown);
       continue;  // NULL: a null pointer.
     }
     values[i] = texts[i].c_str();
   }
   const std::string text(sql);
-  ResultPtr res(PQexecParams(conn_, text.c_str(), static_cast<int>(params.size()), types.data(),
-                             values.data(), /*paramLengths=*/nullptr, /*paramFormats=*/nullptr,
-                             kTextFormat));
+  const int nparams = static_cast<int>(params.size());
+  ResultPtr res;
+  // A stale statement is prepared again and run once more, but only outside a
+  // transaction: inside one its failure has aborted the transaction.
+  for (bool retried = false;; retried = true) {
+    PGresult* prepare_failure = nullptr;
+    const std::string name = PrepareCached(key, text, types, &prepare_failure);
+    if (name.empty()) {
+      ResultPtr failed(prepare_failure);
+      // In a transaction the failed PREPARE has aborted it, and its error is
+      // the statement's own (PREPARE parses and analyzes it like execution).
+      if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
+        return Error("statement failed", failed.get());
+      }
+      res.reset(PQexecParams(conn_, text.c_str(), nparams, types.data(), values.data(),
+                             /*paramLengths=*/nullptr, /*paramFormats=*/nullptr, kTextFormat));
+      break;
+    }
+    res.reset(PQexecPrepared(conn_, name.c_str(), nparams, values.data(),
+                             /*paramLengths=*/nullptr, /*paramFormats=*/nullptr, kTextFormat));
+    if (!res || PQresultStatus(res.get()) != PGRES_FATAL_ERROR || !IsStaleStatement(res.get())) {
+      break;
+    }
+    Forget(key);
+    if (retried || PQtransactionStatus(conn_) != PQTRANS_IDLE) break;
+  }
   if (!res) return Error("statement failed", nullptr);
   ExecStatusType status = PQresultStatus(res.get());
   if (status == PGRES_COMMAND_OK) return Rows{};

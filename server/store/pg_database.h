@@ -9,14 +9,27 @@
 // NULL becomes Null, everything else text. Every error is STORAGE_ERROR with
 // libpq's message.
 //
+// Statements run as server-side prepared statements: each distinct SQL text
+// (with the types its parameters are bound as) is PREPAREd once per connection
+// and then only executed, which saves the server parsing and planning it on
+// every call. At most kPgMaxPreparedStatements are kept; the least recently
+// used is DEALLOCATEd. The cache is forgotten when the connection is reset,
+// and a statement the server no longer has (someone ran DEALLOCATE, SQLSTATE
+// 26000) is prepared again, outside a transaction at once, inside one the next
+// time (the failed statement has aborted the transaction). ExecScript does not
+// use the cache.
+//
 // Thread-safety: one connection; use from one thread at a time.
 
 #ifndef ENSEMBLE_SERVER_STORE_PG_DATABASE_H_
 #define ENSEMBLE_SERVER_STORE_PG_DATABASE_H_
 
+#include <cstdint>
+#include <list>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "core/base/status.h"
@@ -29,6 +42,11 @@ namespace ensemble::server::store {
 
 // How long Open waits for the server unless the URL sets connect_timeout.
 inline constexpr int kPgConnectTimeoutSeconds = 10;
+
+// How many prepared statements one connection keeps. The server's mutators and
+// sync routes use a few dozen distinct statements; the bound only stops SQL
+// built from data (which should not happen) from growing the server's memory.
+inline constexpr size_t kPgMaxPreparedStatements = 256;
 
 class PgDatabase final : public core::store::Database {
  public:
@@ -52,8 +70,34 @@ class PgDatabase final : public core::store::Database {
   core::Status EnsureConnected();
   core::Status Error(std::string_view what, const pg_result* result) const;
 
+  // One prepared statement: its cache key (SQL text and parameter types) and
+  // its server-side name.
+  struct Prepared {
+    std::string key;
+    std::string name;
+  };
+  // Returns the name of the statement prepared for `key`, preparing it now if
+  // needed; an empty name when PREPARE failed and `*failure` is then set to the
+  // server's answer. Marks the statement most recently used.
+  std::string PrepareCached(const std::string& key, const std::string& sql,
+                            const std::vector<unsigned int>& types, pg_result** failure);
+  // Forgets `key` (the server no longer has it, or it must be prepared again).
+  void Forget(const std::string& key);
+  // DEALLOCATEs evicted statements once no transaction is open: inside one a
+  // failing DEALLOCATE would abort the caller's work.
+  void DeallocateEvicted();
+  // Forgets every prepared statement (the connection was reset: the new
+  // session has none).
+  void ClearPrepared();
+
   pg_conn* conn_;
   bool in_transaction_ = false;  // Between Begin() and Commit()/Rollback().
+  // Most recently used first; `prepared_index_` finds an entry by key.
+  std::list<Prepared> prepared_;
+  std::unordered_map<std::string, std::list<Prepared>::iterator> prepared_index_;
+  // Names evicted from the cache but not yet DEALLOCATEd on the server.
+  std::vector<std::string> evicted_;
+  uint64_t next_statement_id_ = 0;  // Names are never reused on a connection.
 };
 
 }  // namespace ensemble::server::store

@@ -214,6 +214,64 @@ TEST_P(StoreContract, HubMigrationsApplyOnceOnEitherStore) {
   EXPECT_EQ(*core::store::SchemaVersion(*db_), *first);
 }
 
+TEST_P(StoreContract, RepeatedStatementReturnsTheSameTypedRows) {
+  ASSERT_TRUE(db_->Exec("INSERT INTO t (k, i, d, s) VALUES ($1, $2, $3, $4)",
+                        {Value("a"), Value(int64_t{-7}), Value(0.1), Value("x")})
+                  .ok());
+  const std::vector<Value> want = {Value("a"), Value(int64_t{-7}), Value(0.1), Value("x")};
+  // PostgreSQL switches a prepared statement to a generic plan after five
+  // runs; many more must still answer the same.
+  constexpr int kRuns = 50;
+  for (int run = 0; run < kRuns; ++run) {
+    Rows got = Query("SELECT k, i, d, s FROM t WHERE k = $1", {Value("a")});
+    EXPECT_EQ(got.columns, (std::vector<std::string>{"k", "i", "d", "s"}));
+    ASSERT_EQ(got.size(), 1u) << "run " << run;
+    EXPECT_EQ(got.rows[0], want) << "run " << run;
+  }
+  // The same text bound with other types each time keeps each value's type.
+  const std::vector<Value> echoes = {Value(int64_t{42}), Value(2.25), Value("text"),
+                                     Value(Null{})};
+  for (int run = 0; run < kRuns; ++run) {
+    const Value& v = echoes[run % echoes.size()];
+    Rows got = Query("SELECT $1 AS v", {v});
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got.rows[0][0], v) << "run " << run;
+  }
+}
+
+TEST_P(StoreContract, MoreDistinctStatementsThanTheCacheHoldsStillWork) {
+  const int64_t count = static_cast<int64_t>(server::store::kPgMaxPreparedStatements) * 2 + 10;
+  // Twice round: the second time every statement has been evicted once.
+  for (int round = 0; round < 2; ++round) {
+    for (int64_t i = 0; i < count; ++i) {
+      Rows got = Query("SELECT $1 + " + std::to_string(i) + " AS v", {Value(i)});
+      ASSERT_EQ(got.size(), 1u);
+      EXPECT_EQ(got.rows[0][0], Value(2 * i)) << i;
+    }
+  }
+  if (GetParam() == StoreKind::kPostgres) {
+    // Evicted statements are freed on the server too.
+    Rows n = Query("SELECT COUNT(*) FROM pg_prepared_statements");
+    ASSERT_EQ(n.size(), 1u);
+    EXPECT_LE(core::store::AsInt(n.rows[0][0]),
+              static_cast<int64_t>(server::store::kPgMaxPreparedStatements));
+  }
+}
+
+TEST_P(StoreContract, StatementsEvictedInsideATransactionAreKept) {
+  const int64_t count = static_cast<int64_t>(server::store::kPgMaxPreparedStatements) + 20;
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    for (int64_t i = 0; i < count; ++i) {
+      const std::string sql = "INSERT INTO t (k, i) VALUES ($1, " + std::to_string(i) + ")";
+      ASSERT_TRUE(db_->Exec(sql, {Value(std::to_string(i))}).ok()) << i;
+    }
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Query("SELECT COUNT(*) FROM t").rows[0][0], Value(count));
+}
+
 INSTANTIATE_TEST_SUITE_P(Server, StoreContract,
                          ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
                          StoreKindTestName);
@@ -233,6 +291,99 @@ TEST(ServerPgDatabase, CommitAfterAFailedStatementReportsTheRollback) {
   core::Status commit = (*db)->Commit();
   EXPECT_EQ(commit.code(), "STORAGE_ERROR");
   EXPECT_EQ((*db)->Query("SELECT COUNT(*) FROM t")->rows[0][0], Value(int64_t{0}));
+}
+
+// A scratch PostgreSQL database with table t, for the prepared statement
+// cache's tests.
+class ServerPgPrepared : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
+    auto store = ScratchStore::Create(StoreKind::kPostgres);
+    ASSERT_TRUE(store.ok()) << store.status().ToString();
+    store_ = std::move(*store);
+    auto db = store_->Connect();
+    ASSERT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(*db);
+    ASSERT_TRUE(db_->ExecScript("CREATE TABLE t (k TEXT PRIMARY KEY, i BIGINT)").ok());
+  }
+  void TearDown() override {
+    db_.reset();
+    store_.reset();
+  }
+  int64_t Count() {
+    auto rows = db_->Query("SELECT COUNT(*) FROM t");
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    return rows.ok() ? core::store::AsInt(rows->rows[0][0]) : -1;
+  }
+
+  std::unique_ptr<ScratchStore> store_;
+  std::unique_ptr<Database> db_;
+};
+
+constexpr char kInsert[] = "INSERT INTO t (k, i) VALUES ($1, $2)";
+
+TEST_F(ServerPgPrepared, FailedStatementInATransactionDoesNotPoisonTheCache) {
+  ASSERT_TRUE(db_->Exec(kInsert, {Value("a"), Value(int64_t{1})}).ok());  // Prepared now.
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    // The cached statement fails (duplicate key) and aborts the transaction.
+    EXPECT_EQ(db_->Exec(kInsert, {Value("a"), Value(int64_t{2})}).code(), "STORAGE_ERROR");
+    // A statement first seen in the aborted transaction cannot be prepared.
+    auto aborted = db_->Query("SELECT k FROM t WHERE i = $1", {Value(int64_t{1})});
+    EXPECT_EQ(aborted.status().code(), "STORAGE_ERROR");
+  }  // Rolled back.
+  ASSERT_TRUE(db_->Exec(kInsert, {Value("b"), Value(int64_t{2})}).ok());
+  auto found = db_->Query("SELECT k FROM t WHERE i = $1", {Value(int64_t{1})});
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  EXPECT_EQ(found->rows, (std::vector<std::vector<Value>>{{Value("a")}}));
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->Exec(kInsert, {Value("c"), Value(int64_t{3})}).ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Count(), 3);
+}
+
+TEST_F(ServerPgPrepared, QueriesStillWorkAfterTheServerDropsPreparedStatements) {
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_TRUE(db_->Exec(kInsert, {Value("a" + std::to_string(i)), Value(int64_t{i})}).ok());
+  }
+  ASSERT_EQ(Count(), 3);
+  ASSERT_TRUE(db_->ExecScript("DEALLOCATE ALL").ok());
+  // Each cached statement meets SQLSTATE 26000 once and is prepared again.
+  ASSERT_TRUE(db_->Exec(kInsert, {Value("b"), Value(int64_t{9})}).ok());
+  EXPECT_EQ(Count(), 4);
+  ASSERT_TRUE(db_->Exec(kInsert, {Value("c"), Value(int64_t{9})}).ok());
+  EXPECT_EQ(Count(), 5);
+  // And the re-prepared statements work inside a transaction too.
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->Exec(kInsert, {Value("d"), Value(int64_t{9})}).ok());
+    EXPECT_EQ(Count(), 6);
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Count(), 6);
+}
+
+TEST_F(ServerPgPrepared, ReconnectingForgetsThePreparedStatements) {
+  ASSERT_TRUE(db_->Exec(kInsert, {Value("a"), Value(int64_t{1})}).ok());
+  ASSERT_EQ(Count(), 1);
+  // The server ends this session; the next statement reconnects.
+  EXPECT_FALSE(db_->Query("SELECT pg_terminate_backend(pg_backend_pid())").ok());
+  // Inside a transaction a statement the new session lacks would abort it, so
+  // the cache must have been forgotten on reconnect.
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok()) << txn.status().ToString();
+    ASSERT_TRUE(db_->Exec(kInsert, {Value("b"), Value(int64_t{2})}).ok());
+    EXPECT_EQ(Count(), 2);
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Count(), 2);
 }
 
 TEST(ServerPgDatabase, OpenFailureIsStorageErrorWithoutTheUrl) {
