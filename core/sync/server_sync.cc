@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -69,21 +70,26 @@ Status RunMutator(const Mutator& mutator, MutationContext& ctx, const json& args
   }
 }
 
-// The rejection recorded for an already-consumed mutation, as its push result
-// again, or null when it was applied.
-Result<json> StoredVerdict(store::Database& db, const std::string& client_id, int64_t id) {
+// The rejections recorded for this client's consumed mutations with ids in
+// [first, last], by id, each as its push result again. One query, however
+// many a re-sent batch or a pull needs.
+Result<std::map<int64_t, json>> StoredVerdicts(store::Database& db, const std::string& client_id,
+                                               int64_t first, int64_t last) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("SELECT code, message, details FROM sync_verdicts"
-               " WHERE client_id = $1 AND mutation_id = $2",
-               {Value(client_id), Value(id)}));
-  if (rows.empty()) return json();
-  const auto& r = rows.rows[0];
-  json out = {{"id", id},
-              {"status", "rejected"},
-              {"code", store::AsText(r[0])},
-              {"message", store::AsText(r[1])}};
-  if (!store::IsNull(r[2])) out["details"] = json::parse(store::AsText(r[2]), nullptr, false);
+      db.Query("SELECT mutation_id, code, message, details FROM sync_verdicts"
+               " WHERE client_id = $1 AND mutation_id BETWEEN $2 AND $3",
+               {Value(client_id), Value(first), Value(last)}));
+  std::map<int64_t, json> out;
+  for (const auto& r : rows.rows) {
+    int64_t id = store::AsInt(r[0]);
+    json verdict = {{"id", id},
+                    {"status", "rejected"},
+                    {"code", store::AsText(r[1])},
+                    {"message", store::AsText(r[2])}};
+    if (!store::IsNull(r[3])) verdict["details"] = json::parse(store::AsText(r[3]), nullptr, false);
+    out.emplace(id, std::move(verdict));
+  }
   return out;
 }
 
@@ -182,13 +188,18 @@ Result<json> ServerSync::PushAs(store::Database& db, const json& request,
         db.Exec("DELETE FROM sync_verdicts WHERE client_id = $1 AND mutation_id < $2",
                 {Value(client_id), Value(mutations[0]["id"].get<int64_t>())}));
   }
+  std::map<int64_t, json> verdicts;
+  if (!mutations.empty() && mutations[0]["id"].get<int64_t>() <= last) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        verdicts, StoredVerdicts(db, client_id, mutations[0]["id"].get<int64_t>(), last));
+  }
   json results = json::array();
   for (const json& m : mutations) {
     int64_t id = m["id"].get<int64_t>();
     if (id <= last) {
-      ENSEMBLE_ASSIGN_OR_RETURN(json verdict, StoredVerdict(db, client_id, id));
-      results.push_back(verdict.is_null() ? json{{"id", id}, {"status", "skipped"}}
-                                          : std::move(verdict));
+      auto verdict = verdicts.find(id);
+      results.push_back(verdict == verdicts.end() ? json{{"id", id}, {"status", "skipped"}}
+                                                  : std::move(verdict->second));
       continue;
     }
     if (id > last + 1) {
@@ -338,15 +349,9 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
   json out_changes = json::array();
   for (auto& c : changes) out_changes.push_back({{"kind", c.kind}, {"row", std::move(c.row)}});
   // Verdicts this client may not have heard (pruned once it pushes past them).
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows verdict_ids,
-      db.Query("SELECT mutation_id FROM sync_verdicts WHERE client_id = $1 ORDER BY mutation_id",
-               {Value(client_id)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(auto verdicts, StoredVerdicts(db, client_id, 0, last));
   json rejections = json::array();
-  for (const auto& r : verdict_ids.rows) {
-    ENSEMBLE_ASSIGN_OR_RETURN(json verdict, StoredVerdict(db, client_id, store::AsInt(r[0])));
-    rejections.push_back(std::move(verdict));
-  }
+  for (auto& [id, verdict] : verdicts) rejections.push_back(std::move(verdict));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   json out = {{"cursor", next_cursor},
               {"lastMutationId", last},
