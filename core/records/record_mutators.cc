@@ -45,6 +45,14 @@ Status NotFound(const RecordKind& kind, const std::string& id) {
   return Status(codes::kNotFound, "no " + std::string(kind.kind) + " with id " + id);
 }
 
+// The SET clause that stamps the server change on an updated row (appending
+// its parameter), or nothing on a client replica.
+std::string StampRowVersion(const sync::MutationContext& ctx, std::vector<Value>& params) {
+  if (ctx.row_version() == 0) return "";
+  params.push_back(Value(ctx.row_version()));
+  return ", row_version = $" + std::to_string(params.size());
+}
+
 bool IsDeleted(const json& row) { return row.value("deleted", int64_t{0}) != 0; }
 
 // Sets `deleted` to `to` and bumps the version, or does nothing when the
@@ -60,9 +68,12 @@ Status SetDeleted(const RecordKind& kind, sync::MutationContext& ctx, const json
   // show, and a record already in that state is not written again.
   if (IsDeleted(*row) == to) return Status::Ok();
   ENSEMBLE_RETURN_IF_ERROR(ctx.WillWrite(kind.kind, id));
+  std::vector<Value> params = {Value(id), Value(int64_t{to ? 1 : 0}), Value(ctx.now_ms())};
+  const std::string stamp = StampRowVersion(ctx, params);
   return ctx.db().Exec("UPDATE " + std::string(kind.table) +
-                           " SET deleted = $2, version = version + 1, updated_at = $3 WHERE id = $1",
-                       {Value(id), Value(int64_t{to ? 1 : 0}), Value(ctx.now_ms())});
+                           " SET deleted = $2, version = version + 1, updated_at = $3" + stamp +
+                           " WHERE id = $1",
+                       params);
 }
 
 }  // namespace
@@ -108,18 +119,25 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
     columns += ", " + name;
     placeholders += ", $" + std::to_string(params.size());
   }
-  ENSEMBLE_ASSIGN_OR_RETURN(auto existing, ReadRecord(kind, ctx.db(), id));
-  if (existing) {
-    return Status(codes::kAlreadyExists,
-                  "a " + std::string(kind.kind) + " with id " + id + " already exists");
-  }
   ENSEMBLE_RETURN_IF_ERROR(ctx.WillWrite(kind.kind, id));
   params.push_back(Value(ctx.now_ms()));
   const std::string now = "$" + std::to_string(params.size());
-  return ctx.db().Exec("INSERT INTO " + std::string(kind.table) + " (" + columns +
-                           ", version, deleted, created_at, updated_at, row_version) VALUES (" +
-                           placeholders + ", 1, 0, " + now + ", " + now + ", 0)",
-                       params);
+  params.push_back(Value(ctx.row_version()));
+  const std::string row_version = "$" + std::to_string(params.size());
+  // One statement checks and writes (a round trip saved on the server); an
+  // id taken, even by a record in Trash, inserts nothing and returns no row.
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows inserted,
+      ctx.db().Query("INSERT INTO " + std::string(kind.table) + " (" + columns +
+                         ", version, deleted, created_at, updated_at, row_version) VALUES (" +
+                         placeholders + ", 1, 0, " + now + ", " + now + ", " + row_version +
+                         ") ON CONFLICT (id) DO NOTHING RETURNING id",
+                     params));
+  if (inserted.empty()) {
+    return Status(codes::kAlreadyExists,
+                  "a " + std::string(kind.kind) + " with id " + id + " already exists");
+  }
+  return Status::Ok();
 }
 
 Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const json& args) {
@@ -181,8 +199,10 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
     sets += name + " = $" + std::to_string(params.size()) + ", ";
   }
   params.push_back(Value(ctx.now_ms()));
+  const std::string updated_at = "$" + std::to_string(params.size());
+  const std::string stamp = StampRowVersion(ctx, params);
   return ctx.db().Exec("UPDATE " + std::string(kind.table) + " SET " + sets +
-                           "version = version + 1, updated_at = $" + std::to_string(params.size()) +
+                           "version = version + 1, updated_at = " + updated_at + stamp +
                            " WHERE id = $1",
                        params);
 }

@@ -48,7 +48,7 @@ Transaction::Transaction(Database& db) : db_(db) {
     begin_status_ = db_.Begin();
   } else {
     savepoint_ = "sp" + std::to_string(d);
-    begin_status_ = db_.ExecScript("SAVEPOINT " + savepoint_);
+    begin_status_ = db_.ExecDeferred("SAVEPOINT " + savepoint_);
   }
   if (begin_status_.ok()) {
     ++d;
@@ -62,20 +62,27 @@ Transaction::~Transaction() {
   if (savepoint_.empty()) {
     db_.Rollback();
   } else {
-    db_.ExecScript("ROLLBACK TO " + savepoint_ + "; RELEASE " + savepoint_);
+    RollbackToSavepoint();
   }
   --db_.transaction_depth_;
+}
+
+void Transaction::RollbackToSavepoint() {
+  // Deferred like the SAVEPOINT itself; a failure surfaces in the enclosing
+  // transaction's next statement, which then fails as a whole.
+  db_.ExecDeferred("ROLLBACK TO " + savepoint_);
+  db_.ExecDeferred("RELEASE " + savepoint_);
 }
 
 Status Transaction::Commit() {
   if (done_) return Status(codes::kInternal, "transaction already finished");
   done_ = true;
-  Status st = savepoint_.empty() ? db_.Commit() : db_.ExecScript("RELEASE " + savepoint_);
+  Status st = savepoint_.empty() ? db_.Commit() : db_.ExecDeferred("RELEASE " + savepoint_);
   if (!st.ok()) {
     if (savepoint_.empty()) {
       db_.Rollback();
     } else {
-      db_.ExecScript("ROLLBACK TO " + savepoint_ + "; RELEASE " + savepoint_);
+      RollbackToSavepoint();
     }
   }
   --db_.transaction_depth_;

@@ -67,6 +67,16 @@ class Database {
   // Convenience: Query and discard the rows.
   Status Exec(std::string_view sql, const std::vector<Value>& params = {});
 
+  // Runs a statement whose only answer is success or failure, possibly later:
+  // a store that talks over a network may hold it and send it together with
+  // the next statement that needs an answer (one round trip instead of two).
+  // A failure is then returned by that statement, or by Commit(), and aborts
+  // the transaction as any failed statement does. Rollback() discards held
+  // statements unsent. The default runs it at once.
+  virtual Status ExecDeferred(std::string_view sql, const std::vector<Value>& params = {}) {
+    return Exec(sql, params);
+  }
+
  private:
   friend class Transaction;
   int transaction_depth_ = 0;  // Open Transactions on this connection.
@@ -87,6 +97,8 @@ class Transaction {
   Status Commit();
 
  private:
+  void RollbackToSavepoint();
+
   Database& db_;
   Status begin_status_;
   std::string savepoint_;  // Empty for the outermost transaction.

@@ -166,6 +166,12 @@ Status ClientReplica::ApplyPull(const json& response) {
       !response.contains("changes") || !response["changes"].is_array()) {
     return BadResponse("pull response needs cursor, lastMutationId and changes");
   }
+  const bool more = response.contains("more") && response["more"].is_boolean() &&
+                    response["more"].get<bool>();
+  const bool reset = response.contains("reset") && response["reset"].is_boolean() &&
+                     response["reset"].get<bool>();
+  if (more && !reset) return ApplyPage(response);
+
   store::Transaction txn(db_);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
 
@@ -186,19 +192,13 @@ Status ClientReplica::ApplyPull(const json& response) {
 
   // 2. The server's changes. A reset page is every live row: the server has
   // removed tombstones this replica never saw, so its copy is replaced.
-  const bool reset = response.contains("reset") && response["reset"].is_boolean() &&
-                     response["reset"].get<bool>();
   if (reset) {
     for (const SyncedTable& table : config_.tables) {
       ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM " + std::string(table.table)));
     }
   }
   for (const json& change : response["changes"]) {
-    if (!change.is_object() || !change.contains("kind") || !change["kind"].is_string() ||
-        !change.contains("row")) {
-      return BadResponse("a change needs kind and row");
-    }
-    const SyncedTable* table = config_.FindKind(change["kind"].get<std::string>());
+    ENSEMBLE_ASSIGN_OR_RETURN(const SyncedTable* table, ChangeTable(change));
     if (!table) continue;  // A kind this build does not know yet.
     ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
   }
@@ -208,14 +208,10 @@ Status ClientReplica::ApplyPull(const json& response) {
   if (response.contains("rejections") && response["rejections"].is_array()) {
     ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["rejections"]));
   }
-  // Confirmed mutations leave the outbox once every page of their rows has
-  // arrived; the cursor advances.
-  bool more = response.contains("more") && response["more"].is_boolean() &&
-              response["more"].get<bool>();
-  if (!more) {
-    ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_outbox WHERE mutation_id <= $1",
-                                      {Value(response["lastMutationId"].get<int64_t>())}));
-  }
+  // Confirmed mutations leave the outbox now that every page of their rows
+  // has arrived; the cursor advances.
+  ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_outbox WHERE mutation_id <= $1",
+                                    {Value(response["lastMutationId"].get<int64_t>())}));
   ENSEMBLE_RETURN_IF_ERROR(SetStateInt(db_, kCursorKey, response["cursor"].get<int64_t>()));
 
   // 4. Replay what is still pending on top. A mutation that no longer applies
@@ -235,6 +231,38 @@ Status ClientReplica::ApplyPull(const json& response) {
                            " no longer applies locally: " + st.ToString());
     }
   }
+  return txn.Commit();
+}
+
+Result<const SyncedTable*> ClientReplica::ChangeTable(const json& change) const {
+  if (!change.is_object() || !change.contains("kind") || !change["kind"].is_string() ||
+      !change.contains("row") || !change["row"].is_object() || !change["row"].contains("id") ||
+      !change["row"]["id"].is_string()) {
+    return BadResponse("a change needs kind and a row with an id");
+  }
+  return config_.FindKind(change["kind"].get<std::string>());
+}
+
+Status ClientReplica::ApplyPage(const json& response) {
+  store::Transaction txn(db_);
+  ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  for (const json& change : response["changes"]) {
+    ENSEMBLE_ASSIGN_OR_RETURN(const SyncedTable* table, ChangeTable(change));
+    if (!table) continue;
+    // A record with pending local effects keeps showing them: the server's
+    // row replaces the kept server copy, which the last page's rebase
+    // restores before replaying. Any other record takes the row now.
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows kept,
+        db_.Query("UPDATE sync_backup SET row_json = $3 WHERE kind = $1 AND id = $2 RETURNING id",
+                  {Value(std::string(table->kind)),
+                   Value(change["row"]["id"].get<std::string>()), Value(change["row"].dump())}));
+    if (kept.empty()) ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
+  }
+  if (response.contains("rejections") && response["rejections"].is_array()) {
+    ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["rejections"]));
+  }
+  ENSEMBLE_RETURN_IF_ERROR(SetStateInt(db_, kCursorKey, response["cursor"].get<int64_t>()));
   return txn.Commit();
 }
 

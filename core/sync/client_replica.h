@@ -55,6 +55,9 @@ class ClientReplica {
   Result<nlohmann::json> PullRequest();
   // Applies a pull response and rebases pending mutations onto it. On a reset
   // response the synced tables are replaced by its rows before the rebase.
+  // A page with more to come is applied without a rebase (records with
+  // pending local effects keep showing them); the last page rebases once, so
+  // catching up costs one replay of the outbox, not one per page.
   Status ApplyPull(const nlohmann::json& response);
 
   Result<int64_t> PendingCount();
@@ -75,6 +78,11 @@ class ClientReplica {
   // Keeps the "rejected" entries of push results as rejections.
   Status RecordRejections(const nlohmann::json& results);
   Status RunLocally(std::string_view name, const nlohmann::json& args, int64_t client_time);
+  // The synced table a pull change writes to (null for a kind this build does
+  // not know), or INVALID_ARGUMENT for a malformed change.
+  Result<const SyncedTable*> ChangeTable(const nlohmann::json& change) const;
+  // A page of a pull with more to come: see ApplyPull.
+  Status ApplyPage(const nlohmann::json& response);
 
   store::Database& db_;
   platform::Env env_;

@@ -40,12 +40,22 @@ class MutationContext {
   // client replica uses it to keep the server's copy for rebasing.
   using WriteHook = std::function<Status(std::string_view kind, const std::string& id)>;
 
-  MutationContext(store::Database& db, int64_t now_ms, WriteHook before_write = nullptr)
-      : db_(db), now_ms_(now_ms), before_write_(std::move(before_write)) {}
+  // `row_version` is the server change this mutation writes as, stamped on
+  // every row it writes; 0 on a client replica, whose rows keep the version
+  // the server last sent.
+  MutationContext(store::Database& db, int64_t now_ms, WriteHook before_write = nullptr,
+                  int64_t row_version = 0)
+      : db_(db),
+        now_ms_(now_ms),
+        row_version_(row_version),
+        before_write_(std::move(before_write)) {}
 
   store::Database& db() { return db_; }
   // The time to stamp on records: the mutation's client time, on both sides.
   int64_t now_ms() const { return now_ms_; }
+  // Every row a mutator inserts must set row_version to this, and every row
+  // it updates must too when it is not 0 (pulls find changes by it).
+  int64_t row_version() const { return row_version_; }
 
   // Declares that the mutator is about to write record (kind, id). Must be
   // called before the first write of each record.
@@ -58,6 +68,7 @@ class MutationContext {
  private:
   store::Database& db_;
   int64_t now_ms_;
+  int64_t row_version_;
   WriteHook before_write_;
   std::vector<std::pair<std::string, std::string>> written_;
   nlohmann::json details_;

@@ -27,18 +27,17 @@ bool IsIdString(const json& j) {
 }
 
 // Locks the client's row (so concurrent pushes from one client serialize, also
-// across server processes) and returns its last mutation id.
+// across server processes), creating it on first contact, and returns its
+// last mutation id. One statement: the upsert's no-op update takes the lock.
 Result<int64_t> LockClient(store::Database& db, const std::string& client_id,
                            const std::string& group_id) {
-  ENSEMBLE_RETURN_IF_ERROR(db.Exec(
-      "INSERT INTO sync_clients (client_id, client_group_id, last_mutation_id, updated_at)"
-      " VALUES ($1, $2, 0, 0) ON CONFLICT (client_id) DO NOTHING",
-      {Value(client_id), Value(group_id)}));
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("UPDATE sync_clients SET updated_at = updated_at WHERE client_id = $1"
+      db.Query("INSERT INTO sync_clients (client_id, client_group_id, last_mutation_id, updated_at)"
+               " VALUES ($1, $2, 0, 0) ON CONFLICT (client_id)"
+               " DO UPDATE SET updated_at = sync_clients.updated_at"
                " RETURNING last_mutation_id, client_group_id",
-               {Value(client_id)}));
+               {Value(client_id), Value(group_id)}));
   if (rows.empty()) return Status(codes::kInternal, "client row vanished");
   if (store::AsText(rows.rows[0][1]) != group_id) {
     return Invalid("clientId belongs to another client group");
@@ -50,13 +49,27 @@ constexpr std::string_view kServerVersionKey = "server_version";
 // Cursors below it may have missed removed tombstones; see Compact().
 constexpr std::string_view kMinCursorKey = "min_cursor";
 
-Result<int64_t> NextServerVersion(store::Database& db) {
+// Reserves `count` server versions and returns the first. The counter's row
+// stays locked until the transaction ends, so pushes take versions in commit
+// order and a pull never sees a version before an earlier one is committed.
+Result<int64_t> ReserveServerVersions(store::Database& db, int64_t count) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("UPDATE sync_state SET int_value = int_value + 1 WHERE key = 'server_version'"
-               " RETURNING int_value"));
+      db.Query("UPDATE sync_state SET int_value = int_value + $1 WHERE key = 'server_version'"
+               " RETURNING int_value",
+               {Value(count)}));
   if (rows.empty()) return Status(codes::kInternal, "server_version is missing");
-  return store::AsInt(rows.rows[0][0]);
+  return store::AsInt(rows.rows[0][0]) - count + 1;
+}
+
+// How many mutations of a validated push would be applied or rejected (not
+// skipped or refused): the run of ids from last + 1 on.
+int64_t ConsumableCount(const json& mutations, int64_t last) {
+  int64_t expected = last + 1;
+  for (const json& m : mutations) {
+    if (m["id"].get<int64_t>() == expected) ++expected;
+  }
+  return expected - last - 1;
 }
 
 // A mutator that throws has a bug; the mutation is rejected (and its
@@ -134,20 +147,21 @@ Status ServerSync::ValidatePush(const json& request) const {
 }
 
 Result<json> ServerSync::Push(store::Database& db, const json& request) {
-  return PushAs(db, request, nullptr);
+  ENSEMBLE_ASSIGN_OR_RETURN(PushOutcome outcome, Apply(db, request, nullptr));
+  return std::move(outcome.response);
 }
 
 Result<json> ServerSync::Push(store::Database& db, const json& request,
                               const std::string& account_id) {
-  return PushAs(db, request, &account_id);
+  ENSEMBLE_ASSIGN_OR_RETURN(PushOutcome outcome, Apply(db, request, &account_id));
+  return std::move(outcome.response);
 }
 
 Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::string* account_id,
-                            Status& verdict, json& details) {
+                            int64_t version, Status& verdict, json& details) {
   store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
   ENSEMBLE_RETURN_IF_ERROR(one.status());
-  ENSEMBLE_ASSIGN_OR_RETURN(int64_t version, NextServerVersion(db));
-  MutationContext ctx(db, m["clientTime"].get<int64_t>());
+  MutationContext ctx(db, m["clientTime"].get<int64_t>(), nullptr, version);
   const std::string& name = m["name"].get_ref<const std::string&>();
   Status st = account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"])
                          : Status::Ok();
@@ -160,19 +174,12 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
     details = ctx.details();
     return Status::Ok();  // `one` rolls back as it goes out of scope.
   }
-  for (const auto& [kind, record_id] : ctx.written()) {
-    const SyncedTable* table = config_.FindKind(kind);
-    if (!table) return Status(codes::kInternal, "kind '" + kind + "' does not sync");
-    ENSEMBLE_RETURN_IF_ERROR(
-        db.Exec("UPDATE " + std::string(table->table) + " SET row_version = $1 WHERE id = $2",
-                {Value(version), Value(record_id)}));
-  }
   verdict = Status::Ok();
   return one.Commit();
 }
 
-Result<json> ServerSync::PushAs(store::Database& db, const json& request,
-                                const std::string* account_id) {
+Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
+                                      const std::string* account_id) {
   ENSEMBLE_RETURN_IF_ERROR(ValidatePush(request));
   const std::string client_id = request["clientId"].get<std::string>();
   store::Transaction txn(db);
@@ -185,14 +192,23 @@ Result<json> ServerSync::PushAs(store::Database& db, const json& request,
     // The client sends only what it has not seen answered (PushRequest), so
     // verdicts before its first id have reached it.
     ENSEMBLE_RETURN_IF_ERROR(
-        db.Exec("DELETE FROM sync_verdicts WHERE client_id = $1 AND mutation_id < $2",
-                {Value(client_id), Value(mutations[0]["id"].get<int64_t>())}));
+        db.ExecDeferred("DELETE FROM sync_verdicts WHERE client_id = $1 AND mutation_id < $2",
+                        {Value(client_id), Value(mutations[0]["id"].get<int64_t>())}));
   }
   std::map<int64_t, json> verdicts;
   if (!mutations.empty() && mutations[0]["id"].get<int64_t>() <= last) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         verdicts, StoredVerdicts(db, client_id, mutations[0]["id"].get<int64_t>(), last));
   }
+  // Versions for every mutation that may apply, in one statement; a rejected
+  // one gives its version back below, so applied changes number without gaps.
+  const int64_t consumable = ConsumableCount(mutations, last);
+  int64_t next_version = 0;
+  if (consumable > 0) {
+    ENSEMBLE_ASSIGN_OR_RETURN(next_version, ReserveServerVersions(db, consumable));
+  }
+  const int64_t first_version = next_version;
+  const int64_t reserved_end = first_version + consumable;
   json results = json::array();
   for (const json& m : mutations) {
     int64_t id = m["id"].get<int64_t>();
@@ -212,15 +228,16 @@ Result<json> ServerSync::PushAs(store::Database& db, const json& request,
     }
     json details;
     Status st;
-    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, st, details));
+    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, next_version, st, details));
     if (st.ok()) {
+      ++next_version;
       results.push_back({{"id", id}, {"status", "applied"}});
     } else {
       json r = {{"id", id}, {"status", "rejected"}, {"code", st.code()}, {"message", st.message()}};
       if (!details.is_null()) r["details"] = details;
       // Kept (outside the undone savepoint) so a client whose response is lost
       // hears the verdict again: from a re-sent push, or from its next pull.
-      ENSEMBLE_RETURN_IF_ERROR(db.Exec(
+      ENSEMBLE_RETURN_IF_ERROR(db.ExecDeferred(
           "INSERT INTO sync_verdicts (client_id, mutation_id, code, message, details)"
           " VALUES ($1, $2, $3, $4, $5)",
           {Value(client_id), Value(id), Value(st.code()), Value(st.message()),
@@ -229,11 +246,18 @@ Result<json> ServerSync::PushAs(store::Database& db, const json& request,
     }
     last = id;  // Applied or rejected, it is consumed exactly once.
   }
+  if (next_version < reserved_end) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.ExecDeferred("UPDATE sync_state SET int_value = $1 WHERE key = 'server_version'",
+                        {Value(next_version - 1)}));
+  }
   ENSEMBLE_RETURN_IF_ERROR(
-      db.Exec("UPDATE sync_clients SET last_mutation_id = $2 WHERE client_id = $1",
-              {Value(client_id), Value(last)}));
+      db.ExecDeferred("UPDATE sync_clients SET last_mutation_id = $2 WHERE client_id = $1",
+                      {Value(client_id), Value(last)}));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-  return json{{"lastMutationId", last}, {"results", std::move(results)}};
+  // Nothing applied: the versions went back, and nobody needs a poke.
+  const int64_t written = next_version > first_version ? next_version - 1 : 0;
+  return PushOutcome{json{{"lastMutationId", last}, {"results", std::move(results)}}, written};
 }
 
 namespace {

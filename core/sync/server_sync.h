@@ -29,6 +29,14 @@ inline constexpr size_t kMaxPushMutations = 1000;  // Per push request.
 inline constexpr size_t kMaxPullRows = 1000;       // Per pull response page.
 inline constexpr size_t kMaxClientIdChars = 64;
 
+// What a push did, for the server around it.
+struct PushOutcome {
+  nlohmann::json response;  // As Push returns it.
+  // The server version the push's last applied mutation wrote: subscribers
+  // are poked with it. 0 when nothing was applied.
+  int64_t version = 0;
+};
+
 class ServerSync {
  public:
   explicit ServerSync(SyncConfig config) : config_(config) {}
@@ -44,6 +52,10 @@ class ServerSync {
   // (FORBIDDEN or NOT_FOUND) and consumed without blocking the rest.
   Result<nlohmann::json> Push(store::Database& db, const nlohmann::json& request,
                               const std::string& account_id);
+  // Either of the above (a null account is the trusted form), with the
+  // version written. Run inside the caller's transaction when it has one.
+  Result<PushOutcome> Apply(store::Database& db, const nlohmann::json& request,
+                            const std::string* account_id);
 
   // Returns {cursor, lastMutationId, changes: [{kind, row}], more}; at most
   // kMaxPullRows rows, cut at a whole change (a single change with more rows
@@ -62,14 +74,13 @@ class ServerSync {
 
  private:
   Status ValidatePush(const nlohmann::json& request) const;
-  // Runs one mutation in its own savepoint and sets its verdict (with
-  // `details` for a rejection). A non-OK return is a store error: the batch
-  // fails and nothing of it is consumed.
+  // Runs one mutation in its own savepoint, its rows written as server
+  // version `version`, and sets its verdict (with `details` for a
+  // rejection). A non-OK return is a store error: the batch fails and
+  // nothing of it is consumed.
   Status ApplyOne(store::Database& db, const nlohmann::json& mutation,
-                  const std::string* account_id, Status& verdict, nlohmann::json& details);
-  // A null account means the trusted single-person mode.
-  Result<nlohmann::json> PushAs(store::Database& db, const nlohmann::json& request,
-                                const std::string* account_id);
+                  const std::string* account_id, int64_t version, Status& verdict,
+                  nlohmann::json& details);
   Result<nlohmann::json> PullAs(store::Database& db, const std::string* account_id,
                                 const std::string& client_id, int64_t cursor);
 

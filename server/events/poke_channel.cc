@@ -9,7 +9,7 @@ using core::store::Value;
 
 core::Status NotifyPoke(core::store::Database& db, int64_t version) {
   if (db.dialect() != core::store::Dialect::kPostgres) return core::Status::Ok();
-  return db.Exec("SELECT pg_notify($1, $2)",
+  return db.ExecDeferred("SELECT pg_notify($1, $2)",
                  {Value(std::string(kPokeChannel)), Value(std::to_string(version))});
 }
 

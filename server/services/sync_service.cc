@@ -32,13 +32,6 @@ core::Result<json> ParseBody(const std::string& body) {
   return parsed;
 }
 
-bool AnyApplied(const json& push_response) {
-  for (const json& r : push_response["results"]) {
-    if (r.value("status", "") == "applied") return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 SyncService::SyncService(core::store::Database& db, core::platform::Logger& logger,
@@ -60,20 +53,20 @@ http::StringResponse SyncService::Failure(const Status& status, std::string_view
 http::Response SyncService::Push(const http::Request& request, const http::Target&) {
   auto body = ParseBody(request.body());
   if (!body.ok()) return http::ErrorResponse(body.status());
+  // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
+  // it only if the writes commit, and in the same round trip as COMMIT.
   core::store::Transaction txn(db_);
   if (!txn.status().ok()) return Failure(txn.status(), "push");
-  auto result = sync_.Push(db_, *body);
-  if (!result.ok()) return Failure(result.status(), "push");
-  std::optional<int64_t> poke;
-  if (AnyApplied(*result)) {
-    auto version = events::CurrentServerVersion(db_);
-    if (!version.ok()) return Failure(version.status(), "push");
-    if (Status st = events::NotifyPoke(db_, *version); !st.ok()) return Failure(st, "push");
-    poke = *version;
+  auto outcome = sync_.Apply(db_, *body, nullptr);
+  if (!outcome.ok()) return Failure(outcome.status(), "push");
+  if (outcome->version > 0) {
+    if (Status st = events::NotifyPoke(db_, outcome->version); !st.ok()) {
+      return Failure(st, "push");
+    }
   }
   if (Status st = txn.Commit(); !st.ok()) return Failure(st, "push");
-  if (poke && on_commit_) on_commit_(*poke);
-  return http::JsonResponse(boost::beast::http::status::ok, *result);
+  if (outcome->version > 0 && on_commit_) on_commit_(outcome->version);
+  return http::JsonResponse(boost::beast::http::status::ok, outcome->response);
 }
 
 http::Response SyncService::Pull(const http::Request&, const http::Target& target) {

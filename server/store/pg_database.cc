@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 #include <system_error>
+#include <utility>
+#include <variant>
 
 namespace ensemble::server::store {
 namespace {
@@ -48,10 +50,6 @@ constexpr char kKeyInt = 'i';
 constexpr char kKeyDouble = 'd';
 constexpr char kKeyUnknown = 'u';  // Text and NULL: the server infers both.
 
-struct ResultDeleter {
-  void operator()(PGresult* r) const { PQclear(r); }
-};
-using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
 // libpq messages end with a newline; a Status message is one line.
 std::string Trimmed(const char* message) {
@@ -200,41 +198,67 @@ void PgDatabase::ClearPrepared() {
   evicted_.clear();
 }
 
-Result<Rows> PgDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
-  ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
-  DeallocateEvicted();
-  std::vector<std::string> texts(params.size());
-  std::vector<const char*> values(params.size(), nullptr);
-  std::vector<Oid> types(params.size(), kUnknownOid);
-  std::string key(sql);
-  key.push_back('\0');  // SQL text never holds a NUL; the types follow it.
+PgDatabase::Bound PgDatabase::Bind(std::string_view sql, const std::vector<Value>& params,
+                                   bool prepare) {
+  Bound b;
+  b.text = std::string(sql);
+  b.prepare = prepare;
+  b.texts.resize(params.size());
+  b.is_null.assign(params.size(), false);
+  b.types.assign(params.size(), kUnknownOid);
+  b.key = b.text;
+  b.key.push_back('\0');  // SQL text never holds a NUL; the types follow it.
   for (size_t i = 0; i < params.size(); ++i) {
     const Value& v = params[i];
     if (const auto* n = std::get_if<int64_t>(&v)) {
-      texts[i] = std::to_string(*n);
-      types[i] = kInt8Oid;
-      key.push_back(kKeyInt);
+      b.texts[i] = std::to_string(*n);
+      b.types[i] = kInt8Oid;
+      b.key.push_back(kKeyInt);
     } else if (const auto* d = std::get_if<double>(&v)) {
-      texts[i] = DoubleToText(*d);
-      types[i] = kFloat8Oid;
-      key.push_back(kKeyDouble);
-    } else if (const auto* s = std::get_if<std::string>(&v)) {
-      texts[i] = *s;
-      key.push_back(kKeyUnknown);
+      b.texts[i] = DoubleToText(*d);
+      b.types[i] = kFloat8Oid;
+      b.key.push_back(kKeyDouble);
+    } else if (const auto* str = std::get_if<std::string>(&v)) {
+      b.texts[i] = *str;
+      b.key.push_back(kKeyUnknown);
     } else {
-      key.push_back(kKeyUnknown);
-      continue;  // NULL: a null pointer.
+      b.key.push_back(kKeyUnknown);
+      b.is_null[i] = true;
     }
-    values[i] = texts[i].c_str();
   }
-  const std::string text(sql);
+  return b;
+}
+
+std::vector<const char*> PgDatabase::Bound::Values() const {
+  std::vector<const char*> out(texts.size(), nullptr);
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (!is_null[i]) out[i] = texts[i].c_str();
+  }
+  return out;
+}
+
+void PgDatabase::ResultDeleter::operator()(PGresult* r) const { PQclear(r); }
+
+Result<Rows> PgDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
+  ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
+  if (!deferred_.empty()) {
+    // Held statements travel with this one: one round trip for all.
+    std::vector<Bound> batch = std::move(deferred_);
+    deferred_.clear();
+    batch.push_back(Bind(sql, params, /*prepare=*/true));
+    ENSEMBLE_ASSIGN_OR_RETURN(ResultPtr res, RunPipeline(batch));
+    return ToRows(res.get());
+  }
+  DeallocateEvicted();
+  Bound b = Bind(sql, params, /*prepare=*/true);
+  const std::vector<const char*> values = b.Values();
   const int nparams = static_cast<int>(params.size());
   ResultPtr res;
   // A stale statement is prepared again and run once more, but only outside a
   // transaction: inside one its failure has aborted the transaction.
   for (bool retried = false;; retried = true) {
     PGresult* prepare_failure = nullptr;
-    const std::string name = PrepareCached(key, text, types, &prepare_failure);
+    const std::string name = PrepareCached(b.key, b.text, b.types, &prepare_failure);
     if (name.empty()) {
       ResultPtr failed(prepare_failure);
       // In a transaction the failed PREPARE has aborted it, and its error is
@@ -242,7 +266,7 @@ Result<Rows> PgDatabase::Query(std::string_view sql, const std::vector<Value>& p
       if (PQtransactionStatus(conn_) != PQTRANS_IDLE) {
         return Error("statement failed", failed.get());
       }
-      res.reset(PQexecParams(conn_, text.c_str(), nparams, types.data(), values.data(),
+      res.reset(PQexecParams(conn_, b.text.c_str(), nparams, b.types.data(), values.data(),
                              /*paramLengths=*/nullptr, /*paramFormats=*/nullptr, kTextFormat));
       break;
     }
@@ -251,39 +275,125 @@ Result<Rows> PgDatabase::Query(std::string_view sql, const std::vector<Value>& p
     if (!res || PQresultStatus(res.get()) != PGRES_FATAL_ERROR || !IsStaleStatement(res.get())) {
       break;
     }
-    Forget(key);
+    Forget(b.key);
     if (retried || PQtransactionStatus(conn_) != PQTRANS_IDLE) break;
   }
   if (!res) return Error("statement failed", nullptr);
   ExecStatusType status = PQresultStatus(res.get());
-  if (status == PGRES_COMMAND_OK) return Rows{};
-  if (status != PGRES_TUPLES_OK) return Error("statement failed", res.get());
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+    return Error("statement failed", res.get());
+  }
+  return ToRows(res.get());
+}
 
+Result<Rows> PgDatabase::ToRows(const PGresult* res) {
+  if (PQresultStatus(res) == PGRES_COMMAND_OK) return Rows{};
   Rows out;
-  const int ncol = PQnfields(res.get());
-  const int nrow = PQntuples(res.get());
+  const int ncol = PQnfields(res);
+  const int nrow = PQntuples(res);
   out.columns.reserve(ncol);
-  for (int c = 0; c < ncol; ++c) out.columns.emplace_back(PQfname(res.get(), c));
+  for (int c = 0; c < ncol; ++c) out.columns.emplace_back(PQfname(res, c));
   out.rows.reserve(nrow);
   for (int r = 0; r < nrow; ++r) {
     std::vector<Value>& row = out.rows.emplace_back();
     row.reserve(ncol);
     for (int c = 0; c < ncol; ++c) {
-      if (PQgetisnull(res.get(), r, c)) {
+      if (PQgetisnull(res, r, c)) {
         row.emplace_back(Null{});
         continue;
       }
-      ENSEMBLE_ASSIGN_OR_RETURN(Value v,
-                                ParseValue(PQftype(res.get(), c), PQgetvalue(res.get(), r, c),
-                                           PQgetlength(res.get(), r, c)));
+      ENSEMBLE_ASSIGN_OR_RETURN(
+          Value v, ParseValue(PQftype(res, c), PQgetvalue(res, r, c), PQgetlength(res, r, c)));
       row.push_back(std::move(v));
     }
   }
   return out;
 }
 
+Status PgDatabase::ExecDeferred(std::string_view sql, const std::vector<Value>& params) {
+  // Outside a transaction a held statement's failure would surface in an
+  // unrelated one; there it runs at once.
+  if (!in_transaction_) return Exec(sql, params);
+  deferred_.push_back(Bind(sql, params, /*prepare=*/!params.empty()));
+  if (deferred_.size() < kPgMaxDeferredStatements) return Status::Ok();
+  std::vector<Bound> batch = std::move(deferred_);
+  deferred_.clear();
+  return RunPipeline(batch).status();
+}
+
+Result<PgDatabase::ResultPtr> PgDatabase::RunPipeline(std::vector<Bound>& batch) {
+  // Prepared first (PQprepare cannot run in pipeline mode). Statements without
+  // parameters (SAVEPOINT, COMMIT) are sent unnamed: utility statements
+  // cannot all be prepared, and they are cheap to parse.
+  std::vector<std::string> names(batch.size());
+  for (size_t i = 0; i < batch.size(); ++i) {
+    if (!batch[i].prepare) continue;
+    PGresult* failure = nullptr;
+    names[i] = PrepareCached(batch[i].key, batch[i].text, batch[i].types, &failure);
+    if (names[i].empty()) {
+      ResultPtr failed(failure);
+      return Error("statement failed", failed.get());
+    }
+  }
+  if (PQenterPipelineMode(conn_) != 1) return Error("cannot start a pipeline", nullptr);
+  bool sent = true;
+  for (size_t i = 0; i < batch.size() && sent; ++i) {
+    const Bound& b = batch[i];
+    const std::vector<const char*> values = b.Values();
+    const int n = static_cast<int>(values.size());
+    sent = names[i].empty()
+               ? PQsendQueryParams(conn_, b.text.c_str(), n, b.types.data(), values.data(),
+                                   nullptr, nullptr, kTextFormat) == 1
+               : PQsendQueryPrepared(conn_, names[i].c_str(), n, values.data(), nullptr,
+                                     nullptr, kTextFormat) == 1;
+  }
+  if (!sent || PQpipelineSync(conn_) != 1) {
+    Status st = Error("statement failed", nullptr);
+    PQexitPipelineMode(conn_);  // Fails while results are pending; the connection is bad then.
+    return st;
+  }
+  // Each statement's result is followed by a null; then the sync's result.
+  // After a failure the rest come back PGRES_PIPELINE_ABORTED.
+  Status first_failure;
+  ResultPtr last;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    ResultPtr res(PQgetResult(conn_));
+    if (!res) {
+      if (first_failure.ok()) first_failure = Error("statement failed", nullptr);
+      break;  // The connection broke.
+    }
+    while (PGresult* extra = PQgetResult(conn_)) PQclear(extra);
+    const ExecStatusType status = PQresultStatus(res.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK && first_failure.ok()) {
+      if (IsStaleStatement(res.get())) Forget(batch[i].key);
+      first_failure = Error("statement failed", res.get());
+    }
+    if (i + 1 == batch.size()) last = std::move(res);
+  }
+  // Drain up to the sync point; a broken connection ends with nulls.
+  for (int nulls = 0; nulls < 2;) {
+    ResultPtr res(PQgetResult(conn_));
+    if (!res) {
+      if (PQstatus(conn_) != CONNECTION_OK) break;
+      ++nulls;
+      continue;
+    }
+    if (PQresultStatus(res.get()) == PGRES_PIPELINE_SYNC) break;
+  }
+  PQexitPipelineMode(conn_);
+  if (!first_failure.ok()) return first_failure;
+  if (!last) return Error("statement failed", nullptr);
+  return last;
+}
+
 Status PgDatabase::ExecScript(std::string_view sql) {
   ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
+  if (!deferred_.empty()) {
+    // A script may hold several statements, so it cannot join the pipeline.
+    std::vector<Bound> batch = std::move(deferred_);
+    deferred_.clear();
+    ENSEMBLE_RETURN_IF_ERROR(RunPipeline(batch).status());
+  }
   const std::string text(sql);
   // PQexec runs several statements; it stops at the first error and returns it.
   ResultPtr res(PQexec(conn_, text.c_str()));
@@ -296,7 +406,11 @@ Status PgDatabase::ExecScript(std::string_view sql) {
 }
 
 Status PgDatabase::Begin() {
-  ENSEMBLE_RETURN_IF_ERROR(ExecScript("BEGIN"));
+  ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
+  DeallocateEvicted();
+  // Held, like the statements after it: BEGIN costs no round trip of its own.
+  deferred_.clear();
+  deferred_.push_back(Bind("BEGIN", {}, /*prepare=*/false));
   in_transaction_ = true;
   return Status::Ok();
 }
@@ -304,17 +418,19 @@ Status PgDatabase::Begin() {
 Status PgDatabase::Commit() {
   // Whatever happens, the transaction is over: a failed COMMIT rolls back.
   in_transaction_ = false;
+  std::vector<Bound> batch = std::move(deferred_);
+  deferred_.clear();
   // Never reconnect here: COMMIT on a fresh connection would "succeed" with
   // nothing to commit.
   if (PQstatus(conn_) != CONNECTION_OK) {
     return Status(kStorage, "commit failed: the connection to PostgreSQL was lost");
   }
-  ResultPtr res(PQexec(conn_, "COMMIT"));
-  if (!res) return Error("commit failed", nullptr);
-  if (PQresultStatus(res.get()) != PGRES_COMMAND_OK) return Error("commit failed", res.get());
+  batch.push_back(Bind("COMMIT", {}, /*prepare=*/false));
+  auto res = RunPipeline(batch);
+  if (!res.ok()) return Status(kStorage, "commit failed: " + res.status().message());
   // COMMIT of a transaction that hit an error "succeeds" by rolling back; the
   // caller must not believe its writes were kept.
-  if (std::string_view(PQcmdStatus(res.get())) == "ROLLBACK") {
+  if (std::string_view(PQcmdStatus(res->get())) == "ROLLBACK") {
     return Status(kStorage, "commit failed: the transaction had failed and was rolled back");
   }
   return Status::Ok();
@@ -322,6 +438,11 @@ Status PgDatabase::Commit() {
 
 Status PgDatabase::Rollback() {
   in_transaction_ = false;
+  // Held statements are moot; a transaction that was never sent needs no
+  // ROLLBACK (the server answers one with only a warning anyway).
+  const bool never_sent = !deferred_.empty() && deferred_.front().text == "BEGIN";
+  deferred_.clear();
+  if (never_sent) return Status::Ok();
   return ExecScript("ROLLBACK");
 }
 

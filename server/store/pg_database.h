@@ -47,6 +47,9 @@ inline constexpr int kPgConnectTimeoutSeconds = 10;
 // sync routes use a few dozen distinct statements; the bound only stops SQL
 // built from data (which should not happen) from growing the server's memory.
 inline constexpr size_t kPgMaxPreparedStatements = 256;
+// How many statements ExecDeferred holds before sending them anyway: a bound
+// on memory and on how far a failure can be from the statement that caused it.
+inline constexpr size_t kPgMaxDeferredStatements = 64;
 
 class PgDatabase final : public core::store::Database {
  public:
@@ -59,12 +62,40 @@ class PgDatabase final : public core::store::Database {
   core::Result<core::store::Rows> Query(
       std::string_view sql, const std::vector<core::store::Value>& params = {}) override;
   core::Status ExecScript(std::string_view sql) override;
+  // Inside a transaction, held and sent in one pipeline (libpq pipeline mode)
+  // with the next statement that needs an answer, or with COMMIT.
+  core::Status ExecDeferred(std::string_view sql,
+                            const std::vector<core::store::Value>& params = {}) override;
   core::Status Begin() override;
   core::Status Commit() override;
   core::Status Rollback() override;
 
  private:
+  struct ResultDeleter {
+    void operator()(pg_result* r) const;
+  };
+  using ResultPtr = std::unique_ptr<pg_result, ResultDeleter>;
+
+  // A statement bound for libpq: its text, cache key, and parameters as text.
+  struct Bound {
+    std::string text;
+    std::string key;
+    std::vector<std::string> texts;
+    std::vector<bool> is_null;
+    std::vector<unsigned int> types;
+    bool prepare = true;  // Run as a cached prepared statement, else unnamed.
+    // libpq's parameter array; valid while this Bound is neither changed nor moved.
+    std::vector<const char*> Values() const;
+  };
+
   explicit PgDatabase(pg_conn* conn) : conn_(conn) {}
+
+  static Bound Bind(std::string_view sql, const std::vector<core::store::Value>& params,
+                    bool prepare);
+  static core::Result<core::store::Rows> ToRows(const pg_result* res);
+  // Sends `batch` in one pipeline and returns the last statement's result, or
+  // the first failure (after which the server skipped the rest).
+  core::Result<ResultPtr> RunPipeline(std::vector<Bound>& batch);
   // Reconnects a broken connection, but only between transactions: inside one
   // the work done so far is gone, and the caller must see the failure.
   core::Status EnsureConnected();
@@ -92,6 +123,8 @@ class PgDatabase final : public core::store::Database {
 
   pg_conn* conn_;
   bool in_transaction_ = false;  // Between Begin() and Commit()/Rollback().
+  // Statements ExecDeferred (and Begin) hold until the next round trip.
+  std::vector<Bound> deferred_;
   // Most recently used first; `prepared_index_` finds an entry by key.
   std::list<Prepared> prepared_;
   std::unordered_map<std::string, std::list<Prepared>::iterator> prepared_index_;

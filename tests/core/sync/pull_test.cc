@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "core/base/id.h"
 #include "core/store/sqlite_database.h"
@@ -181,6 +182,74 @@ TEST_F(PullTest, PendingEditsReplayOnTopOfAReset) {
   // a saw the tombstone before it was compacted and keeps it (hidden, as
   // every deleted row is); its live rows are the server's.
   EXPECT_EQ(Live(ClientRows(a)), ServerRows());
+}
+
+TEST_F(PullTest, PagesBeforeTheLastKeepPendingEditsAndRebaseOnce) {
+  Client a(1);
+  std::string id = a.NewTask("mine");
+  Sync(a);
+  const int64_t start = ServerVersion();
+  // Elsewhere: the task is marked done (with a page's worth of other rows in
+  // the same change), then another change that needs a second page.
+  ASSERT_TRUE(server_db_
+                  ->Exec("UPDATE tasks SET status = 'done', version = version + 1,"
+                         " row_version = $2 WHERE id = $1",
+                         {Value(id), Value(start + 1)})
+                  .ok());
+  WriteChange(start + 1, kMaxPullRows, 7);
+  WriteChange(start + 2, 5, 8);
+  // Offline on a: a title edit, not pushed yet.
+  ASSERT_TRUE(a.replica
+                  ->Mutate("task.update",
+                           {{"id", id}, {"fields", {{"title", "mine, edited"}}}, {"base", {{"title", "mine"}}}})
+                  .ok());
+
+  json first = PullAt(a, start);
+  ASSERT_EQ(first["more"], true);
+  ASSERT_TRUE(a.replica->ApplyPull(first).ok());
+  // Mid catch-up the person still sees their own edit, over the old copy.
+  EXPECT_EQ(a.Get(id).title, "mine, edited");
+  EXPECT_EQ(a.Get(id).status, "todo");
+  EXPECT_EQ(*a.replica->PendingCount(), 1);
+  EXPECT_EQ(*a.replica->Cursor(), start + 1);
+
+  json second = PullAt(a, start + 1);
+  ASSERT_EQ(second["more"], false);
+  ASSERT_TRUE(a.replica->ApplyPull(second).ok());
+  // The last page rebases: the server's status under the pending title.
+  EXPECT_EQ(a.Get(id).title, "mine, edited");
+  EXPECT_EQ(a.Get(id).status, "done");
+  EXPECT_EQ(*a.replica->PendingCount(), 1);
+
+  Sync(a);
+  EXPECT_EQ(*a.replica->PendingCount(), 0);
+  EXPECT_EQ(ClientRows(a), ServerRows());
+}
+
+TEST_F(PullTest, OwnPushedCreatesStayVisibleWhilePagesArrive) {
+  Client a(1);
+  WriteChange(1, kMaxPullRows, 7);
+  std::vector<std::string> mine;
+  for (int i = 0; i < 3; ++i) mine.push_back(a.NewTask("offline " + std::to_string(i)));
+  Push(a);  // Confirmed, but their rows come in the pull's last page.
+  json first = PullAt(a, 0);
+  ASSERT_EQ(first["more"], true);
+  ASSERT_TRUE(a.replica->ApplyPull(first).ok());
+  for (const std::string& id : mine) EXPECT_TRUE(tasks::GetTask(*a.db, id)->has_value()) << id;
+  EXPECT_EQ(*a.replica->PendingCount(), 3);
+  Pull(a);
+  EXPECT_EQ(*a.replica->PendingCount(), 0);
+  EXPECT_EQ(ClientRows(a), ServerRows());
+}
+
+TEST_F(PullTest, AMalformedChangeOnAnEarlyPageChangesNothing) {
+  Client a(1);
+  std::string id = a.NewTask("mine");
+  json page = {{"cursor", 5}, {"lastMutationId", 0}, {"more", true},
+               {"changes", {{{"kind", "task"}, {"row", {{"title", "no id"}}}}}}};
+  EXPECT_EQ(a.replica->ApplyPull(page).code(), codes::kInvalidArgument);
+  EXPECT_EQ(*a.replica->Cursor(), 0);
+  EXPECT_EQ(a.Get(id).title, "mine");
 }
 
 TEST_F(PullTest, ANewClientAfterCompactionGetsOnlyLiveRows) {

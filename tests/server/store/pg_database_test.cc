@@ -20,6 +20,7 @@
 namespace ensemble::testing {
 namespace {
 
+using core::Status;
 using core::store::Database;
 using core::store::Null;
 using core::store::Rows;
@@ -270,6 +271,85 @@ TEST_P(StoreContract, StatementsEvictedInsideATransactionAreKept) {
     ASSERT_TRUE(txn.Commit().ok());
   }
   EXPECT_EQ(Query("SELECT COUNT(*) FROM t").rows[0][0], Value(count));
+}
+
+TEST_P(StoreContract, DeferredStatementsAreAppliedByCommit) {
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("a")}).ok());
+    ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("b")}).ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST_P(StoreContract, DeferredStatementsAreSeenByTheNextQuery) {
+  Transaction txn(*db_);
+  ASSERT_TRUE(txn.status().ok());
+  ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k, i) VALUES ($1, 7)", {Value("a")}).ok());
+  EXPECT_EQ(Query("SELECT i FROM t WHERE k = 'a'").rows.at(0)[0], Value(int64_t{7}));
+}
+
+TEST_P(StoreContract, RollbackDiscardsDeferredStatements) {
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("a")}).ok());
+  }  // Not committed.
+  Insert("b");
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"b"}));
+}
+
+TEST_P(StoreContract, AFailedDeferredStatementFailsTheTransaction) {
+  Insert("a");
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->Exec("INSERT INTO t (k) VALUES ($1)", {Value("b")}).ok());
+    // Duplicate key: SQLite fails at once, PostgreSQL with the next round trip.
+    Status st = db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("a")});
+    if (st.ok()) st = db_->Query("SELECT 1").status();
+    EXPECT_EQ(st.code(), core::codes::kStorage);
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a"}));
+}
+
+TEST_P(StoreContract, ManyDeferredStatementsAreSentInBoundedBatches) {
+  const int64_t count = static_cast<int64_t>(server::store::kPgMaxDeferredStatements) * 3 + 5;
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    for (int64_t i = 0; i < count; ++i) {
+      ASSERT_TRUE(
+          db_->ExecDeferred("INSERT INTO t (k, i) VALUES ($1, $2)", {Value(std::to_string(i)), Value(i)})
+              .ok());
+    }
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Query("SELECT COUNT(*), CAST(SUM(i) AS BIGINT) FROM t").rows.at(0),
+            (std::vector<Value>{Value(count), Value(count * (count - 1) / 2)}));
+}
+
+TEST_P(StoreContract, ARolledBackSavepointUndoesOnlyItsDeferredWork) {
+  {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("kept")}).ok());
+    {
+      Transaction inner(*db_);
+      ASSERT_TRUE(inner.status().ok());
+      ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("undone")}).ok());
+    }
+    {
+      Transaction inner(*db_);
+      ASSERT_TRUE(inner.status().ok());
+      ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k) VALUES ($1)", {Value("released")}).ok());
+      ASSERT_TRUE(inner.Commit().ok());
+    }
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"kept", "released"}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Server, StoreContract,
