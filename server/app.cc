@@ -12,12 +12,12 @@ using core::Result;
 using core::Status;
 namespace bhttp = boost::beast::http;
 
-App::App(core::platform::Env env, std::unique_ptr<core::store::Database> db, const Config& config)
+App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool, const Config& config)
     : env_(env),
-      db_(std::move(db)),
+      pool_(std::move(pool)),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
-      sync_(*db_, *env.logger, [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
+      sync_(*pool_, *env.logger, [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -27,15 +27,15 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
   if (!env.clock || !env.random || !env.logger) {
     return Status(core::codes::kInternal, "the App needs a clock, a random source and a logger");
   }
-  ENSEMBLE_ASSIGN_OR_RETURN(auto db, store::OpenStore(config));
-  std::unique_ptr<App> app(new App(env, std::move(db), config));
+  ENSEMBLE_ASSIGN_OR_RETURN(auto pool, store::StorePool::Open(config));
+  std::unique_ptr<App> app(new App(env, std::move(pool), config));
   app->AddRoutes();
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
       http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));
   app->port_ = app->listener_->endpoint().port();
   app->listener_->Start();
-  if (app->db_->dialect() == core::store::Dialect::kPostgres) {
+  if (app->pool_->dialect() == core::store::Dialect::kPostgres) {
     App* self = app.get();
     app->poke_listener_ = std::make_unique<events::PgPokeListener>(
         app->ioc_, config.database_url,
@@ -46,24 +46,26 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
 }
 
 void App::AddRoutes() {
-  router_.Add(bhttp::verb::get, "/healthz", [this](const http::Request&, const http::Target&) {
-    // A health check that cannot reach the store is not healthy.
-    Status st = db_->Exec("SELECT 1");
-    if (!st.ok()) {
-      env_.logger->Log(core::platform::LogLevel::kError, "healthz: " + st.ToString());
-      return http::Response(http::ErrorResponse(core::codes::kStorage, "the store is unavailable"));
-    }
-    return http::Response(http::JsonResponse(
-        bhttp::status::ok, {{"ok", true}, {"store", store_kind()}, {"pokes", pokes_state()}}));
-  });
+  router_.AddAsync(
+      bhttp::verb::get, "/healthz",
+      [this](const http::Request&, const http::Target&) -> boost::asio::awaitable<http::Response> {
+        // A health check that cannot reach the store is not healthy.
+        Status st = co_await pool_->Run([](core::store::Database& db) { return db.Exec("SELECT 1"); });
+        if (!st.ok()) {
+          env_.logger->Log(core::platform::LogLevel::kError, "healthz: " + st.ToString());
+          co_return http::ErrorResponse(core::codes::kStorage, "the store is unavailable");
+        }
+        co_return http::JsonResponse(
+            bhttp::status::ok, {{"ok", true}, {"store", store_kind()}, {"pokes", pokes_state()}});
+      });
   router_.AddStream(
       "/api/events", [this](boost::beast::tcp_stream& stream, const http::Request& req) {
         return events::ServeEventStream(stream, req, pokes_, sse_heartbeat_, *env_.logger);
       });
-  router_.Add(
+  router_.AddAsync(
       bhttp::verb::post, "/api/sync/push",
       [this](const http::Request& req, const http::Target& t) { return sync_.Push(req, t); });
-  router_.Add(
+  router_.AddAsync(
       bhttp::verb::get, "/api/sync/pull",
       [this](const http::Request& req, const http::Target& t) { return sync_.Pull(req, t); });
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
@@ -76,7 +78,7 @@ std::string_view App::pokes_state() const {
   return poke_listener_->listening() ? "listening" : "connecting";
 }
 
-std::string_view App::store_kind() const { return store::StoreKindName(db_->dialect()); }
+std::string_view App::store_kind() const { return store::StoreKindName(pool_->dialect()); }
 
 void App::Run() { ioc_.run(); }
 

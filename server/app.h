@@ -34,6 +34,7 @@
 #include "server/http/router.h"
 #include "server/services/static_files.h"
 #include "server/services/sync_service.h"
+#include "server/store/store_pool.h"
 
 namespace ensemble::server {
 
@@ -59,11 +60,11 @@ class App {
   std::string_view pokes_state() const;
 
  private:
-  App(core::platform::Env env, std::unique_ptr<core::store::Database> db, const Config& config);
+  App(core::platform::Env env, std::unique_ptr<store::StorePool> pool, const Config& config);
   void AddRoutes();
 
   core::platform::Env env_;
-  std::unique_ptr<core::store::Database> db_;
+  std::unique_ptr<store::StorePool> pool_;
   // Before the io_context: SSE sessions unsubscribe as their frames go.
   events::PokeHub pokes_;
   std::chrono::milliseconds sse_heartbeat_;

@@ -1,10 +1,26 @@
 #include "server/config.h"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <string>
 
 namespace ensemble::server {
+namespace {
+
+// A whole number in 1..max, or INVALID_ARGUMENT naming the variable.
+core::Result<size_t> ParseCount(const char* name, const std::string& s, size_t max) {
+  size_t n = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  if (ec != std::errc() || end != s.data() + s.size() || n == 0 || n > max) {
+    std::string range = max == SIZE_MAX ? "a positive number" : "a number from 1 to " + std::to_string(max);
+    return core::Status(core::codes::kInvalidArgument,
+                        std::string(name) + " must be " + range + ", not '" + s + "'");
+  }
+  return n;
+}
+
+}  // namespace
 
 core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   auto get = [&lookup](const char* name) -> const char* {
@@ -25,15 +41,12 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     config.port = static_cast<uint16_t>(port);
   }
   if (const char* v = get("ENSEMBLE_MAX_EVENT_SUBSCRIBERS")) {
-    std::string s(v);
-    size_t n = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || end != s.data() + s.size() || n == 0) {
-      return core::Status(
-          core::codes::kInvalidArgument,
-          "ENSEMBLE_MAX_EVENT_SUBSCRIBERS must be a positive number, not '" + s + "'");
-    }
-    config.max_event_subscribers = n;
+    ENSEMBLE_ASSIGN_OR_RETURN(config.max_event_subscribers,
+                              ParseCount("ENSEMBLE_MAX_EVENT_SUBSCRIBERS", v, SIZE_MAX));
+  }
+  if (const char* v = get("ENSEMBLE_STORE_CONNECTIONS")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.store_connections,
+                              ParseCount("ENSEMBLE_STORE_CONNECTIONS", v, kMaxStoreConnections));
   }
   if (const char* v = get("ENSEMBLE_DATA_DIR")) config.data_dir = v;
   if (const char* v = get("ENSEMBLE_DATABASE_URL")) config.database_url = v;

@@ -1,6 +1,7 @@
 // Config: the server's settings, read from environment variables
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
-// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS) with defaults that run a
+// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS,
+// ENSEMBLE_STORE_CONNECTIONS) with defaults that run a
 // developer server from the repository root.
 //
 // database_url may hold a password: never log it or put it in a message.
@@ -27,6 +28,11 @@ inline constexpr uint16_t kDefaultPort = 8080;
 inline constexpr char kDefaultDataDir[] = ".data";
 inline constexpr char kDefaultWebRoot[] = "web-shell";
 inline constexpr char kDefaultWasmDir[] = "build/wasm/wasm";
+// PostgreSQL connections (and store worker threads) per server process: a
+// request mostly waits on the store, so a few more than the cores keep both
+// busy. The embedded SQLite store always has one.
+inline constexpr size_t kDefaultStoreConnections = 4;
+inline constexpr size_t kMaxStoreConnections = 64;
 
 struct Config {
   std::string http_addr = kDefaultHttpAddr;
@@ -37,6 +43,8 @@ struct Config {
   std::string wasm_dir = kDefaultWasmDir;
   // GET /api/events subscribers this process keeps at once.
   size_t max_event_subscribers = events::kMaxEventSubscribers;
+  // PostgreSQL only: see kDefaultStoreConnections (1..kMaxStoreConnections).
+  size_t store_connections = kDefaultStoreConnections;
   // Idle time before an SSE heartbeat (tests shorten it; no variable).
   std::chrono::milliseconds sse_heartbeat = events::kSseHeartbeat;
 };

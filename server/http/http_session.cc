@@ -104,7 +104,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
       co_await (*serve_stream)(stream, request);
       break;  // The stream owned the connection to its end.
     }
-    Response response = router.Route(request);
+    Response response = co_await router.Route(request);
     std::visit(
         [&](auto& r) {
           r.version(request.version());

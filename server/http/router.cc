@@ -8,6 +8,7 @@
 namespace ensemble::server::http {
 namespace {
 
+namespace net = boost::asio;
 using beast::http::verb;
 
 // The same headers with no body; Content-Length still tells the size of the
@@ -26,11 +27,15 @@ Response ToHead(Response response) {
 }  // namespace
 
 void Router::Add(verb method, std::string path, Handler handler) {
-  routes_.push_back({method, std::move(path), std::move(handler), nullptr});
+  routes_.push_back({method, std::move(path), std::move(handler), nullptr, nullptr});
+}
+
+void Router::AddAsync(verb method, std::string path, AsyncHandler handler) {
+  routes_.push_back({method, std::move(path), nullptr, std::move(handler), nullptr});
 }
 
 void Router::AddStream(std::string path, StreamHandler handler) {
-  routes_.push_back({verb::get, std::move(path), nullptr, std::move(handler)});
+  routes_.push_back({verb::get, std::move(path), nullptr, nullptr, std::move(handler)});
 }
 
 const Router::StreamHandler* Router::FindStream(const Request& request) const {
@@ -43,32 +48,35 @@ const Router::StreamHandler* Router::FindStream(const Request& request) const {
   return nullptr;
 }
 
-Response Router::Route(const Request& request) const {
+net::awaitable<Response> Router::Route(const Request& request) const {
   auto target = ParseTarget(request.target());
-  if (!target.ok()) return ErrorResponse(target.status());
+  if (!target.ok()) co_return ErrorResponse(target.status());
   try {
-    if (request.method() != verb::head) return Dispatch(request, *target);
+    if (request.method() != verb::head) co_return co_await Dispatch(request, *target);
     Request as_get = request;
     as_get.method(verb::get);
-    Response res = Dispatch(as_get, *target);
+    Response res = co_await Dispatch(as_get, *target);
     // Errors keep their body size too; HEAD never sends a body.
-    return ToHead(std::move(res));
+    co_return ToHead(std::move(res));
   } catch (const std::exception& e) {
     logger_.Log(core::platform::LogLevel::kError,
                 std::string("handler for ") + target->path + " threw: " + e.what());
   } catch (...) {
     logger_.Log(core::platform::LogLevel::kError, "handler for " + target->path + " threw");
   }
-  return ErrorResponse(core::codes::kInternal, "the server failed to handle this request");
+  co_return ErrorResponse(core::codes::kInternal, "the server failed to handle this request");
 }
 
-Response Router::Dispatch(const Request& request, const Target& target) const {
+net::awaitable<Response> Router::Dispatch(const Request& request, const Target& target) const {
   std::string allow;
   for (const Entry& e : routes_) {
     if (e.path != target.path) continue;
     // A stream route reaches here only as HEAD (run as GET): it has no
     // headers to send without its stream, so HEAD is not allowed.
-    if (e.method == request.method() && !e.stream) return e.handler(request, target);
+    if (e.method == request.method() && !e.stream) {
+      if (e.async) co_return co_await e.async(request, target);
+      co_return e.handler(request, target);
+    }
     if (!allow.empty()) allow += ", ";
     allow += beast::http::to_string(e.method);
     if (e.method == verb::get && !e.stream) allow += ", HEAD";
@@ -78,10 +86,10 @@ Response Router::Dispatch(const Request& request, const Target& target) const {
         codes::kMethodNotAllowed, std::string(request.method_string()) + " is not allowed on " +
                                       target.path + " (allowed: " + allow + ")");
     res.set(beast::http::field::allow, allow);
-    return res;
+    co_return res;
   }
-  if (fallback_ && request.method() == verb::get) return fallback_(request, target);
-  return ErrorResponse(core::codes::kNotFound, "no route for " + target.path);
+  if (fallback_ && request.method() == verb::get) co_return fallback_(request, target);
+  co_return ErrorResponse(core::codes::kNotFound, "no route for " + target.path);
 }
 
 }  // namespace ensemble::server::http

@@ -6,6 +6,9 @@
 // sends only its headers. A handler that throws gets 500 INTERNAL: exceptions
 // stop here.
 //
+// An async route (AddAsync) answers from a coroutine: a handler that waits on
+// the store (StorePool) lets the io thread serve other connections meanwhile.
+//
 // A stream route (AddStream, GET only) takes over the connection instead of
 // returning a response: the HTTP session finds it with FindStream and runs it
 // to the end of the connection (Server-Sent Events).
@@ -34,6 +37,8 @@ namespace ensemble::server::http {
 class Router {
  public:
   using Handler = std::function<Response(const Request&, const Target&)>;
+  using AsyncHandler =
+      std::function<boost::asio::awaitable<Response>(const Request&, const Target&)>;
   // Owns the connection until it returns; must not throw.
   using StreamHandler =
       std::function<boost::asio::awaitable<void>(beast::tcp_stream&, const Request&)>;
@@ -41,6 +46,7 @@ class Router {
   explicit Router(core::platform::Logger& logger) : logger_(logger) {}
 
   void Add(beast::http::verb method, std::string path, Handler handler);
+  void AddAsync(beast::http::verb method, std::string path, AsyncHandler handler);
   // Serves GET `path` with `handler`; other methods get 405.
   void AddStream(std::string path, StreamHandler handler);
   // Serves GET and HEAD requests for paths no route names.
@@ -48,7 +54,7 @@ class Router {
 
   // The response for `request`, with its payload prepared; the caller sets
   // the version and keep-alive.
-  Response Route(const Request& request) const;
+  boost::asio::awaitable<Response> Route(const Request& request) const;
   // The stream handler for `request`, or nullptr when it is an ordinary one.
   const StreamHandler* FindStream(const Request& request) const;
 
@@ -57,10 +63,11 @@ class Router {
     beast::http::verb method;
     std::string path;
     Handler handler;
+    AsyncHandler async;    // Set for async routes (then handler is empty).
     StreamHandler stream;  // Set for stream routes (then handler is empty).
   };
 
-  Response Dispatch(const Request& request, const Target& target) const;
+  boost::asio::awaitable<Response> Dispatch(const Request& request, const Target& target) const;
 
   core::platform::Logger& logger_;
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.

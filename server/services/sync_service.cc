@@ -34,9 +34,9 @@ core::Result<json> ParseBody(const std::string& body) {
 
 }  // namespace
 
-SyncService::SyncService(core::store::Database& db, core::platform::Logger& logger,
+SyncService::SyncService(store::StorePool& pool, core::platform::Logger& logger,
                          OnCommit on_commit)
-    : db_(db), logger_(logger), sync_(core::hub::Config()), on_commit_(std::move(on_commit)) {}
+    : pool_(pool), logger_(logger), sync_(core::hub::Config()), on_commit_(std::move(on_commit)) {}
 
 http::StringResponse SyncService::Failure(const Status& status, std::string_view route) {
   if (status.code() == codes::kStorage) {
@@ -50,37 +50,40 @@ http::StringResponse SyncService::Failure(const Status& status, std::string_view
   return http::ErrorResponse(status);
 }
 
-http::Response SyncService::Push(const http::Request& request, const http::Target&) {
+boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& request,
+                                                        const http::Target&) {
   auto body = ParseBody(request.body());
-  if (!body.ok()) return http::ErrorResponse(body.status());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
   // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
   // it only if the writes commit, and in the same round trip as COMMIT.
-  core::store::Transaction txn(db_);
-  if (!txn.status().ok()) return Failure(txn.status(), "push");
-  auto outcome = sync_.Apply(db_, *body, nullptr);
-  if (!outcome.ok()) return Failure(outcome.status(), "push");
-  if (outcome->version > 0) {
-    if (Status st = events::NotifyPoke(db_, outcome->version); !st.ok()) {
-      return Failure(st, "push");
-    }
-  }
-  if (Status st = txn.Commit(); !st.ok()) return Failure(st, "push");
+  core::Result<core::sync::PushOutcome> outcome =
+      co_await pool_.Run([this, &body](core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
+        core::store::Transaction txn(db);
+        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+        ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, *body, nullptr));
+        if (done.version > 0) ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, done.version));
+        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        return done;
+      });
+  if (!outcome.ok()) co_return Failure(outcome.status(), "push");
   if (outcome->version > 0 && on_commit_) on_commit_(outcome->version);
-  return http::JsonResponse(boost::beast::http::status::ok, outcome->response);
+  co_return http::JsonResponse(boost::beast::http::status::ok, outcome->response);
 }
 
-http::Response SyncService::Pull(const http::Request&, const http::Target& target) {
+boost::asio::awaitable<http::Response> SyncService::Pull(const http::Request&,
+                                                        const http::Target& target) {
   std::string client_id(target.Param("clientId").value_or(""));
   int64_t cursor = 0;
   if (auto text = target.Param("cursor")) {
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cursor);
     if (ec != std::errc() || end != text->data() + text->size()) {
-      return http::ErrorResponse(codes::kInvalidArgument, "cursor must be an integer");
+      co_return http::ErrorResponse(codes::kInvalidArgument, "cursor must be an integer");
     }
   }
-  auto result = sync_.Pull(db_, client_id, cursor);
-  if (!result.ok()) return Failure(result.status(), "pull");
-  return http::JsonResponse(boost::beast::http::status::ok, *result);
+  core::Result<json> result = co_await pool_.Run(
+      [this, &client_id, cursor](core::store::Database& db) { return sync_.Pull(db, client_id, cursor); });
+  if (!result.ok()) co_return Failure(result.status(), "pull");
+  co_return http::JsonResponse(boost::beast::http::status::ok, *result);
 }
 
 }  // namespace ensemble::server::services

@@ -12,8 +12,11 @@
 // an outer transaction of this service (ServerSync's becomes a savepoint) so
 // the NOTIFY commits or rolls back with it.
 //
-// Thread-safety: uses one Database connection synchronously; call from one
-// thread (the server's io thread).
+// The store work runs on the StorePool's workers; parsing, the poke and the
+// response on the calling coroutine's executor (the server's io thread).
+//
+// Thread-safety: Push and Pull may run concurrently (each on its own
+// connection); the service itself holds no mutable state.
 
 #ifndef ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
 #define ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
@@ -22,11 +25,17 @@
 #include <cstdint>
 #include <functional>
 
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "core/sync/server_sync.h"
 #include "server/http/message.h"
 #include "server/http/url.h"
+#include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
 
@@ -38,18 +47,20 @@ class SyncService {
  public:
   using OnCommit = std::function<void(int64_t server_version)>;
 
-  // `db` and `logger` must outlive the service; `on_commit` (may be empty)
-  // runs on the calling thread after each push that applied something.
-  SyncService(core::store::Database& db, core::platform::Logger& logger, OnCommit on_commit = {});
+  // `pool` and `logger` must outlive the service; `on_commit` (may be empty)
+  // runs on the caller's executor after each push that applied something.
+  SyncService(store::StorePool& pool, core::platform::Logger& logger, OnCommit on_commit = {});
 
-  http::Response Push(const http::Request& request, const http::Target& target);
-  http::Response Pull(const http::Request& request, const http::Target& target);
+  boost::asio::awaitable<http::Response> Push(const http::Request& request,
+                                              const http::Target& target);
+  boost::asio::awaitable<http::Response> Pull(const http::Request& request,
+                                              const http::Target& target);
 
  private:
   // The error response for `status`, logging what the client is not told.
   http::StringResponse Failure(const core::Status& status, std::string_view route);
 
-  core::store::Database& db_;
+  store::StorePool& pool_;
   core::platform::Logger& logger_;
   core::sync::ServerSync sync_;
   OnCommit on_commit_;

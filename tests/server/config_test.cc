@@ -69,5 +69,18 @@ TEST(ServerConfig, MaxEventSubscribersIsAPositiveNumber) {
   }
 }
 
+TEST(ServerConfig, StoreConnectionsAreBounded) {
+  EXPECT_EQ(ConfigFromEnv(From({}))->store_connections, kDefaultStoreConnections);
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_STORE_CONNECTIONS", "12"}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->store_connections, 12u);
+  for (std::string n : {"0", "65", "-1", "four"}) {
+    auto bad = ConfigFromEnv(From({{"ENSEMBLE_STORE_CONNECTIONS", n}}));
+    ASSERT_FALSE(bad.ok()) << n;
+    EXPECT_EQ(bad.status().code(), "INVALID_ARGUMENT");
+    EXPECT_NE(bad.status().message().find("ENSEMBLE_STORE_CONNECTIONS"), std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace ensemble::server

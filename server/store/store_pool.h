@@ -1,0 +1,92 @@
+// StorePool: the server's store connections, each used by one worker thread
+// at a time, so a request waiting on the store holds up neither the io thread
+// (which keeps reading, parsing and writing other requests) nor, on
+// PostgreSQL, other requests' statements: they run side by side on their own
+// connections. Row locks in the store (the client row, the version counter)
+// keep concurrent pushes correct; see core/sync/server_sync.h.
+//
+// The embedded SQLite store gets one connection (SQLite runs one writer at a
+// time anyway); PostgreSQL gets Config::store_connections.
+//
+// Thread-safety: Run may be called from any coroutine; each Database is used
+// by one worker at a time. Destroying the pool waits for running work.
+
+#ifndef ENSEMBLE_SERVER_STORE_STORE_POOL_H_
+#define ENSEMBLE_SERVER_STORE_STORE_POOL_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/async_result.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <memory>
+#include <mutex>
+#include <type_traits>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/store/database.h"
+#include "server/config.h"
+
+namespace ensemble::server::store {
+
+class StorePool {
+ public:
+  // Opens and migrates the configured store (see OpenStore), with as many
+  // connections as its kind allows.
+  static core::Result<std::unique_ptr<StorePool>> Open(const Config& config);
+  ~StorePool();
+
+  core::store::Dialect dialect() const { return dialect_; }
+  size_t size() const { return size_; }
+
+  // Runs fn(Database&) on a worker thread with a connection of its own and
+  // resumes the calling coroutine, on its executor, with what fn returned.
+  // fn must not throw; it must finish its transactions before returning.
+  template <typename Fn>
+  boost::asio::awaitable<std::invoke_result_t<Fn&, core::store::Database&>> Run(Fn fn) {
+    using R = std::invoke_result_t<Fn&, core::store::Database&>;
+    auto caller = co_await boost::asio::this_coro::executor;
+    co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
+                                                   void(R)>(
+        [this, caller](auto handler, Fn fn) {
+          boost::asio::post(workers_, [this, caller, fn = std::move(fn),
+                                       handler = std::move(handler)]() mutable {
+            R result = WithConnection(fn);
+            boost::asio::post(caller, [handler = std::move(handler),
+                                       result = std::move(result)]() mutable {
+              std::move(handler)(std::move(result));
+            });
+          });
+        },
+        boost::asio::use_awaitable, std::move(fn));
+  }
+
+ private:
+  StorePool(core::store::Dialect dialect, std::vector<std::unique_ptr<core::store::Database>> dbs);
+
+  template <typename Fn>
+  auto WithConnection(Fn& fn) {
+    std::unique_ptr<core::store::Database> db = Take();
+    auto result = fn(*db);
+    Give(std::move(db));
+    return result;
+  }
+  // There are as many workers as connections, so a worker always finds one.
+  std::unique_ptr<core::store::Database> Take();
+  void Give(std::unique_ptr<core::store::Database> db);
+
+  const core::store::Dialect dialect_;
+  const size_t size_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<core::store::Database>> idle_;  // Guarded by mu_.
+  boost::asio::thread_pool workers_;  // Last: joined before the connections close.
+};
+
+}  // namespace ensemble::server::store
+
+#endif  // ENSEMBLE_SERVER_STORE_STORE_POOL_H_
