@@ -21,6 +21,9 @@ constexpr std::string_view kCursorKey = "cursor";
 // it need not be sent again, though they stay queued until a pull confirms
 // their rows (the rebase still needs them).
 constexpr std::string_view kPushAcknowledgedKey = "push_acknowledged";
+// Set while reset pages arrive: the compaction floor the reset began at. The
+// first reset page replaces the copy; the following ones add to it.
+constexpr std::string_view kResetFloorKey = "reset_floor";
 
 Status BadResponse(std::string what) {
   return Status(codes::kInvalidArgument, "unexpected server response: " + std::move(what));
@@ -159,7 +162,7 @@ Result<json> ClientReplica::PullRequest() {
   return json{{"clientId", client_id_}, {"cursor", cursor}};
 }
 
-Status ClientReplica::ApplyPull(const json& response) {
+Result<bool> ClientReplica::ApplyPull(const json& response) {
   if (!response.is_object()) return BadResponse("pull response is not an object");
   if (!response.contains("cursor") || !response["cursor"].is_number_integer() ||
       !response.contains("lastMutationId") || !response["lastMutationId"].is_number_integer() ||
@@ -170,7 +173,21 @@ Status ClientReplica::ApplyPull(const json& response) {
                     response["more"].get<bool>();
   const bool reset = response.contains("reset") && response["reset"].is_boolean() &&
                      response["reset"].get<bool>();
-  if (more && !reset) return ApplyPage(response);
+  const int64_t floor = response.contains("floor") && response["floor"].is_number_integer()
+                            ? response["floor"].get<int64_t>()
+                            : 0;
+  ENSEMBLE_ASSIGN_OR_RETURN(auto resetting, GetStateInt(db_, kResetFloorKey));
+  ENSEMBLE_ASSIGN_OR_RETURN(int64_t requested, Cursor());
+  // A reset replaces the copy once, on its first page, and then needs every
+  // live row: from a later cursor it starts over at 0. So does a reset whose
+  // floor rose between pages (a compaction: rows of earlier pages may have
+  // been deleted, their tombstones gone).
+  const bool replace = reset && resetting != floor;
+  const bool restart = replace && requested != 0;
+  if (more && !replace) {
+    ENSEMBLE_RETURN_IF_ERROR(ApplyPage(response));
+    return true;
+  }
 
   store::Transaction txn(db_);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
@@ -190,12 +207,13 @@ Status ClientReplica::ApplyPull(const json& response) {
   }
   ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_backup"));
 
-  // 2. The server's changes. A reset page is every live row: the server has
+  // 2. The server's changes. Reset pages hold every live row: the server has
   // removed tombstones this replica never saw, so its copy is replaced.
-  if (reset) {
+  if (replace) {
     for (const SyncedTable& table : config_.tables) {
       ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM " + std::string(table.table)));
     }
+    ENSEMBLE_RETURN_IF_ERROR(SetStateInt(db_, kResetFloorKey, floor));
   }
   for (const json& change : response["changes"]) {
     ENSEMBLE_ASSIGN_OR_RETURN(const SyncedTable* table, ChangeTable(change));
@@ -208,11 +226,15 @@ Status ClientReplica::ApplyPull(const json& response) {
   if (response.contains("rejections") && response["rejections"].is_array()) {
     ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["rejections"]));
   }
-  // Confirmed mutations leave the outbox now that every page of their rows
-  // has arrived; the cursor advances.
-  ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_outbox WHERE mutation_id <= $1",
-                                    {Value(response["lastMutationId"].get<int64_t>())}));
-  ENSEMBLE_RETURN_IF_ERROR(SetStateInt(db_, kCursorKey, response["cursor"].get<int64_t>()));
+  // Confirmed mutations leave the outbox once every page of their rows has
+  // arrived; the cursor advances.
+  if (!more && !restart) {
+    ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_outbox WHERE mutation_id <= $1",
+                                      {Value(response["lastMutationId"].get<int64_t>())}));
+    ENSEMBLE_RETURN_IF_ERROR(DeleteState(db_, kResetFloorKey));
+  }
+  ENSEMBLE_RETURN_IF_ERROR(
+      SetStateInt(db_, kCursorKey, restart ? 0 : response["cursor"].get<int64_t>()));
 
   // 4. Replay what is still pending on top. A mutation that no longer applies
   // stays queued: the server decides, and its rejection comes back in a push.
@@ -231,7 +253,8 @@ Status ClientReplica::ApplyPull(const json& response) {
                            " no longer applies locally: " + st.ToString());
     }
   }
-  return txn.Commit();
+  ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+  return more || restart;
 }
 
 Result<const SyncedTable*> ClientReplica::ChangeTable(const json& change) const {

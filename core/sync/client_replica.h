@@ -53,12 +53,14 @@ class ClientReplica {
   Status ApplyPushResponse(const nlohmann::json& response);
 
   Result<nlohmann::json> PullRequest();
-  // Applies a pull response and rebases pending mutations onto it. On a reset
-  // response the synced tables are replaced by its rows before the rebase.
-  // A page with more to come is applied without a rebase (records with
-  // pending local effects keep showing them); the last page rebases once, so
-  // catching up costs one replay of the outbox, not one per page.
-  Status ApplyPull(const nlohmann::json& response);
+  // Applies a pull response and rebases pending mutations onto it; returns
+  // whether to pull again at once. A page with more to come is applied
+  // without a rebase (records with pending local effects keep showing them);
+  // the last page rebases once, so catching up costs one replay of the
+  // outbox, not one per page. Reset pages replace the synced tables on the
+  // first page and add to them on the following ones; if the server's floor
+  // rose between them the reset starts over from cursor 0.
+  Result<bool> ApplyPull(const nlohmann::json& response);
 
   Result<int64_t> PendingCount();
   Result<nlohmann::json> Outbox();

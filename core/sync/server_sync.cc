@@ -299,11 +299,13 @@ Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
   return Status::Ok();
 }
 
-Result<bool> AnyRowAfter(store::Database& db, std::span<const SyncedTable> tables, int64_t version) {
+Result<bool> AnyRowAfter(store::Database& db, std::span<const SyncedTable> tables,
+                         const std::string& filter, int64_t version) {
   for (const SyncedTable& table : tables) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         store::Rows rows,
-        db.Query("SELECT 1 FROM " + std::string(table.table) + " WHERE row_version > $1 LIMIT 1",
+        db.Query("SELECT 1 FROM " + std::string(table.table) + " WHERE " + filter +
+                     "row_version > $1 LIMIT 1",
                  {Value(version)}));
     if (!rows.empty()) return true;
   }
@@ -341,33 +343,34 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
   std::vector<Change> changes;
   int64_t next_cursor = server_version;
   bool more = false;
-  const bool reset = cursor < min_cursor.value_or(0);
-  if (reset) {
-    // Tombstones this client has not seen may be gone (Compact): send every
-    // live row, and the client replaces its copy with them.
-    ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, "deleted = 0 AND row_version >= $1",
-                                         0, kNoLimit, account_id, changes));
-  } else {
-    ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, "row_version > $1", cursor,
-                                         static_cast<int64_t>(kMaxPullRows + 1), account_id,
-                                         changes));
-    if (changes.size() > kMaxPullRows) {
-      more = true;
-      // Cut at a whole change version so no row of it is skipped next time.
-      const int64_t cut = changes[kMaxPullRows].version;
-      if (changes.front().version < cut) {
-        while (changes.back().version >= cut) changes.pop_back();
-        next_cursor = cut - 1;
-      } else {
-        // One change wrote more rows than a page holds: the page grows to all
-        // of them rather than coming back empty (which would never advance).
-        changes.clear();
-        ENSEMBLE_RETURN_IF_ERROR(
-            CollectRows(db, config_.tables, "row_version = $1", cut, kNoLimit, account_id, changes));
-        next_cursor = cut;
-        ENSEMBLE_ASSIGN_OR_RETURN(more, AnyRowAfter(db, config_.tables, cut));
-        if (!more) next_cursor = server_version;
-      }
+  // Below the floor, tombstones this client has not seen may be gone
+  // (Compact): the pages hold live rows only, and the client replaces its
+  // copy with them. Paged like any pull, since each row comes once, at its
+  // latest version.
+  const int64_t floor = min_cursor.value_or(0);
+  const bool reset = cursor < floor;
+  const std::string filter = reset ? "deleted = 0 AND " : "";
+  // Rows the server wrote carry versions from 1; a reset from 0 takes all.
+  const int64_t after = reset && cursor == 0 ? -1 : cursor;
+  ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, filter + "row_version > $1", after,
+                                       static_cast<int64_t>(kMaxPullRows + 1), account_id,
+                                       changes));
+  if (changes.size() > kMaxPullRows) {
+    more = true;
+    // Cut at a whole change version so no row of it is skipped next time.
+    const int64_t cut = changes[kMaxPullRows].version;
+    if (changes.front().version < cut) {
+      while (changes.back().version >= cut) changes.pop_back();
+      next_cursor = cut - 1;
+    } else {
+      // One change wrote more rows than a page holds: the page grows to all
+      // of them rather than coming back empty (which would never advance).
+      changes.clear();
+      ENSEMBLE_RETURN_IF_ERROR(CollectRows(db, config_.tables, filter + "row_version = $1", cut,
+                                           kNoLimit, account_id, changes));
+      next_cursor = cut;
+      ENSEMBLE_ASSIGN_OR_RETURN(more, AnyRowAfter(db, config_.tables, filter, cut));
+      if (!more) next_cursor = server_version;
     }
   }
   json out_changes = json::array();
@@ -382,7 +385,10 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
               {"changes", std::move(out_changes)},
               {"more", more}};
   if (!rejections.empty()) out["rejections"] = std::move(rejections);
-  if (reset) out["reset"] = true;
+  if (reset) {
+    out["reset"] = true;
+    out["floor"] = floor;
+  }
   return out;
 }
 

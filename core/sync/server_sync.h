@@ -60,8 +60,9 @@ class ServerSync {
   // Returns {cursor, lastMutationId, changes: [{kind, row}], more}; at most
   // kMaxPullRows rows, cut at a whole change (a single change with more rows
   // comes whole in one page), and more=true when the client should pull
-  // again. A cursor below the compaction floor gets {..., reset: true} with
-  // every live row, which replaces the client's copy.
+  // again. A cursor below the compaction floor gets reset pages,
+  // {..., reset: true, floor}, holding live rows only (paged the same way);
+  // they replace the client's copy (see ClientReplica::ApplyPull).
   Result<nlohmann::json> Pull(store::Database& db, const std::string& client_id, int64_t cursor);
   // The same, holding only rows of the spaces `account_id` is a member of.
   Result<nlohmann::json> Pull(store::Database& db, const std::string& account_id,

@@ -37,4 +37,8 @@ Status SetStateText(store::Database& db, std::string_view key, const std::string
       {Value(std::string(key)), Value(value)});
 }
 
+Status DeleteState(store::Database& db, std::string_view key) {
+  return db.Exec("DELETE FROM sync_state WHERE key = $1", {store::Value(std::string(key))});
+}
+
 }  // namespace ensemble::core::sync

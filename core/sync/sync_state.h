@@ -19,6 +19,8 @@ Result<std::optional<int64_t>> GetStateInt(store::Database& db, std::string_view
 Result<std::optional<std::string>> GetStateText(store::Database& db, std::string_view key);
 Status SetStateInt(store::Database& db, std::string_view key, int64_t value);
 Status SetStateText(store::Database& db, std::string_view key, const std::string& value);
+// Removes `key`; nothing happens when it is not set.
+Status DeleteState(store::Database& db, std::string_view key);
 
 }  // namespace ensemble::core::sync
 

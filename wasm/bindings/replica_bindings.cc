@@ -89,11 +89,9 @@ std::string ApplyPull(val response_json) {
     ENSEMBLE_ASSIGN_OR_RETURN(json response, JsonArg(response_json, "responseJson"));
     Session& s = Session::Get();
     ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
-    ENSEMBLE_RETURN_IF_ERROR(s.replica().ApplyPull(response));
-    // The same reading of "more" as ClientReplica::ApplyPull's.
-    bool more =
-        response.contains("more") && response["more"].is_boolean() && response["more"].get<bool>();
-    return json{{"cursor", response["cursor"]}, {"more", more}};
+    ENSEMBLE_ASSIGN_OR_RETURN(bool more, s.replica().ApplyPull(response));
+    ENSEMBLE_ASSIGN_OR_RETURN(int64_t cursor, s.replica().Cursor());
+    return json{{"cursor", cursor}, {"more", more}};
   });
 }
 

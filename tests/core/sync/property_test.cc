@@ -335,9 +335,9 @@ class World {
     auto resp = server_.Pull(*server_db_, req["clientId"], req["cursor"]);
     EXPECT_TRUE(resp.ok()) << resp.status().ToString();
     if (!resp.ok()) return false;
-    Status st = c.replica->ApplyPull(*resp);
-    EXPECT_TRUE(st.ok()) << st.ToString();
-    return (*resp)["more"].get<bool>();
+    auto again = c.replica->ApplyPull(*resp);
+    EXPECT_TRUE(again.ok()) << again.status().ToString();
+    return again.ok() && *again;
   }
 
   void PullAll(Client& c) {

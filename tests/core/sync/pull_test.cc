@@ -141,10 +141,14 @@ TEST_F(PullTest, ACursorBeforeTheFloorGetsAResetSnapshot) {
 
   json reset = PullAt(b, *b.replica->Cursor());
   EXPECT_EQ(reset["reset"], true);
-  EXPECT_EQ(reset["more"], false);
-  EXPECT_EQ(reset["cursor"], ServerVersion());
-  ASSERT_EQ(reset["changes"].size(), 1u);
-  EXPECT_EQ(reset["changes"][0]["row"]["id"], stays);
+  EXPECT_EQ(reset["floor"], ServerVersion());
+  // From the start, a reset page holds every live row and no tombstone.
+  json from_zero = PullAt(b, 0);
+  EXPECT_EQ(from_zero["reset"], true);
+  EXPECT_EQ(from_zero["more"], false);
+  EXPECT_EQ(from_zero["cursor"], ServerVersion());
+  ASSERT_EQ(from_zero["changes"].size(), 1u);
+  EXPECT_EQ(from_zero["changes"][0]["row"]["id"], stays);
 
   // b never saw the tombstone, yet after the reset it no longer has `goes`.
   Pull(b);
@@ -247,9 +251,61 @@ TEST_F(PullTest, AMalformedChangeOnAnEarlyPageChangesNothing) {
   std::string id = a.NewTask("mine");
   json page = {{"cursor", 5}, {"lastMutationId", 0}, {"more", true},
                {"changes", {{{"kind", "task"}, {"row", {{"title", "no id"}}}}}}};
-  EXPECT_EQ(a.replica->ApplyPull(page).code(), codes::kInvalidArgument);
+  EXPECT_EQ(a.replica->ApplyPull(page).status().code(), codes::kInvalidArgument);
   EXPECT_EQ(*a.replica->Cursor(), 0);
   EXPECT_EQ(a.Get(id).title, "mine");
+}
+
+TEST_F(PullTest, AResetIsPagedAndReplacesTheCopyOnce) {
+  Client a(1), b(2);
+  std::string goes = a.NewTask("goes");
+  Sync(a);
+  Pull(b);
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", goes}}).ok());
+  Sync(a);
+  WriteChange(ServerVersion() + 1, kMaxPullRows, 7);
+  WriteChange(ServerVersion() + 1, 10, 8);
+  ASSERT_TRUE(server_.Compact(*server_db_, ServerVersion()).ok());
+  std::string mine = b.NewTask("made offline");
+
+  int pages = 0;
+  for (bool again = true; again; ++pages) {
+    json req = *b.replica->PullRequest();
+    json page = PullAt(b, req["cursor"].get<int64_t>());
+    EXPECT_EQ(page["reset"], true);
+    EXPECT_LE(page["changes"].size(), kMaxPullRows);
+    auto r = b.replica->ApplyPull(page);
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+    again = *r;
+    // The person's offline task shows throughout.
+    EXPECT_TRUE(tasks::GetTask(*b.db, mine)->has_value()) << "page " << pages;
+    ASSERT_LT(pages, 10);
+  }
+  EXPECT_GE(pages, 3);  // Start over at 0, then two pages of rows.
+  EXPECT_FALSE(tasks::GetTask(*b.db, goes)->has_value());
+  Sync(b);
+  EXPECT_EQ(ClientRows(b), ServerRows());
+}
+
+TEST_F(PullTest, AResetStartsOverWhenTheFloorRisesBetweenPages) {
+  Client a(1), b(2);
+  std::string later_gone = a.NewTask("deleted during b's reset");
+  Sync(a);
+  WriteChange(ServerVersion() + 1, kMaxPullRows, 7);
+  ASSERT_TRUE(server_.Compact(*server_db_, 1).ok());  // Any floor above 0.
+  json first = PullAt(b, 0);
+  ASSERT_EQ(first["reset"], true);
+  ASSERT_EQ(first["more"], true);
+  ASSERT_TRUE(b.replica->ApplyPull(first).ok());
+  ASSERT_TRUE(tasks::GetTask(*b.db, later_gone)->has_value());
+  // Meanwhile: the task is deleted and its tombstone compacted away.
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", later_gone}}).ok());
+  Sync(a);
+  ASSERT_TRUE(server_.Compact(*server_db_, ServerVersion()).ok());
+
+  Pull(b);
+  EXPECT_FALSE(tasks::GetTask(*b.db, later_gone)->has_value());
+  EXPECT_EQ(ClientRows(b), ServerRows());
 }
 
 TEST_F(PullTest, ANewClientAfterCompactionGetsOnlyLiveRows) {
