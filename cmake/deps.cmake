@@ -26,6 +26,21 @@ else()
 endif()
 add_library(ensemble::sqlite ALIAS ensemble_sqlite)
 
+# zlib's inflate (reading .docx transcripts): the same sources in both builds.
+set(ENSEMBLE_ZLIB_DIR "${PROJECT_SOURCE_DIR}/third_party/zlib" CACHE PATH
+    "Folder holding zlib's inflate sources (tools/lib/fetch-zlib.sh fills it)")
+if(NOT EXISTS "${ENSEMBLE_ZLIB_DIR}/inflate.c")
+  message(FATAL_ERROR "zlib sources not found in ${ENSEMBLE_ZLIB_DIR}; "
+                      "run tools/lib/fetch-zlib.sh (tools/dev does)")
+endif()
+add_library(ensemble_zlib STATIC
+  "${ENSEMBLE_ZLIB_DIR}/adler32.c" "${ENSEMBLE_ZLIB_DIR}/crc32.c" "${ENSEMBLE_ZLIB_DIR}/inffast.c"
+  "${ENSEMBLE_ZLIB_DIR}/inflate.c" "${ENSEMBLE_ZLIB_DIR}/inftrees.c" "${ENSEMBLE_ZLIB_DIR}/zutil.c")
+target_include_directories(ensemble_zlib SYSTEM PUBLIC "${ENSEMBLE_ZLIB_DIR}")
+target_compile_definitions(ensemble_zlib PRIVATE HAVE_UNISTD_H HAVE_STDARG_H)
+target_compile_options(ensemble_zlib PRIVATE -w)
+add_library(ensemble::zlib ALIAS ensemble_zlib)
+
 # Header-only libraries from Debian. Emscripten must not see all of
 # /usr/include, so the wasm build gets a folder holding only these headers.
 add_library(ensemble_header_deps INTERFACE)

@@ -9,6 +9,7 @@ APT_PACKAGES=(
   libsodium-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   chromium chromium-driver
+  unicode-data bzip2  # NormalizationTest.txt(.bz2): the NFKC conformance test runs all of it.
 )
 PG_BIN=/usr/lib/postgresql/15/bin
 PG_STATE_FILE="$ROOT/build/pg/state"
@@ -43,6 +44,7 @@ dev_deps() {
     echo "$want" >"$stamp"
   fi
   tools/lib/fetch-sqlite.sh
+  tools/lib/fetch-zlib.sh
 }
 
 dev_build() {
@@ -149,9 +151,12 @@ dev_test() {
   pg_start
   export ENSEMBLE_REQUIRE_PG=1
   export ENSEMBLE_SERVER_BIN="$ROOT/build/native/server/ensemble_server"
+  export ENSEMBLE_NORMALIZATION_TEST="$ROOT/build/NormalizationTest.txt"
+  bzip2 -dc /usr/share/unicode/NormalizationTest.txt.bz2 >"$ENSEMBLE_NORMALIZATION_TEST"
   run_suite "native (ctest)" ctest --preset native -j2
   run_suite "native-debug, ASan+UBSan (ctest)" ctest --preset native-debug -j2
   run_suite "wasm (node --test)" node --test tests/wasm/
+  run_suite "command line (node --test)" node --test tests/cli/
   run_suite "browser end-to-end (node --test)" node --test --test-concurrency=1 tests/e2e/
   run_suite "crash: kill -9 mid-push (node --test)" node --test --test-concurrency=1 tests/crash/
   run_fuzzers "${ENSEMBLE_FUZZ_SECONDS:-30}"

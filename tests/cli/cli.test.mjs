@@ -1,0 +1,115 @@
+// tools/ensemble, the command-line client, run as a process: JSON on stdout,
+// and for bad input a non-zero exit with a readable message on stderr.
+
+import assert from 'node:assert/strict';
+import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {test} from 'node:test';
+import {fileURLToPath} from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = process.env.ENSEMBLE_CLI_BIN ?? path.join(root, 'build', 'native', 'tools', 'cli', 'ensemble');
+const calendars = path.join(root, 'tests', 'data', 'calendar');
+const transcripts = path.join(root, 'tests', 'data', 'transcripts');
+
+function run(...args) {
+  const r = spawnSync(bin, args, {encoding: 'utf8'});
+  return {code: r.status, out: r.stdout, err: r.stderr};
+}
+
+function json(...args) {
+  const r = run(...args);
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.err}`);
+  return JSON.parse(r.out);
+}
+
+function scratchFile(name, text) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-cli-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+test('help lists every command and an unknown one is a usage error', () => {
+  const help = run('--help');
+  assert.equal(help.code, 0);
+  for (const line of ['calendar expand', 'calendar merge', 'transcript preview', 'transcript cues']) {
+    assert.match(help.out, new RegExp(line));
+  }
+  const unknown = run('frobnicate');
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.err, /unknown command "frobnicate"/);
+});
+
+test('calendar expand prints each occurrence in the window with its offset', () => {
+  const events = json('calendar', 'expand', path.join(calendars, 'google_work.ics'),
+                      '--from', '2026-03-01', '--to', '2026-03-04');
+  assert.ok(events.length > 0);
+  for (const e of events) {
+    assert.deepEqual(Object.keys(e).sort(),
+                     ['allDay', 'calendar', 'end', 'recurrenceId', 'start', 'summary', 'uid']);
+    assert.equal(e.calendar, 'google_work.ics');
+    if (!e.allDay) assert.match(e.start, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d([+-]\d\d:\d\d|Z)$/);
+    assert.ok(e.start < '2026-03-04T23:59' && e.end > '2026-03-01');
+  }
+});
+
+test('calendar merge joins copies of one event from several files', () => {
+  const files = fs.readdirSync(calendars).filter((f) => f.endsWith('.ics'))
+      .map((f) => path.join(calendars, f));
+  const expanded = files.flatMap((f) => json('calendar', 'expand', f, '--from', '2026-01-01',
+                                             '--to', '2026-12-31'));
+  const merged = json('calendar', 'merge', ...files, '--from', '2026-01-01', '--to', '2026-12-31');
+  assert.ok(merged.length > 0);
+  const sources = merged.reduce((n, e) => n + e.sources.length, 0);
+  assert.ok(sources <= expanded.length, `${sources} sources from ${expanded.length} copies`);
+  assert.ok(merged.length < expanded.length, 'some copies were joined');
+});
+
+test('calendar refuses a file that is not iCalendar and a window without bounds', () => {
+  const notIcs = run('calendar', 'expand', path.join(root, 'README.md'), '--from', '2026-03-01',
+                     '--to', '2026-03-02');
+  assert.notEqual(notIcs.code, 0);
+  assert.match(notIcs.err, /BEGIN:VCALENDAR/);
+  assert.equal(notIcs.out, '');
+  const noWindow = run('calendar', 'expand', path.join(calendars, 'google_work.ics'));
+  assert.notEqual(noWindow.code, 0);
+  assert.match(noWindow.err, /--from and --to/);
+  const missing = run('calendar', 'expand', '/nonexistent.ics', '--from', '2026-03-01', '--to', '2026-03-02');
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.err, /nonexistent/);
+});
+
+test('transcript preview detects the format from the content, not the name', () => {
+  const vtt = fs.readFileSync(path.join(transcripts, 'zoom.vtt'), 'utf8');
+  const preview = json('transcript', 'preview', scratchFile('notes.txt', vtt));
+  assert.equal(preview.format, 'zoom-vtt');
+  assert.ok(preview.speakers.length > 0);
+  assert.ok(preview.firstLines.length > 0 && preview.firstLines.length <= 6);
+  const docx = json('transcript', 'preview', path.join(transcripts, 'meet-transcript.docx'));
+  assert.equal(docx.format, 'google-meet');
+});
+
+test('transcript cues lists caption cues with times in seconds', () => {
+  const cues = json('transcript', 'cues', path.join(transcripts, 'zoom.vtt'));
+  assert.ok(cues.length > 1);
+  for (const c of cues) {
+    assert.equal(typeof c.start, 'number');
+    assert.ok(c.end >= c.start);
+    assert.equal(typeof c.text, 'string');
+  }
+  const plain = run('transcript', 'cues', path.join(transcripts, 'plain.txt'));
+  assert.notEqual(plain.code, 0);
+  assert.match(plain.err, /captions/);
+});
+
+test('transcript refuses a missing file and a broken docx', () => {
+  const missing = run('transcript', 'preview', '/nonexistent.vtt');
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.err, /cannot read/);
+  const broken = run('transcript', 'preview', scratchFile('broken.docx', 'PK\u0003\u0004 not really a zip'));
+  assert.notEqual(broken.code, 0);
+  assert.ok(broken.err.length > 0);
+});
