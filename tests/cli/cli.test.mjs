@@ -35,7 +35,8 @@ function scratchFile(name, text) {
 test('help lists every command and an unknown one is a usage error', () => {
   const help = run('--help');
   assert.equal(help.code, 0);
-  for (const line of ['calendar expand', 'calendar merge', 'transcript preview', 'transcript cues']) {
+  for (const line of ['calendar expand', 'calendar merge', 'transcript preview', 'transcript cues',
+                      'format --refs']) {
     assert.match(help.out, new RegExp(line));
   }
   const unknown = run('frobnicate');
@@ -112,4 +113,20 @@ test('transcript refuses a missing file and a broken docx', () => {
   const broken = run('transcript', 'preview', scratchFile('broken.docx', 'PK\u0003\u0004 not really a zip'));
   assert.notEqual(broken.code, 0);
   assert.ok(broken.err.length > 0);
+});
+
+test('format prints stdin with known ids as titles, linked or plain', () => {
+  const refs = scratchFile('refs.json', JSON.stringify([
+    {kind: 'task', id: '01JCTASK000000000000000001', label: 'Draft brief'}]));
+  const text = 'Done: 01JCTASK000000000000000001, and `01JCTASK000000000000000001` in code.\n';
+  const rich = spawnSync(bin, ['format', '--refs', refs], {input: text, encoding: 'utf8'});
+  assert.equal(rich.status, 0, rich.stderr);
+  assert.equal(rich.stdout, 'Done: [Draft brief](ensemble://task/01JCTASK000000000000000001), ' +
+                            'and `01JCTASK000000000000000001` in code.\n');
+  const plain = spawnSync(bin, ['format', '--refs', refs, '--plain'], {input: text, encoding: 'utf8'});
+  assert.equal(plain.stdout, 'Done: Draft brief, and `01JCTASK000000000000000001` in code.\n');
+  const badRefs = run('format', '--refs', scratchFile('bad.json', '[{"kind":"task"}]'));
+  assert.notEqual(badRefs.code, 0);
+  assert.match(badRefs.err, /refs\[0\]/);
+  assert.equal(run('format').code, 2);
 });
