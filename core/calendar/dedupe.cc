@@ -551,66 +551,100 @@ std::string LowerAscii(std::string_view s) {
   return out;
 }
 
-// Fills merged.event from merged.sources (best first).
-void MergeFields(MergedEvent& merged) {
-  const std::vector<CalendarEvent>& src = merged.sources;
-  const CalendarEvent& best = src.front();
+// Copy `field` of the first copy of `members` that has it, moved out.
+std::string TakeFirstNonEmpty(std::span<const int32_t> members, std::vector<CalendarEvent>& copies,
+                              std::string CalendarEvent::*field) {
+  for (int32_t i : members) {
+    std::string& value = copies[i].*field;
+    if (!value.empty()) return std::move(value);
+  }
+  return std::string();
+}
+
+// Fills merged.event and merged.sources from the copies of one group (best
+// first). Each copy is read here for the last time, so its text is moved,
+// not copied: allocating it again was a fifth of the merge's time.
+void MergeFields(std::span<const int32_t> members, std::vector<CalendarEvent>& copies,
+                 MergedEvent& merged) {
+  CalendarEvent& best = copies[members.front()];
   CalendarEvent& out = merged.event;
   out.source = best.source;
-  out.calendar = best.calendar;
+  out.calendar = best.calendar;  // The source keeps its own below.
   out.all_day = best.all_day;
   out.start = best.start;
   out.end = best.end;
   out.start_offset = best.start_offset;
   out.end_offset = best.end_offset;
   out.original_start = best.original_start;
-  out.title = std::string(StripMailPrefixes(best.title));
-  // id and created (the earliest-created copy's) are set by the caller.
-  auto first_non_empty = [&src](std::string CalendarEvent::*field) {
-    for (const CalendarEvent& e : src) {
-      if (!(e.*field).empty()) return e.*field;
+  {
+    // The stripped title is a part of best.title: keep that part in place.
+    const std::string_view stripped = StripMailPrefixes(best.title);
+    const char* data = best.title.data();
+    if (stripped.empty()) {
+      out.title.clear();
+    } else if (stripped.data() >= data &&
+               stripped.data() + stripped.size() <= data + best.title.size()) {
+      const size_t offset = static_cast<size_t>(stripped.data() - data);
+      const size_t size = stripped.size();
+      out.title = std::move(best.title);
+      out.title.resize(offset + size);
+      out.title.erase(0, offset);
+    } else {
+      out.title = std::string(stripped);
     }
-    return std::string();
-  };
-  out.uid = first_non_empty(&CalendarEvent::uid);
-  out.description = first_non_empty(&CalendarEvent::description);
-  out.location = first_non_empty(&CalendarEvent::location);
-  out.join_url = first_non_empty(&CalendarEvent::join_url);
-  out.organizer = first_non_empty(&CalendarEvent::organizer);
-  out.status = first_non_empty(&CalendarEvent::status);
-  if (src.size() == 1) {
-    out.attendees = best.attendees;
-    return;
   }
-  // Attendees: the union by address, first (best) copy's entry kept, a
-  // missing name filled from a later copy; those without an address by name.
-  size_t total = 0;
-  for (const CalendarEvent& e : src) total += e.attendees.size();
-  out.attendees.reserve(total);
-  std::unordered_map<std::string, size_t> seen;  // Used for long lists only.
-  const bool use_map = total > kLinearAttendeeMerge;
-  for (const CalendarEvent& e : src) {
-    for (const Attendee& a : e.attendees) {
-      size_t found = out.attendees.size();
-      if (use_map) {
-        std::string key = a.email.empty() ? "name:" + a.name : LowerAscii(a.email);
-        found = seen.try_emplace(std::move(key), out.attendees.size()).first->second;
-      } else {
-        for (size_t i = 0; i < out.attendees.size(); ++i) {
-          const Attendee& b = out.attendees[i];
-          if (a.email.empty() ? b.email.empty() && a.name == b.name
-                              : SameAddress(a.email, b.email)) {
-            found = i;
-            break;
+  // id and created (the earliest-created copy's) are set by the caller.
+  for (int32_t i : members) {  // Copied: every source keeps its UID.
+    if (!copies[i].uid.empty()) {
+      out.uid = copies[i].uid;
+      break;
+    }
+  }
+  out.description = TakeFirstNonEmpty(members, copies, &CalendarEvent::description);
+  out.location = TakeFirstNonEmpty(members, copies, &CalendarEvent::location);
+  out.join_url = TakeFirstNonEmpty(members, copies, &CalendarEvent::join_url);
+  out.organizer = TakeFirstNonEmpty(members, copies, &CalendarEvent::organizer);
+  out.status = TakeFirstNonEmpty(members, copies, &CalendarEvent::status);
+  if (members.size() == 1) {
+    out.attendees = std::move(best.attendees);
+  } else {
+    // Attendees: the union by address, first (best) copy's entry kept, a
+    // missing name filled from a later copy; those without an address by
+    // name.
+    size_t total = 0;
+    for (int32_t i : members) total += copies[i].attendees.size();
+    out.attendees.reserve(total);
+    std::unordered_map<std::string, size_t> seen;  // Used for long lists only.
+    const bool use_map = total > kLinearAttendeeMerge;
+    for (int32_t i : members) {
+      for (Attendee& a : copies[i].attendees) {
+        size_t found = out.attendees.size();
+        if (use_map) {
+          std::string key = a.email.empty() ? "name:" + a.name : LowerAscii(a.email);
+          found = seen.try_emplace(std::move(key), out.attendees.size()).first->second;
+        } else {
+          for (size_t j = 0; j < out.attendees.size(); ++j) {
+            const Attendee& b = out.attendees[j];
+            if (a.email.empty() ? b.email.empty() && a.name == b.name
+                                : SameAddress(a.email, b.email)) {
+              found = j;
+              break;
+            }
           }
         }
-      }
-      if (found == out.attendees.size()) {
-        out.attendees.push_back(a);
-      } else if (out.attendees[found].name.empty()) {
-        out.attendees[found].name = a.name;
+        if (found == out.attendees.size()) {
+          out.attendees.push_back(std::move(a));
+        } else if (out.attendees[found].name.empty()) {
+          out.attendees[found].name = std::move(a.name);
+        }
       }
     }
+  }
+  merged.sources.reserve(members.size());
+  for (int32_t i : members) {
+    CalendarEvent& c = copies[i];
+    merged.sources.push_back(
+        {std::move(c.id), c.source, std::move(c.calendar), std::move(c.uid)});
   }
 }
 
@@ -699,13 +733,10 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent> copies) 
     merged.event.created = copies[earliest[g]].created;
     const auto first = members.begin() + begin[g];
     const auto last = members.begin() + begin[g + 1];
-    merged.sources.reserve(last - first);
     merged.member_ids.reserve(last - first);
-    for (auto it = first; it != last; ++it) {
-      merged.member_ids.push_back(copies[*it].id);
-      merged.sources.push_back(std::move(copies[*it]));
-    }
-    MergeFields(merged);
+    for (auto it = first; it != last; ++it) merged.member_ids.push_back(copies[*it].id);
+    MergeFields(std::span<const int32_t>(&*first, static_cast<size_t>(last - first)), copies,
+                merged);
   }
   return out;
 }
@@ -727,7 +758,7 @@ nlohmann::json ToJson(const MergedEvent& merged) {
   out["attendees"] = std::move(attendees);
   out["memberIds"] = merged.member_ids;
   nlohmann::json sources = nlohmann::json::array();
-  for (const CalendarEvent& s : merged.sources) {
+  for (const MergedSource& s : merged.sources) {
     sources.push_back(
         {{"connector", SourceKindName(s.source)}, {"calendar", s.calendar}, {"id", s.id}});
   }

@@ -33,6 +33,16 @@ inline constexpr int64_t kDedupeTimeToleranceSeconds = 2 * 60;
 // The JSON of a merged event lists at most this many attendees.
 inline constexpr size_t kMaxJsonAttendees = 50;
 
+// What a merged event keeps of each copy: enough to name it and its
+// calendar. Not the whole copy, so that the merge moves the copies' text
+// into the merged event instead of allocating it twice.
+struct MergedSource {
+  std::string id;
+  SourceKind source = SourceKind::kIcs;
+  std::string calendar;
+  std::string uid;  // iCalendar UID; empty when unknown.
+};
+
 // One event after the merge.
 struct MergedEvent {
   // The merged fields: the earliest-created copy's id; time (start, end,
@@ -42,7 +52,7 @@ struct MergedEvent {
   CalendarEvent event;
   // Every copy, best first: Google or Outlook before a calendar link, then
   // the copy with the most fields filled, then the earliest created.
-  std::vector<CalendarEvent> sources;
+  std::vector<MergedSource> sources;
   // Every copy's row id, in `sources` order.
   std::vector<std::string> member_ids;
 };

@@ -68,7 +68,7 @@ bool NamesEvent(const MergedEvent& merged, const std::string& id) {
   for (const std::string& member : merged.member_ids) {
     if (same(member)) return true;
   }
-  for (const CalendarEvent& copy : merged.sources) {
+  for (const MergedSource& copy : merged.sources) {
     if (same(copy.id)) return true;
   }
   return false;

@@ -76,10 +76,12 @@ std::string SpeakerOf(const json& item) {
   return "";
 }
 
-std::string_view TextOf(const json& item) {
+// The sentence's text, writable so the reader can move it out of the
+// document instead of copying it; null when there is no text string.
+std::string* MutableTextOf(json& item) {
   const json* v = Field(item, {"text", "sentence", "raw_text", "content", "words"});
-  if (v && v->is_string()) return v->get_ref<const std::string&>();
-  return {};
+  if (v && v->is_string()) return &const_cast<json*>(v)->get_ref<std::string&>();
+  return nullptr;
 }
 
 bool IsSentenceArray(const json& value) {
@@ -244,15 +246,23 @@ Status ReadJsonTranscript(std::string_view text, Transcript* transcript, bool* n
   }
   size_t chars = 0;
   std::string cleaned;
-  for (const json& item : *sentences) {
+  transcript->turns.reserve(sentences->size());
+  // Each sentence's text is read once, so it is moved out of the document
+  // (which nothing reads again) rather than copied.
+  for (json& item : *const_cast<json*>(sentences)) {
     if (!item.is_object()) continue;
-    std::string_view raw = TextOf(item);
-    if (!scan::IsCleanUtf8(raw)) {  // Escapes can smuggle in control characters.
+    std::string collapsed;
+    std::string* text = MutableTextOf(item);
+    if (text == nullptr) {
+      // No text: nothing to collapse.
+    } else if (!scan::IsCleanUtf8(*text)) {  // Escapes can smuggle in control characters.
       cleaned.clear();
-      scan::AppendCleanUtf8(raw, &cleaned);
-      raw = cleaned;
+      scan::AppendCleanUtf8(*text, &cleaned);
+      collapsed = scan::CollapseSpaces(cleaned);
+    } else {
+      collapsed = std::move(*text);
+      scan::CollapseSpacesInPlace(&collapsed);
     }
-    std::string collapsed = scan::CollapseSpaces(raw);
     if (collapsed.empty()) continue;
     if (chars + collapsed.size() > kMaxTranscriptChars) {
       size_t left = kMaxTranscriptChars > chars ? kMaxTranscriptChars - chars : 0;

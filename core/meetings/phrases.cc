@@ -173,17 +173,30 @@ constexpr std::array<uint8_t, 256> MakeClasses() {
 
 constexpr std::array<uint8_t, 256> kClasses = MakeClasses();
 
-// For each lower-case first letter, the phrases that start with it.
+// For each lower-case first letter, the phrases that start with it, their
+// second characters inline (no pointer chase per phrase), and which
+// lower-cased second bytes can start any of them at all, so most words are
+// rejected with one lookup.
 struct PhraseIndex {
   std::array<std::array<uint8_t, 16>, 26> ids{};
+  std::array<std::array<char, 16>, 26> second{};
   std::array<uint8_t, 26> count{};
+  std::array<std::array<bool, 256>, 26> may_follow{};
 };
 
 constexpr PhraseIndex MakePhraseIndex() {
   PhraseIndex index;
   for (size_t p = 0; p < kPhrases.size(); ++p) {
     int letter = kPhrases[p].text[0] - 'a';
+    char second = kPhrases[p].text[1];
+    index.second[letter][index.count[letter]] = second;
     index.ids[letter][index.count[letter]++] = static_cast<uint8_t>(p);
+    if (second == '\'') {
+      // The apostrophe may be typographic (a multi-byte sequence): try them all.
+      for (bool& may : index.may_follow[letter]) may = true;
+    } else {
+      index.may_follow[letter][static_cast<unsigned char>(second)] = true;
+    }
   }
   return index;
 }
@@ -222,10 +235,13 @@ void SuggestItems(Transcript* transcript) {
       size_t matched_end = 0;
       if (cls & kCandidate) {
         const int letter = Lower(s[i]) - 'a';
-        for (uint8_t k = 0; k < kPhraseIndex.count[letter]; ++k) {
-          const Phrase& phrase = kPhrases[kPhraseIndex.ids[letter][k]];
+        const unsigned char next = i + 1 < n ? static_cast<unsigned char>(Lower(s[i + 1])) : 0;
+        const uint8_t count = kPhraseIndex.may_follow[letter][next] ? kPhraseIndex.count[letter] : 0;
+        for (uint8_t k = 0; k < count; ++k) {
           // Most words fail on their second letter: test it before the full match.
-          if (phrase.text[1] != '\'' && (i + 1 >= n || Lower(s[i + 1]) != phrase.text[1])) continue;
+          const char second = kPhraseIndex.second[letter][k];
+          if (second != '\'' && (i + 1 >= n || static_cast<char>(next) != second)) continue;
+          const Phrase& phrase = kPhrases[kPhraseIndex.ids[letter][k]];
           if ((phrase.decision && !want_decisions) || (!phrase.decision && !want_actions)) continue;
           size_t len = MatchPhrase(s, i, phrase.text);
           if (len == 0) continue;

@@ -47,7 +47,7 @@ std::set<std::set<std::string>> Groups(const std::vector<MergedEvent>& merged) {
 void ExpectNoCalendarTwice(const std::vector<MergedEvent>& merged) {
   for (const MergedEvent& m : merged) {
     std::map<std::string, std::string> uid_by_calendar;
-    for (const CalendarEvent& s : m.sources) {
+    for (const MergedSource& s : m.sources) {
       auto [it, added] = uid_by_calendar.try_emplace(s.calendar, s.uid);
       if (!added) {
         EXPECT_TRUE(!s.uid.empty() && it->second == s.uid)
