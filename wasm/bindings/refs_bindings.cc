@@ -16,16 +16,29 @@ namespace {
 using emscripten::val;
 using nlohmann::json;
 
+// The three arguments both functions take, read and checked.
+struct FormatArgs {
+  std::string text;
+  core::refs::RefSet refs;
+  core::refs::FormatOptions options;
+};
+
+core::Result<FormatArgs> ReadFormatArgs(const val& text, const val& refs_json,
+                                        const val& options_json) {
+  FormatArgs args;
+  ENSEMBLE_ASSIGN_OR_RETURN(args.text, StringArg(text, "text"));
+  ENSEMBLE_ASSIGN_OR_RETURN(json refs, JsonArg(refs_json, "refsJson"));
+  ENSEMBLE_ASSIGN_OR_RETURN(json options, JsonArg(options_json, "optionsJson"));
+  ENSEMBLE_ASSIGN_OR_RETURN(args.refs, core::refs::RefSetFromJson(refs));
+  ENSEMBLE_ASSIGN_OR_RETURN(args.options, core::refs::FormatOptionsFromJson(options));
+  return args;
+}
+
 // formatEntityText(text, refsJson, optionsJson) -> {text}; options {plain?, keepIds?}.
 std::string FormatEntityTextJs(val text, val refs_json, val options_json) {
   return Guard([&]() -> core::Result<json> {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::string input, StringArg(text, "text"));
-    ENSEMBLE_ASSIGN_OR_RETURN(json refs, JsonArg(refs_json, "refsJson"));
-    ENSEMBLE_ASSIGN_OR_RETURN(json options, JsonArg(options_json, "optionsJson"));
-    ENSEMBLE_ASSIGN_OR_RETURN(core::refs::RefSet set, core::refs::RefSetFromJson(refs));
-    ENSEMBLE_ASSIGN_OR_RETURN(core::refs::FormatOptions opts,
-                              core::refs::FormatOptionsFromJson(options));
-    return json{{"text", core::refs::FormatEntityText(input, set, opts)}};
+    ENSEMBLE_ASSIGN_OR_RETURN(FormatArgs a, ReadFormatArgs(text, refs_json, options_json));
+    return json{{"text", core::refs::FormatEntityText(a.text, a.refs, a.options)}};
   });
 }
 
@@ -33,14 +46,9 @@ std::string FormatEntityTextJs(val text, val refs_json, val options_json) {
 // reply still streaming is safe to show, and how many trailing bytes wait.
 std::string FormatStreamingTextJs(val text, val refs_json, val options_json) {
   return Guard([&]() -> core::Result<json> {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::string input, StringArg(text, "text"));
-    ENSEMBLE_ASSIGN_OR_RETURN(json refs, JsonArg(refs_json, "refsJson"));
-    ENSEMBLE_ASSIGN_OR_RETURN(json options, JsonArg(options_json, "optionsJson"));
-    ENSEMBLE_ASSIGN_OR_RETURN(core::refs::RefSet set, core::refs::RefSetFromJson(refs));
-    ENSEMBLE_ASSIGN_OR_RETURN(core::refs::FormatOptions opts,
-                              core::refs::FormatOptionsFromJson(options));
-    return json{{"text", core::refs::FormatStreamingText(input, set, opts)},
-                {"hold", core::refs::StreamHoldBack(input, set)}};
+    ENSEMBLE_ASSIGN_OR_RETURN(FormatArgs a, ReadFormatArgs(text, refs_json, options_json));
+    return json{{"text", core::refs::FormatStreamingText(a.text, a.refs, a.options)},
+                {"hold", core::refs::StreamHoldBack(a.text, a.refs)}};
   });
 }
 
