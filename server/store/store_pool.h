@@ -23,8 +23,10 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -46,36 +48,54 @@ class StorePool {
 
   // Runs fn(Database&) on a worker thread with a connection of its own and
   // resumes the calling coroutine, on its executor, with what fn returned.
-  // fn must not throw; it must finish its transactions before returning.
+  // fn must finish its transactions before returning. If it throws (a bug),
+  // the exception is rethrown in the caller, as if fn had run there (the
+  // router answers 500), and the connection goes back to the pool.
   template <typename Fn>
   boost::asio::awaitable<std::invoke_result_t<Fn&, core::store::Database&>> Run(Fn fn) {
     using R = std::invoke_result_t<Fn&, core::store::Database&>;
     auto caller = co_await boost::asio::this_coro::executor;
-    co_return co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
-                                                   void(R)>(
+    std::optional<R> result = co_await boost::asio::async_initiate<
+        decltype(boost::asio::use_awaitable), void(std::exception_ptr, std::optional<R>)>(
         [this, caller](auto handler, Fn fn) {
           boost::asio::post(workers_, [this, caller, fn = std::move(fn),
                                        handler = std::move(handler)]() mutable {
-            R result = WithConnection(fn);
-            boost::asio::post(caller, [handler = std::move(handler),
+            std::exception_ptr error;
+            std::optional<R> result;
+            try {
+              Lease lease(*this);
+              result.emplace(fn(lease.db()));
+            } catch (...) {
+              error = std::current_exception();
+            }
+            boost::asio::post(caller, [handler = std::move(handler), error,
                                        result = std::move(result)]() mutable {
-              std::move(handler)(std::move(result));
+              std::move(handler)(error, std::move(result));
             });
           });
         },
         boost::asio::use_awaitable, std::move(fn));
+    co_return std::move(*result);
   }
 
  private:
   StorePool(core::store::Dialect dialect, std::vector<std::unique_ptr<core::store::Database>> dbs);
 
-  template <typename Fn>
-  auto WithConnection(Fn& fn) {
-    std::unique_ptr<core::store::Database> db = Take();
-    auto result = fn(*db);
-    Give(std::move(db));
-    return result;
-  }
+  // A connection taken from the pool for one piece of work, given back
+  // however the work ends.
+  class Lease {
+   public:
+    explicit Lease(StorePool& pool) : pool_(pool), db_(pool.Take()) {}
+    ~Lease() { pool_.Give(std::move(db_)); }
+    Lease(const Lease&) = delete;
+    Lease& operator=(const Lease&) = delete;
+    core::store::Database& db() { return *db_; }
+
+   private:
+    StorePool& pool_;
+    std::unique_ptr<core::store::Database> db_;
+  };
+
   // There are as many workers as connections, so a worker always finds one.
   std::unique_ptr<core::store::Database> Take();
   void Give(std::unique_ptr<core::store::Database> db);
