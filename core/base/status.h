@@ -30,6 +30,9 @@ inline constexpr std::string_view kSaveConflict = "SAVE_CONFLICT";
 inline constexpr std::string_view kRecordDeleted = "RECORD_DELETED";
 inline constexpr std::string_view kUnknownMutation = "UNKNOWN_MUTATION";
 inline constexpr std::string_view kMutationFromFuture = "MUTATION_FROM_FUTURE";
+// A tool call naming no registered tool, or whose input fails its schema.
+inline constexpr std::string_view kUnknownTool = "UNKNOWN_TOOL";
+inline constexpr std::string_view kInvalidToolInput = "INVALID_TOOL_INPUT";
 inline constexpr std::string_view kStorage = "STORAGE_ERROR";
 inline constexpr std::string_view kMalformedJson = "MALFORMED_JSON";
 inline constexpr std::string_view kBodyTooLarge = "BODY_TOO_LARGE";

@@ -130,3 +130,45 @@ test('format prints stdin with known ids as titles, linked or plain', () => {
   assert.match(badRefs.err, /refs\[0\]/);
   assert.equal(run('format').code, 2);
 });
+
+test('route prints the guides and tools a message gets', () => {
+  const simple = json('route', 'Add a task to call Mira tomorrow');
+  assert.deepEqual(simple, {
+    guides: [], simpleTodo: true,
+    tools: ['hub_how_to', 'hub_create_tasks', 'hub_list_tasks', 'hub_list_people', 'hub_list_projects'],
+  });
+  const board = json('route', 'move this task to Done',
+                     '--surface', JSON.stringify({path: '/board/01JCBOARD', customBoard: true}));
+  assert.deepEqual(board.guides, ['tasks', 'boards']);
+  assert.equal(board.simpleTodo, false);
+  assert.deepEqual(board.tools.slice(0, 2), ['hub_how_to', 'hub_read_skill']);
+  assert.ok(board.tools.includes('hub_move_to_board'));
+  const app = json('route', 'Find the Confluence page about onboarding',
+                   '--apps', JSON.stringify([{catalogName: 'Jira & Confluence', id: 'jira'}]),
+                   '--mentions', JSON.stringify([{kind: 'page', id: '01JCPAGE', label: 'Onboarding'}]));
+  assert.deepEqual(app.guides, ['pages', 'apps']);
+  assert.match(run('--help').out, /route "MESSAGE"/);
+});
+
+test('route with toolsets off offers every allowed tool, from the flag or the environment', () => {
+  const allowed = JSON.stringify(['hub_list_boards', 'hub_how_to', 'apps_read']);
+  const want = ['hub_how_to', 'apps_read', 'hub_list_boards'];
+  assert.deepEqual(json('route', 'hello', '--allowed', allowed, '--toolsets-off').tools, want);
+  const env = spawnSync(bin, ['route', 'hello', '--allowed', allowed],
+                        {encoding: 'utf8', env: {...process.env, ENSEMBLE_ASSISTANT_TOOLSETS: 'off'}});
+  assert.equal(env.status, 0, env.stderr);
+  assert.deepEqual(JSON.parse(env.stdout).tools, want);
+  assert.deepEqual(json('route', 'hello', '--allowed', allowed).tools, ['hub_how_to']);
+});
+
+test('route refuses bad input with a readable message', () => {
+  assert.equal(run('route').code, 2);
+  assert.equal(run('route', 'x', '--frob').code, 2);
+  const badJson = run('route', 'x', '--mentions', '[{');
+  assert.equal(badJson.code, 1);
+  assert.match(badJson.err, /--mentions: not valid JSON/);
+  const badField = run('route', 'x', '--apps', '[{"name": "Jira"}]');
+  assert.equal(badField.code, 1);
+  assert.match(badField.err, /apps\[0\] has an unknown key 'name'/);
+  assert.equal(badField.out, '');
+});

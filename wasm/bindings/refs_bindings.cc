@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/refs/collect.h"
 #include "core/refs/format_entity_text.h"
+#include "core/refs/mention_json.h"
 #include "core/refs/ref_json.h"
 #include "wasm/bindings/json_edge.h"
 
@@ -52,11 +54,33 @@ std::string FormatStreamingTextJs(val text, val refs_json, val options_json) {
   });
 }
 
+// resolveMentions(inputJson) -> {text, mentions, unresolved}: input
+// {text, mentions?: [{kind, id, label}], directory?: {kind: {name: [ids]}}}
+// (spec §3 "Mentions"; core/refs/mention_json.h).
+std::string ResolveMentionsJs(val input_json) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(json input, JsonArg(input_json, "inputJson"));
+    return core::refs::ResolveMentionsJson(input);
+  });
+}
+
+// refsFromResult(toolName, resultJson) -> {refs}: the records a tool result
+// names, at most 50 (spec §4.1 "What the turn knows").
+std::string RefsFromResultJs(val tool_name, val result_json) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string tool, StringArg(tool_name, "toolName"));
+    ENSEMBLE_ASSIGN_OR_RETURN(json result, JsonArg(result_json, "resultJson"));
+    return json{{"refs", core::refs::RefListToJson(core::refs::RefsFromResult(tool, result))}};
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_refs) {
   emscripten::function("formatEntityText", &FormatEntityTextJs);
   emscripten::function("formatStreamingText", &FormatStreamingTextJs);
+  emscripten::function("resolveMentions", &ResolveMentionsJs);
+  emscripten::function("refsFromResult", &RefsFromResultJs);
 }
 
 }  // namespace ensemble::wasm

@@ -1,0 +1,65 @@
+#include "core/assistant/hub_tools.h"
+
+#include <utility>
+
+#include "core/assistant/hub_tool_areas.h"
+
+namespace ensemble::core::assistant {
+
+tools::ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
+                    nlohmann::json schema) {
+  tools::ToolDef def;
+  def.name = std::string(name);
+  def.area = std::string(area);
+  def.description = std::string(description);
+  def.input_schema = std::move(schema);
+  return def;
+}
+
+tools::ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
+                     nlohmann::json schema, tools::Risk risk, bool undoable) {
+  tools::ToolDef def = Read(name, area, description, std::move(schema));
+  def.is_write = true;
+  def.risk = risk;
+  def.undoable = undoable;
+  return def;
+}
+
+tools::ToolDef Hold(tools::ToolDef def) {
+  def.always_hold = true;
+  return def;
+}
+
+tools::ToolDef Outside(tools::ToolDef def) {
+  def.outside_transaction = true;
+  return def;
+}
+
+Status RegisterAll(tools::ToolRegistry& registry, std::vector<tools::ToolDef> defs) {
+  for (tools::ToolDef& def : defs) ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
+  return Status::Ok();
+}
+
+Status RegisterHubTools(tools::ToolRegistry& registry) {
+  using RegisterFn = Status (*)(tools::ToolRegistry&);
+  for (RegisterFn fn :
+       {RegisterTaskTools, RegisterBoardTools, RegisterProjectTools, RegisterPageTools,
+        RegisterPeopleTools, RegisterMeetingTools, RegisterReminderTools, RegisterRoutineTools,
+        RegisterSkillTools, RegisterCalendarTools, RegisterFileTools, RegisterAppTools,
+        RegisterWebTools, RegisterSettingsTools, RegisterCoreTools}) {
+    ENSEMBLE_RETURN_IF_ERROR(fn(registry));
+  }
+  return Status::Ok();
+}
+
+const tools::ToolRegistry& HubToolRegistry() {
+  static const tools::ToolRegistry* registry = [] {
+    auto* r = new tools::ToolRegistry();
+    // Failure is a definition bug; the tests register afresh and report it.
+    (void)RegisterHubTools(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace ensemble::core::assistant

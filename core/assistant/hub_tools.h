@@ -1,0 +1,56 @@
+// The hub's tool definitions: every tool the playbooks name (playbooks/*.md
+// `tools:` lines) and the core tools, with their area, description, write
+// flags and JSON Schema input (spec 000 §4, §6, §10; names from 002). Runs are
+// attached by later work; definitions, schemas and validation come first.
+//
+// Thread-safety: HubToolRegistry() is built once (a function-local static)
+// and read-only after; safe to share between threads.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
+#define ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
+
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/tools/tool_registry.h"
+
+namespace ensemble::core::assistant {
+
+// Tool areas: what settings.assistant.allowedWriteAreas lists.
+namespace areas {
+inline constexpr std::string_view kTasks = "tasks";
+inline constexpr std::string_view kBoards = "boards";
+inline constexpr std::string_view kProjects = "projects";
+inline constexpr std::string_view kPages = "pages";
+inline constexpr std::string_view kPeople = "people";
+inline constexpr std::string_view kMeetings = "meetings";
+inline constexpr std::string_view kReminders = "reminders";
+inline constexpr std::string_view kRoutines = "routines";
+inline constexpr std::string_view kSkills = "skills";
+inline constexpr std::string_view kCalendar = "calendar";
+inline constexpr std::string_view kFiles = "files";
+// Connected-app writes always wait for Apply and have no Hub Undo (§6).
+inline constexpr std::string_view kApps = "apps";
+inline constexpr std::string_view kWeb = "web";
+inline constexpr std::string_view kSettings = "settings";
+inline constexpr std::string_view kWorkflows = "workflows";
+inline constexpr std::string_view kTrash = "trash";
+// Reads that belong to no one area (the map, search, context, the open view).
+inline constexpr std::string_view kCore = "core";
+}  // namespace areas
+
+// The module the personal-skill tools belong to (spec 04: "Skills are the
+// skills module"); the other hub tools are core.
+inline constexpr std::string_view kSkillsModule = "skills";
+
+// Registers every hub tool into `registry`; fails on the first refusal.
+Status RegisterHubTools(tools::ToolRegistry& registry);
+
+// The hub's tools, registered once. A registration failure is a bug caught
+// by tests (assistant_tools_tests); it leaves the registry without the tools
+// from the failing one on.
+const tools::ToolRegistry& HubToolRegistry();
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_

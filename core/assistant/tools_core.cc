@@ -1,0 +1,66 @@
+// Tools of no one area: the map and playbooks, search and context around a
+// record, the open view, workflows, approvals, the weekly recap and Trash.
+
+#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_schema.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace schema;  // NOLINT
+using tools::Risk;
+
+// hub_run_workflow: 2-12 ordered writes under one Apply (spec 000 §6).
+constexpr std::size_t kMinWorkflowSteps = 2;
+constexpr std::size_t kMaxWorkflowSteps = 12;
+
+json StepId() {
+  return {{"type", "string"},
+          {"pattern", "^[a-z][a-z0-9_]*$"},
+          {"maxLength", 40},
+          {"description", "Step id later steps refer to with {\"$ref\": \"<id>.<path>\"}"}};
+}
+
+}  // namespace
+
+Status RegisterCoreTools(tools::ToolRegistry& registry) {
+  return RegisterAll(
+      registry,
+      {
+          Read("hub_how_to", areas::kCore,
+               "Load a playbook by name for how to work in an area; \"map\" lists them all.",
+               Object({{"name", Text(40, "Playbook name, or map")}}, {"name"})),
+          Read("hub_search_work", areas::kCore,
+               "Search all saved work (tasks, pages, projects, people, meetings).",
+               Object({{"query", Text(kMaxQueryChars)},
+                       {"kinds", Array(RecordKind(), 10)},
+                       {"limit", Int(1, kMaxListLimit)}},
+                      {"query"})),
+          Read("hub_item_context", areas::kCore,
+               "What surrounds a record: linked tasks, pages, meetings, people and projects.",
+               Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"})),
+          Read("hub_read_surface", areas::kCore,
+               "Read the data of the view the person has open (filters, shown and selected items).",
+               Object({{"limit", Int(1, kMaxListLimit)}})),
+          Hold(Write(
+              "hub_run_workflow", areas::kWorkflows,
+              "Propose 2-12 ordered writes under one Apply; later steps may use earlier results.",
+              Object({{"title", Str(200)},
+                      {"steps", Array(Object({{"id", StepId()},
+                                              {"tool", Text(64)},
+                                              {"input", {{"type", "object"}}}},
+                                             {"id", "tool", "input"}),
+                                      kMaxWorkflowSteps, {}, kMinWorkflowSteps)}},
+                     {"steps"}),
+              Risk::kHigh, false)),
+          Read("hub_list_approvals", areas::kCore, "List what waits for the person on Needs me.",
+               Object({{"limit", Int(1, kMaxListLimit)}})),
+          Read("hub_weekly_recap", areas::kCore,
+               "Summarise a week's finished, changed and upcoming work.",
+               Object({{"weekOf", Date("Any day of the week; default this week")}})),
+          Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
+                Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}), Risk::kLow, true),
+      });
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,64 @@
+// Projects and deliverables (playbooks/projects.md).
+
+#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_schema.h"
+#include "core/projects/project.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace schema;  // NOLINT
+using tools::Risk;
+
+constexpr std::size_t kMaxDeliverables = 50;
+constexpr std::size_t kMaxPeoplePerProject = 50;
+
+json StatusEnum() { return Enum({"active", "done", "archived"}); }
+
+json ProjectFields(bool for_update) {
+  json due = Date();
+  json start = Date();
+  if (for_update) {
+    due = Nullable(due);
+    start = Nullable(start);
+  }
+  return {{"title", Text(projects::kMaxTitleChars)},
+          {"description", Str(projects::kMaxDescriptionChars)},
+          {"status", StatusEnum()},
+          {"start", start},
+          {"due", due},
+          {"personIds", Array(Id(), kMaxPeoplePerProject, "The complete list")},
+          {"deliverables", Array(Object({{"id", Id("Keep an existing deliverable's id")},
+                                         {"title", Text(projects::kMaxTitleChars)},
+                                         {"due", Nullable(Date())},
+                                         {"done", Bool()}},
+                                        {"title"}),
+                                 kMaxDeliverables, "The complete list; read it first")}};
+}
+
+}  // namespace
+
+Status RegisterProjectTools(tools::ToolRegistry& registry) {
+  return RegisterAll(
+      registry,
+      {
+          Read("hub_list_projects", areas::kProjects,
+               "Find projects by name; gives ids and status.",
+               Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", StatusEnum()}}))),
+          Write("hub_create_project", areas::kProjects,
+                "Create a project with the name, description, people and dates the person gave.",
+                Object(ProjectFields(false), {"title"}), Risk::kLow, true),
+          Write("hub_update_project", areas::kProjects,
+                "Change or complete a project; deliverables are the complete list.",
+                Object({{"id", Id()},
+                        {"fields", Object(ProjectFields(true))},
+                        {"base", {{"type", "object"}, {"maxProperties", 10}}}},
+                       {"id", "fields"}),
+                Risk::kLow, true),
+          Write("hub_delete_projects", areas::kProjects,
+                "Move projects to Trash; their tasks stay unless deleteTasks is true.",
+                Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true),
+      });
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,42 @@
+// Allowlisted settings and the model choice (playbooks/settings.md). Changes
+// always wait for Apply; which keys may change is checked by the run.
+
+#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_schema.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace schema;  // NOLINT
+using tools::Risk;
+
+constexpr std::size_t kMaxSettingKeyChars = 200;
+constexpr std::size_t kMaxSettingChanges = 10;
+
+}  // namespace
+
+Status RegisterSettingsTools(tools::ToolRegistry& registry) {
+  return RegisterAll(
+      registry,
+      {
+          Read("hub_get_settings", areas::kSettings, "Read the settings of one area, or all.",
+               Object({{"area", Enum({"assistant", "appearance", "notifications", "calendar",
+                                      "general"})}})),
+          Read("hub_find_setting", areas::kSettings,
+               "Find settings by words; gives their keys and values.",
+               Object({{"query", Text(kMaxQueryChars)}}, {"query"})),
+          Read("hub_list_model_choices", areas::kSettings,
+               "List the models and efforts this account can choose.", Object(json::object())),
+          Hold(Write(
+              "hub_update_settings", areas::kSettings,
+              "Change allowlisted settings or the model choice; waits for Apply.",
+              Object({{"changes", Array(Object({{"key", Text(kMaxSettingKeyChars)},
+                                                {"value", {{"description", "The new value"}}}},
+                                               {"key", "value"}),
+                                        kMaxSettingChanges, {}, 1)}},
+                     {"changes"}),
+              Risk::kHigh, false)),
+      });
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,83 @@
+// Tasks on the Ensemble board (playbooks/tasks.md).
+
+#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_schema.h"
+#include "core/tasks/task.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace schema;  // NOLINT: the builders are this file's vocabulary.
+using tools::Risk;
+
+// The spec names no cap; 50 tasks is a long request, and one Apply.
+constexpr std::size_t kMaxTasksPerCreate = 50;
+constexpr std::size_t kMaxPeoplePerTask = 20;
+
+json StatusEnum() { return Enum({"todo", "doing", "done"}); }
+json Priority() { return Enum({"low", "medium", "high", "urgent"}); }
+
+json TaskFields(bool for_update) {
+  json title = Text(tasks::kMaxTitleChars);
+  json due = Date("Due date, YYYY-MM-DD, in the person's time zone");
+  json project = Id("Project id from hub_list_projects");
+  if (for_update) {
+    due = Nullable(due);
+    project = Nullable(project);
+  }
+  return {{"title", title},
+          {"status", StatusEnum()},
+          {"due", due},
+          {"priority", for_update ? Nullable(Priority()) : Priority()},
+          {"projectId", project},
+          {"personIds", Array(Id(), kMaxPeoplePerTask, "People ids; the complete list")},
+          {"description", Str(10000)}};
+}
+
+}  // namespace
+
+Status RegisterTaskTools(tools::ToolRegistry& registry) {
+  return RegisterAll(
+      registry,
+      {
+          Read("hub_list_tasks", areas::kTasks,
+               "List tasks with their ids, filtered by status, project, person or text.",
+               Object(WithPaging({{"status", StatusEnum()},
+                                  {"projectId", Id()},
+                                  {"personId", Id()},
+                                  {"query", Str(kMaxQueryChars, "Words in the title")},
+                                  {"includeDone", Bool()}}))),
+          Write("hub_create_tasks", areas::kTasks,
+                "Create one or more tasks in one call; set only the fields the person gave.",
+                Object({{"tasks",
+                         Array(Object(TaskFields(false), {"title"}), kMaxTasksPerCreate, {}, 1)}},
+                       {"tasks"}),
+                Risk::kLow, true),
+          Write("hub_update_task", areas::kTasks,
+                "Change a task's status, title, due date, priority, project or people; send the "
+                "values you read as base.",
+                Object({{"id", Id()},
+                        {"fields", Object(TaskFields(true))},
+                        {"base",
+                         {{"type", "object"},
+                          {"maxProperties", 10},
+                          {"description", "The values the change was based on"}}}},
+                       {"id", "fields"}),
+                Risk::kLow, true),
+          Write("hub_delete_tasks", areas::kTasks,
+                "Move tasks to Trash, by ids or all tasks matching a filter.",
+                Object({{"ids", Ids()},
+                        {"all", Bool("Every task matching status and projectId")},
+                        {"status", StatusEnum()},
+                        {"projectId", Id()}}),
+                Risk::kHigh, true),
+          Read("hub_list_due", areas::kTasks,
+               "What is due or overdue in a date range, with today's items first.",
+               Object({{"from", Date()},
+                       {"to", Date()},
+                       {"includeOverdue", Bool()},
+                       {"limit", Int(1, kMaxListLimit)}})),
+      });
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,33 @@
+// The public web (playbooks/web-research.md): network reads, never inside a
+// Hub transaction.
+
+#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_schema.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace schema;  // NOLINT
+
+constexpr int kMaxSearchResults = 10;
+constexpr std::size_t kMaxFocusChars = 200;
+
+}  // namespace
+
+Status RegisterWebTools(tools::ToolRegistry& registry) {
+  return RegisterAll(
+      registry,
+      {
+          Outside(
+              Read("hub_web_search", areas::kWeb,
+                   "Search the public web for facts that change; then read the sources.",
+                   Object({{"query", Text(kMaxQueryChars)}, {"limit", Int(1, kMaxSearchResults)}},
+                          {"query"}))),
+          Outside(Read("hub_read_web_page", areas::kWeb,
+                       "Read one public page or PDF by its address (no sign-in, no scripts).",
+                       Object({{"url", Url()}, {"focus", Str(kMaxFocusChars, "The part to read")}},
+                              {"url"}))),
+      });
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,56 @@
+#include "core/assistant/week_date.h"
+
+#include <cstdio>
+
+#include "core/calendar/civil_time.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+bool ReadDigits(std::string_view s, size_t at, size_t n, int* value) {
+  int v = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  *value = v;
+  return true;
+}
+
+}  // namespace
+
+std::optional<WeekDate> ParseWeekDate(std::string_view s) {
+  WeekDate d;
+  if (s.size() != 10 || s[4] != '-' || s[7] != '-') return std::nullopt;
+  if (!ReadDigits(s, 0, 4, &d.year) || !ReadDigits(s, 5, 2, &d.month) ||
+      !ReadDigits(s, 8, 2, &d.day)) {
+    return std::nullopt;
+  }
+  if (d.year < 1 || d.month < 1 || d.month > 12 || d.day < 1 ||
+      d.day > calendar::DaysInMonth(d.year, d.month)) {
+    return std::nullopt;
+  }
+  const int64_t days = calendar::DaysFromCivil(d.year, d.month, d.day);
+  const int sunday_based = calendar::WeekdayFromDays(days);
+  d.iso_weekday = sunday_based == 0 ? 7 : sunday_based;
+  // ISO 8601: a week belongs to the year that holds its Thursday.
+  const int64_t thursday = days + (4 - d.iso_weekday);
+  d.iso_year = static_cast<int>(calendar::CivilFromDays(thursday).year);
+  d.iso_week = static_cast<int>((thursday - calendar::DaysFromCivil(d.iso_year, 1, 1)) / 7 + 1);
+  return d;
+}
+
+std::string_view WeekdayName(int iso_weekday) {
+  static constexpr std::string_view kNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
+                                                "Friday", "Saturday", "Sunday"};
+  if (iso_weekday < 1 || iso_weekday > 7) return "";
+  return kNames[iso_weekday - 1];
+}
+
+std::string IsoWeekLabel(const WeekDate& date) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%04d-W%02d", date.iso_year, date.iso_week);
+  return buf;
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,189 @@
+#include "core/playbooks/route_json.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace ensemble::core::playbooks {
+namespace {
+
+using nlohmann::json;
+
+Status Invalid(std::string message) {
+  return Status(codes::kInvalidArgument, "route request: " + std::move(message));
+}
+
+Status ReadString(const json& value, const std::string& where, std::string* out) {
+  if (!value.is_string()) return Invalid(where + " must be a string");
+  *out = value.get<std::string>();
+  return Status::Ok();
+}
+
+Status ReadBool(const json& value, const std::string& where, bool* out) {
+  if (!value.is_boolean()) return Invalid(where + " must be true or false");
+  *out = value.get<bool>();
+  return Status::Ok();
+}
+
+Status CheckArray(const json& value, const std::string& where) {
+  if (!value.is_array()) return Invalid(where + " must be an array");
+  if (value.size() > kMaxRouteListItems) {
+    return Invalid(where + " has more than " + std::to_string(kMaxRouteListItems) + " items");
+  }
+  return Status::Ok();
+}
+
+Status ReadStrings(const json& value, const std::string& where, std::vector<std::string>* out) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckArray(value, where));
+  out->clear();
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    std::string item;
+    ENSEMBLE_RETURN_IF_ERROR(ReadString(value[i], where + "[" + std::to_string(i) + "]", &item));
+    out->push_back(std::move(item));
+  }
+  return Status::Ok();
+}
+
+Status CheckKeys(const json& object, const std::string& where,
+                 std::initializer_list<std::string_view> known) {
+  if (!object.is_object()) return Invalid(where + " must be an object");
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      return Invalid(where + " has an unknown key '" + key + "'");
+    }
+  }
+  return Status::Ok();
+}
+
+// A customBoard filter: true, or the board's id.
+Status ReadCustomBoard(const json& value, const std::string& where, bool* out) {
+  if (value.is_null()) return Status::Ok();
+  if (value.is_boolean()) {
+    *out = *out || value.get<bool>();
+  } else if (value.is_string()) {
+    *out = *out || !value.get_ref<const std::string&>().empty();
+  } else {
+    return Invalid(where + " must be true, false or a board id");
+  }
+  return Status::Ok();
+}
+
+Status ReadSurface(const json& value, RouteRequest* request) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckKeys(value, "surface", {"path", "customBoard", "surface"}));
+  if (value.contains("path")) {
+    ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "surface.path", &request->open_path));
+  }
+  if (value.contains("customBoard")) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        ReadCustomBoard(value["customBoard"], "surface.customBoard", &request->custom_board));
+  }
+  if (value.contains("surface")) {
+    // The rest of AssistantPageContext's surface (tab, ids, geometry) does
+    // not route; only its filters are read.
+    const json& inner = value["surface"];
+    if (!inner.is_object()) return Invalid("surface.surface must be an object");
+    if (inner.contains("filters")) {
+      const json& filters = inner["filters"];
+      if (!filters.is_object()) return Invalid("surface.surface.filters must be an object");
+      if (filters.contains("customBoard")) {
+        ENSEMBLE_RETURN_IF_ERROR(ReadCustomBoard(
+            filters["customBoard"], "surface.surface.filters.customBoard", &request->custom_board));
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status ReadApps(const json& value, RouteRequest* request) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckArray(value, "apps"));
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string where = "apps[" + std::to_string(i) + "]";
+    const json& app = value[i];
+    ENSEMBLE_RETURN_IF_ERROR(CheckKeys(app, where, {"catalogName", "id", "vendor", "meetingNotes"}));
+    ConnectedApp out;
+    if (app.contains("catalogName")) {
+      ENSEMBLE_RETURN_IF_ERROR(ReadString(app["catalogName"], where + ".catalogName", &out.catalog_name));
+    }
+    if (app.contains("id")) ENSEMBLE_RETURN_IF_ERROR(ReadString(app["id"], where + ".id", &out.id));
+    if (app.contains("vendor")) {
+      ENSEMBLE_RETURN_IF_ERROR(ReadString(app["vendor"], where + ".vendor", &out.vendor));
+    }
+    if (app.contains("meetingNotes")) {
+      ENSEMBLE_RETURN_IF_ERROR(ReadBool(app["meetingNotes"], where + ".meetingNotes", &out.meeting_notes));
+    }
+    request->connected_apps.push_back(std::move(out));
+  }
+  return Status::Ok();
+}
+
+Status ReadMentions(const json& value, RouteRequest* request) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckArray(value, "mentions"));
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string where = "mentions[" + std::to_string(i) + "]";
+    ENSEMBLE_RETURN_IF_ERROR(CheckKeys(value[i], where, {"kind", "id", "label"}));
+    if (!value[i].contains("kind")) return Invalid(where + ".kind is required");
+    std::string kind;
+    ENSEMBLE_RETURN_IF_ERROR(ReadString(value[i]["kind"], where + ".kind", &kind));
+    request->mention_kinds.push_back(std::move(kind));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& router) {
+  const PlaybookSet& set = router.playbooks();
+  ENSEMBLE_RETURN_IF_ERROR(CheckKeys(
+      value, "the request",
+      {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
+       "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
+  RouteRequest request;
+  if (!value.contains("message")) return Invalid("message is required");
+  ENSEMBLE_RETURN_IF_ERROR(ReadString(value["message"], "message", &request.message));
+  if (request.message.size() > kMaxRouteMessageBytes) {
+    return Invalid("message is longer than " + std::to_string(kMaxRouteMessageBytes) + " bytes");
+  }
+  if (value.contains("mentions")) ENSEMBLE_RETURN_IF_ERROR(ReadMentions(value["mentions"], &request));
+  if (value.contains("mentionKinds")) {
+    std::vector<std::string> kinds;
+    ENSEMBLE_RETURN_IF_ERROR(ReadStrings(value["mentionKinds"], "mentionKinds", &kinds));
+    request.mention_kinds.insert(request.mention_kinds.end(), kinds.begin(), kinds.end());
+  }
+  if (value.contains("surface")) ENSEMBLE_RETURN_IF_ERROR(ReadSurface(value["surface"], &request));
+  if (value.contains("path")) ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "path", &request.open_path));
+  if (value.contains("apps")) ENSEMBLE_RETURN_IF_ERROR(ReadApps(value["apps"], &request));
+
+  request.allowed_tools = router.known_tools();
+  request.build_tools = router.known_tools();
+  struct ListField {
+    const char* key;
+    std::vector<std::string>* out;
+  };
+  for (const ListField& field : {ListField{"allowedTools", &request.allowed_tools},
+                                 ListField{"buildTools", &request.build_tools},
+                                 ListField{"appTools", &request.app_tools},
+                                 ListField{"loaded", &request.loaded},
+                                 ListField{"enabledModules", &request.enabled_modules}}) {
+    if (value.contains(field.key)) {
+      ENSEMBLE_RETURN_IF_ERROR(ReadStrings(value[field.key], field.key, field.out));
+    }
+  }
+  if (!value.contains("enabledModules")) {
+    for (const Playbook& pb : set.all()) {
+      if (!pb.module.empty()) request.enabled_modules.push_back(pb.module);
+    }
+  }
+  if (value.contains("toolsetsOff")) {
+    ENSEMBLE_RETURN_IF_ERROR(ReadBool(value["toolsetsOff"], "toolsetsOff", &request.toolsets_off));
+  }
+  return request;
+}
+
+json RouteResultToJson(const RouteResult& result) {
+  return json{{"guides", result.guides},
+              {"tools", result.tools},
+              {"simpleTodo", result.simple_todo},
+              {"recipe", result.recipe}};
+}
+
+}  // namespace ensemble::core::playbooks

@@ -1,0 +1,48 @@
+// The wasm half of the routing vectors: every case of
+// tests/vectors/route/route.json run through routeMessage must give exactly
+// the "expect" the native core gives (tests/core/playbooks/router_test.cc,
+// RouteVectors), compared as JSON text, over the same embedded playbooks.
+
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import {describe, test} from 'node:test';
+
+import {call, canonicalJson, loadCore, repoRoot} from './core_loader.mjs';
+
+const vectorFile = path.join(repoRoot, 'tests', 'vectors', 'route', 'route.json');
+const {cases} = JSON.parse(fs.readFileSync(vectorFile, 'utf8'));
+const core = await loadCore();
+
+describe('route vectors', () => {
+  test('has cases', () => assert.ok(Array.isArray(cases) && cases.length > 0));
+  for (const c of cases) {
+    test(c.name, () => {
+      const out = call(core, 'routeMessage', JSON.stringify(c.request));
+      assert.equal(out.ok, true, `${out.code}: ${out.message}`);
+      delete out.ok;
+      assert.equal(canonicalJson(out), canonicalJson(c.expect));
+    });
+  }
+});
+
+describe('route binding', () => {
+  test('bad requests are errors, not exceptions', () => {
+    assert.equal(call(core, 'routeMessage', 'not json').code, 'MALFORMED_JSON');
+    assert.equal(call(core, 'routeMessage', '{}').code, 'INVALID_ARGUMENT');
+    const notText = call(core, 'routeMessage', 42);
+    assert.equal(notText.ok, false);
+    assert.ok(['INVALID_ARGUMENT', 'MALFORMED_JSON'].includes(notText.code), notText.code);
+    const unknown = call(core, 'routeMessage', JSON.stringify({message: 'x', nope: 1}));
+    assert.equal(unknown.code, 'INVALID_ARGUMENT');
+    assert.match(unknown.message, /nope/);
+  });
+
+  test('never offers a tool outside allowedTools', () => {
+    const allowedTools = ['hub_how_to', 'hub_list_boards'];
+    const out = call(core, 'routeMessage', JSON.stringify({message: 'move the card on my board', allowedTools}));
+    assert.equal(out.ok, true);
+    assert.deepEqual(out.tools, allowedTools);
+    assert.deepEqual(out.guides, ['boards']);
+  });
+});

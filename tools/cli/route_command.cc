@@ -1,0 +1,98 @@
+// `tools/ensemble route "message" [--mentions JSON] [--surface JSON]
+// [--apps JSON] [--loaded JSON] [--allowed JSON] [--toolsets-off]`: which
+// playbooks the message preloads and which tools the model is offered
+// (spec 000 §3), over the playbooks built into the binary. Prints
+// {"guides": [...], "tools": [...], "simpleTodo": bool}.
+//
+// --mentions  [{kind, id, label}]         the message's @ mentions
+// --surface   {path, customBoard}         or an AssistantPageContext-like
+//             {path, surface: {filters: {customBoard: "<board id>"}}}
+// --apps      [{catalogName, id, vendor, meetingNotes}]  connected apps
+// --loaded    [names]   playbooks hub_how_to loaded earlier in the loop
+// --allowed   [names]   the tools the account may run (default: every tool
+//             the playbooks name, plus the core tools)
+// --toolsets-off, or ENSEMBLE_ASSISTANT_TOOLSETS=off: offer every allowed tool.
+// The request is built as core/playbooks/route_json.h describes, so the CLI
+// routes exactly as the wasm binding does.
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/playbooks/embedded.h"
+#include "core/playbooks/route_json.h"
+#include "core/playbooks/router.h"
+#include "tools/cli/command.h"
+
+namespace ensemble::cli {
+namespace {
+
+namespace pb = core::playbooks;
+
+constexpr char kUsage[] =
+    "  route \"MESSAGE\" [--mentions JSON] [--surface JSON] [--apps JSON] [--loaded JSON]\n"
+    "        [--allowed JSON] [--toolsets-off]      the guides and tools a message gets\n";
+
+int Fail(const std::string& message) {
+  std::cerr << "ensemble route: " << message << "\n";
+  return 1;
+}
+
+int UsageError(const std::string& message) {
+  std::cerr << "ensemble route: " << message << "\nusage:\n" << kUsage;
+  return 2;
+}
+
+int Run(const std::vector<std::string>& args) {
+  nlohmann::json request = nlohmann::json::object();
+  bool have_message = false;
+  const std::vector<std::pair<std::string, std::string>> json_flags = {
+      {"--mentions", "mentions"}, {"--surface", "surface"}, {"--apps", "apps"},
+      {"--loaded", "loaded"},     {"--allowed", "allowedTools"}};
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    if (arg == "--toolsets-off") {
+      request["toolsetsOff"] = true;
+      continue;
+    }
+    bool matched = false;
+    for (const auto& [flag, key] : json_flags) {
+      if (arg != flag) continue;
+      matched = true;
+      if (i + 1 >= args.size()) return UsageError(flag + " needs a JSON value");
+      nlohmann::json value = nlohmann::json::parse(args[++i], nullptr, /*allow_exceptions=*/false);
+      if (value.is_discarded()) return Fail(flag + ": not valid JSON");
+      request[key] = std::move(value);
+    }
+    if (matched) continue;
+    if (arg.rfind("--", 0) == 0) return UsageError("unknown option " + arg);
+    if (have_message) return UsageError("give the message once (quote it)");
+    request["message"] = arg;
+    have_message = true;
+  }
+  if (!have_message) return UsageError("a message is required");
+  if (const char* env = std::getenv("ENSEMBLE_ASSISTANT_TOOLSETS");
+      env != nullptr && std::string(env) == "off") {
+    request["toolsetsOff"] = true;
+  }
+
+  auto set = pb::PlaybookSet::Build(pb::EmbeddedPlaybooks());
+  if (!set.ok()) return Fail(set.status().ToString());
+  const pb::Router router(std::move(set).value());
+  auto route_request = pb::RouteRequestFromJson(request, router);
+  if (!route_request.ok()) return Fail(route_request.status().message());
+  const pb::RouteResult result = router.Route(*route_request);
+  nlohmann::json out = {{"guides", result.guides},
+                        {"tools", result.tools},
+                        {"simpleTodo", result.simple_todo}};
+  std::cout << out.dump() << "\n";
+  return 0;
+}
+
+const CommandRegistrar kRegistrar("route", Command{Run, kUsage});
+
+}  // namespace
+}  // namespace ensemble::cli
