@@ -28,10 +28,11 @@ Status RegisterSkillTools(tools::ToolRegistry& registry) {
           InModule(Read("hub_list_skills", areas::kSkills,
                         "List the person's skills by name, id and description.",
                         Object({{"query", Str(kMaxQueryChars)}, {"includeDisabled", Bool()}}))),
-          InModule(
-              Read("hub_read_skill", areas::kSkills,
-                   "Read a personal skill's instructions and version before using or changing it.",
-                   Object({{"id", Text(kMaxSkillNameChars, "Skill id or slug")}}, {"id"}))),
+          // A core tool (spec 000 §3): the instructions name the person's
+          // skills, so reading one never depends on routing or the module.
+          Read("hub_read_skill", areas::kSkills,
+               "Read a personal skill's instructions and version before using or changing it.",
+               Object({{"id", Text(kMaxSkillNameChars, "Skill id or slug")}}, {"id"})),
           InModule(Hold(Write(
               "hub_manage_skill", areas::kSkills,
               "Make, change, restore a version of or delete a personal skill; waits for Apply.",

@@ -36,10 +36,13 @@ Status CheckArray(const json& value, const std::string& where) {
 Status ReadStrings(const json& value, const std::string& where, std::vector<std::string>* out) {
   ENSEMBLE_RETURN_IF_ERROR(CheckArray(value, where));
   out->clear();
+  out->reserve(value.size());
   for (std::size_t i = 0; i < value.size(); ++i) {
-    std::string item;
-    ENSEMBLE_RETURN_IF_ERROR(ReadString(value[i], where + "[" + std::to_string(i) + "]", &item));
-    out->push_back(std::move(item));
+    // The item's name is built only for an error: lists of tool names are
+    // long, and routing one message must stay cheap.
+    const json& item = value[i];
+    if (!item.is_string()) return Invalid(where + "[" + std::to_string(i) + "] must be a string");
+    out->push_back(item.get_ref<const std::string&>());
   }
   return Status::Ok();
 }
@@ -131,7 +134,8 @@ Status ReadMentions(const json& value, RouteRequest* request) {
 
 }  // namespace
 
-Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& router) {
+Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& router,
+                                          bool default_tools) {
   const PlaybookSet& set = router.playbooks();
   ENSEMBLE_RETURN_IF_ERROR(CheckKeys(
       value, "the request",
@@ -153,8 +157,10 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
   if (value.contains("path")) ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "path", &request.open_path));
   if (value.contains("apps")) ENSEMBLE_RETURN_IF_ERROR(ReadApps(value["apps"], &request));
 
-  request.allowed_tools = router.known_tools();
-  request.build_tools = router.known_tools();
+  if (default_tools) {
+    request.allowed_tools = router.known_tools();
+    request.build_tools = router.known_tools();
+  }
   struct ListField {
     const char* key;
     std::vector<std::string>* out;

@@ -40,7 +40,10 @@ inline constexpr std::size_t kMaxRouteMessageBytes = 256 * 1024;
 // The request described by `json`; INVALID_ARGUMENT naming the field for a
 // wrong type, an unknown key or a list over kMaxRouteListItems.
 // Defaults come from `router` (its playbooks' modules and tool names).
-Result<RouteRequest> RouteRequestFromJson(const nlohmann::json& json, const Router& router);
+// With `default_tools` false, allowedTools and buildTools stay empty when the
+// request leaves them out (a caller with a tool registry fills them).
+Result<RouteRequest> RouteRequestFromJson(const nlohmann::json& json, const Router& router,
+                                          bool default_tools = true);
 
 nlohmann::json RouteResultToJson(const RouteResult& result);
 

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "core/playbooks/message_words.h"
@@ -216,9 +218,19 @@ class ToolCollector {
   std::vector<std::string>* out_;
 };
 
-bool IsAppTool(std::string_view name, const RouteRequest& request) {
-  return name.substr(0, 5) == "apps_" || Contains(request.app_tools, name);
-}
+// The turn's app tools: named apps_*, or listed in RouteRequest::app_tools
+// (looked up in a set, so a long list of app tools stays linear).
+class AppTools {
+ public:
+  explicit AppTools(const RouteRequest& request)
+      : listed_(request.app_tools.begin(), request.app_tools.end()) {}
+  bool Contains(std::string_view name) const {
+    return name.substr(0, 5) == "apps_" || listed_.count(name) > 0;
+  }
+
+ private:
+  std::unordered_set<std::string_view> listed_;
+};
 
 }  // namespace
 
@@ -376,11 +388,13 @@ RouteResult Router::Route(const RouteRequest& request) const {
     return result;
   }
 
+  std::optional<AppTools> app_tools;  // Built when a playbook wants them.
   auto add_playbook_tools = [&](std::uint32_t p) {
     for (std::uint32_t id : t.playbook_tools[p]) tools.AddKnown(id);
     if (!all[p].app_tools) return;
+    if (!app_tools) app_tools.emplace(request);
     for (std::size_t i = 0; i < request.allowed_tools.size(); ++i) {
-      if (IsAppTool(request.allowed_tools[i], request)) tools.AddAllowed(i);
+      if (app_tools->Contains(request.allowed_tools[i])) tools.AddAllowed(i);
     }
   };
   for (std::uint32_t id : t.core_tools) tools.AddKnown(id);

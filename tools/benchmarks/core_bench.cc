@@ -3,6 +3,11 @@
 //
 //   format.mb_s.native   FormatEntityText over a reply (--reply FILE) with its
 //                        known refs (--refs FILE, a JSON array of refs)
+//   route.turn_us.native routing one message: each of the requests in
+//                        --route FILE (a JSON array of request strings, as
+//                        routeMessage takes them) parsed, routed against the
+//                        real playbooks and the hub's tool registry
+//                        (RouteTurnJson) and its answer written
 //
 // Prints one JSON object per metric line. Timed in process CPU time, so other
 // work on a busy machine skews it less (the code is single-threaded).
@@ -15,7 +20,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/route_turn.h"
+#include "core/playbooks/embedded.h"
 #include "core/refs/format_entity_text.h"
 #include "core/refs/ref_json.h"
 
@@ -61,28 +70,76 @@ double FormatMbPerSecond(const std::string& reply, const refs::RefSet& set, doub
   return static_cast<double>(reply.size()) * runs / elapsed / 1e6;
 }
 
+// Routes every request in turn until at least `min_seconds` of CPU time have
+// passed; returns microseconds per routed message, or -1 on an error. With
+// `parsed`, each request is parsed once up front and the answer is not
+// written: what is left is the routing and tool selection alone.
+double RouteMicroseconds(const std::vector<std::string>& requests, double min_seconds,
+                         bool parsed) {
+  namespace assistant = ensemble::core::assistant;
+  namespace playbooks = ensemble::core::playbooks;
+  auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
+  if (!set.ok()) return -1;
+  const playbooks::Router router(std::move(set).value());
+  const auto& registry = assistant::HubToolRegistry();
+  std::vector<nlohmann::json> parsed_requests;
+  for (const std::string& text : requests) parsed_requests.push_back(nlohmann::json::parse(text));
+  size_t sink = 0;
+  long routed = 0;
+  const double start = CpuSeconds();
+  double elapsed = 0;
+  do {
+    if (parsed) {
+      for (const nlohmann::json& request : parsed_requests) {
+        auto route = assistant::TurnRouteRequest(router, registry, request);
+        if (!route.ok()) return -1;
+        sink += router.Route(*route).tools.size();
+        ++routed;
+      }
+      elapsed = CpuSeconds() - start;
+      continue;
+    }
+    for (const std::string& text : requests) {
+      auto result = assistant::RouteTurnJson(router, registry, nlohmann::json::parse(text));
+      if (!result.ok()) {
+        std::fprintf(stderr, "core_bench: %s\n", result.status().ToString().c_str());
+        return -1;
+      }
+      sink += result->dump().size();
+      ++routed;
+    }
+    elapsed = CpuSeconds() - start;
+  } while (elapsed < min_seconds);
+  if (sink == 0) std::fprintf(stderr, "core_bench: empty output\n");
+  return elapsed * 1e6 / static_cast<double>(routed);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   const char* reply_path = nullptr;
   const char* refs_path = nullptr;
+  const char* route_path = nullptr;
   bool quick = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--reply") == 0 && i + 1 < argc) {
       reply_path = argv[++i];
     } else if (std::strcmp(argv[i], "--refs") == 0 && i + 1 < argc) {
       refs_path = argv[++i];
+    } else if (std::strcmp(argv[i], "--route") == 0 && i + 1 < argc) {
+      route_path = argv[++i];
     } else if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else {
-      return Fail("usage: core_bench --reply FILE --refs FILE [--quick]");
+      return Fail("usage: core_bench --reply FILE --refs FILE --route FILE [--quick]");
     }
   }
-  if (reply_path == nullptr || refs_path == nullptr) {
-    return Fail("usage: core_bench --reply FILE --refs FILE [--quick]");
+  if (reply_path == nullptr || refs_path == nullptr || route_path == nullptr) {
+    return Fail("usage: core_bench --reply FILE --refs FILE --route FILE [--quick]");
   }
-  std::string reply, refs_text;
-  if (!ReadFile(reply_path, &reply) || !ReadFile(refs_path, &refs_text)) {
+  std::string reply, refs_text, route_text;
+  if (!ReadFile(reply_path, &reply) || !ReadFile(refs_path, &refs_text) ||
+      !ReadFile(route_path, &route_text)) {
     return Fail("cannot read the input files");
   }
   nlohmann::json refs_json = nlohmann::json::parse(refs_text, nullptr, false);
@@ -90,6 +147,18 @@ int main(int argc, char** argv) {
   auto set = refs::RefSetFromJson(refs_json);
   if (!set.ok()) return Fail(set.status().message().c_str());
 
+  nlohmann::json route_json = nlohmann::json::parse(route_text, nullptr, false);
+  if (!route_json.is_array() || route_json.empty()) return Fail("--route must be a JSON array");
+  std::vector<std::string> requests;
+  for (const auto& request : route_json) {
+    if (!request.is_string()) return Fail("--route must hold request strings");
+    requests.push_back(request.get<std::string>());
+  }
+  const double route_us = RouteMicroseconds(requests, quick ? 0.5 : 2.0, /*parsed=*/false);
+  const double select_us = RouteMicroseconds(requests, quick ? 0.5 : 2.0, /*parsed=*/true);
+  if (route_us < 0 || select_us < 0) return Fail("routing failed");
+  Emit("route.turn_us.native", route_us, "us", "lower");
+  Emit("route.select_us.native", select_us, "us", "lower");
   Emit("format.mb_s.native", FormatMbPerSecond(reply, *set, quick ? 0.5 : 2.0), "MB/s", "higher");
   return 0;
 }

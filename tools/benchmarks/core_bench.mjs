@@ -9,6 +9,10 @@
 //   route.turn_us.native / .wasm routing one message (guides and offered tools)
 //                                with the real playbooks and the hub's tool
 //                                registry plus connected-app tools (>= 150)
+//                                (the request JSON in and the answer JSON
+//                                out, as routeMessage takes and gives them)
+//   route.select_us.native       the routing and tool selection alone, from a
+//                                parsed request (no JSON text either way)
 //   route.wasm_over_native       the wasm time over the native time
 //
 // The native numbers come from core_bench (ENSEMBLE_BENCH_DIR), given the same
@@ -85,6 +89,35 @@ export function makeReply(refs) {
   return parts.join('');
 }
 
+// A turn's routing requests: everyday messages in a space with three connected
+// apps whose 80 tools join the hub's 77 registered ones (157 in all).
+export function makeRouteRequests() {
+  const apps = [{catalogName: 'Jira & Confluence', id: 'atlassian', vendor: 'Atlassian'},
+                {catalogName: 'Box', id: 'box', vendor: 'Box'},
+                {catalogName: 'Fireflies', id: 'fireflies', vendor: 'Fireflies', meetingNotes: true}];
+  const appTools = [];
+  for (const app of ['jira', 'confluence', 'box', 'fireflies']) {
+    for (let i = 0; i < 20; ++i) appTools.push(`${app}_action_${String(i).padStart(2, '0')}`);
+  }
+  const messages = [
+    'Add a task to call Mira tomorrow',
+    'what tasks are overdue for the launch project? move the first one to Doing',
+    'summarise the meeting notes from yesterday and add the action items as tasks',
+    'find the open bugs in Jira and make a page with them',
+    'move this card to Done',
+    "what's on my calendar this week, and when am I free on Thursday?",
+    'remind me to send the contract to @people:Mira Chen on Friday',
+    'look up the latest pricing on the web and save it to a page',
+  ];
+  return messages.map((message, i) => JSON.stringify({
+    message,
+    mentions: i === 6 ? [{kind: 'person', id: makeId(), label: 'Mira Chen'}] : [],
+    surface: {path: i === 4 ? '/board' : '/tasks', customBoard: i === 4},
+    apps,
+    appTools,
+  }));
+}
+
 // --- Timing helpers.
 
 function timeLoop(fn, minMs) {
@@ -120,15 +153,32 @@ export async function main() {
     const refsJson = JSON.stringify(refs);
     fs.writeFileSync(path.join(dir, 'reply.txt'), reply);
     fs.writeFileSync(path.join(dir, 'refs.json'), refsJson);
+    const requests = makeRouteRequests();
+    fs.writeFileSync(path.join(dir, 'route.json'), JSON.stringify(requests));
 
     log('native');
-    const args = ['--reply', path.join(dir, 'reply.txt'), '--refs', path.join(dir, 'refs.json')];
+    const args = ['--reply', path.join(dir, 'reply.txt'), '--refs', path.join(dir, 'refs.json'),
+                  '--route', path.join(dir, 'route.json')];
     if (quick) args.push('--quick');
     const native = runNative(args);
     for (const m of Object.values(native)) emit(m.metric, m.value, m.unit, m.better);
 
     log('wasm');
     const core = await loadCore();
+    for (const request of requests) {
+      const routed = JSON.parse(core.routeMessage(request));
+      if (routed.error) throw new Error(`routeMessage: ${routed.error.message}`);
+    }
+    let routed = 0;
+    const route = timeLoop(() => {
+      for (const request of requests) core.routeMessage(request);
+      routed += requests.length;
+    }, quick ? 500 : 2000);
+    const routeUs = (route.ms * 1000) / routed;
+    emit('route.turn_us.wasm', routeUs, 'us', 'lower');
+    const nativeUs = native['route.turn_us.native'].value;
+    emit('route.wasm_over_native', routeUs / nativeUs, 'ratio', 'lower');
+
     const first = JSON.parse(core.formatEntityText(reply, refsJson, '{}'));
     if (first.error) throw new Error(`formatEntityText: ${first.error.message}`);
     const {runs, ms} = timeLoop(() => core.formatEntityText(reply, refsJson, '{}'), quick ? 500 : 2000);

@@ -9,19 +9,23 @@
 //             {path, surface: {filters: {customBoard: "<board id>"}}}
 // --apps      [{catalogName, id, vendor, meetingNotes}]  connected apps
 // --loaded    [names]   playbooks hub_how_to loaded earlier in the loop
-// --allowed   [names]   the tools the account may run (default: every tool
-//             the playbooks name, plus the core tools)
+// --allowed   [names]   the tools the account may run (default: what the
+//             hub's tool registry allows an owner, core/assistant/route_turn.h)
+// --role      owner | editor | guest | viewer   (default owner)
 // --toolsets-off, or ENSEMBLE_ASSISTANT_TOOLSETS=off: offer every allowed tool.
-// The request is built as core/playbooks/route_json.h describes, so the CLI
+// The request is built as core/assistant/route_turn.h describes, so the CLI
 // routes exactly as the wasm binding does.
 
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/route_turn.h"
 #include "core/playbooks/embedded.h"
 #include "core/playbooks/route_json.h"
 #include "core/playbooks/router.h"
@@ -34,7 +38,7 @@ namespace pb = core::playbooks;
 
 constexpr char kUsage[] =
     "  route \"MESSAGE\" [--mentions JSON] [--surface JSON] [--apps JSON] [--loaded JSON]\n"
-    "        [--allowed JSON] [--toolsets-off]      the guides and tools a message gets\n";
+    "        [--allowed JSON] [--role ROLE] [--toolsets-off]   the guides and tools a message gets\n";
 
 int Fail(const std::string& message) {
   std::cerr << "ensemble route: " << message << "\n";
@@ -56,6 +60,11 @@ int Run(const std::vector<std::string>& args) {
     const std::string& arg = args[i];
     if (arg == "--toolsets-off") {
       request["toolsetsOff"] = true;
+      continue;
+    }
+    if (arg == "--role") {
+      if (i + 1 >= args.size()) return UsageError("--role needs owner, editor, guest or viewer");
+      request["role"] = args[++i];
       continue;
     }
     bool matched = false;
@@ -82,12 +91,11 @@ int Run(const std::vector<std::string>& args) {
   auto set = pb::PlaybookSet::Build(pb::EmbeddedPlaybooks());
   if (!set.ok()) return Fail(set.status().ToString());
   const pb::Router router(std::move(set).value());
-  auto route_request = pb::RouteRequestFromJson(request, router);
-  if (!route_request.ok()) return Fail(route_request.status().message());
-  const pb::RouteResult result = router.Route(*route_request);
-  nlohmann::json out = {{"guides", result.guides},
-                        {"tools", result.tools},
-                        {"simpleTodo", result.simple_todo}};
+  auto routed = core::assistant::RouteTurnJson(router, core::assistant::HubToolRegistry(), std::move(request));
+  if (!routed.ok()) return Fail(routed.status().message());
+  nlohmann::json out = {{"guides", (*routed)["guides"]},
+                        {"tools", (*routed)["tools"]},
+                        {"simpleTodo", (*routed)["simpleTodo"]}};
   std::cout << out.dump() << "\n";
   return 0;
 }

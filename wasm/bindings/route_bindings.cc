@@ -6,7 +6,10 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/route_turn.h"
 #include "core/playbooks/embedded.h"
 #include "core/playbooks/route_json.h"
 #include "core/playbooks/router.h"
@@ -29,16 +32,14 @@ const core::Result<pb::Router>& EmbeddedRouter() {
 }
 
 // routeMessage(requestJson) -> {guides, tools, simpleTodo, recipe}; the
-// request is core/playbooks/route_json.h's (allowedTools defaults to every
-// tool the playbooks name plus the core tools).
+// request is core/assistant/route_turn.h's (the allowed tools default to what
+// the hub's registry allows the request's role).
 std::string RouteMessage(val request_json) {
   return Guard([&]() -> core::Result<json> {
     ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
     const core::Result<pb::Router>& router = EmbeddedRouter();
     if (!router.ok()) return router.status();
-    ENSEMBLE_ASSIGN_OR_RETURN(pb::RouteRequest route_request,
-                              pb::RouteRequestFromJson(request, *router));
-    return pb::RouteResultToJson(router->Route(route_request));
+    return core::assistant::RouteTurnJson(*router, core::assistant::HubToolRegistry(), std::move(request));
   });
 }
 

@@ -348,21 +348,6 @@ TEST(EmbeddedPlaybooks, AreTheFilesByteForByte) {
   }
 }
 
-TEST(RouteVectors, RealPlaybooksGiveTheRecordedRoutes) {
-  auto set = PlaybookSet::Build(EmbeddedPlaybooks());
-  ASSERT_TRUE(set.ok()) << set.status().ToString();
-  const Router router(*set);
-  nlohmann::json vectors =
-      nlohmann::json::parse(ReadText(SourceDir() / "tests/vectors/route/route.json"));
-  ASSERT_FALSE(vectors["cases"].empty());
-  for (const nlohmann::json& c : vectors["cases"]) {
-    SCOPED_TRACE(c["name"].get<std::string>());
-    auto request = RouteRequestFromJson(c["request"], router);
-    ASSERT_TRUE(request.ok()) << request.status().ToString();
-    EXPECT_EQ(RouteResultToJson(router.Route(*request)).dump(), c["expect"].dump());
-  }
-}
-
 TEST(RouteJson, RejectsBadRequestsWithTheField) {
   auto set = PlaybookSet::Build(EmbeddedPlaybooks());
   ASSERT_TRUE(set.ok());
