@@ -1,0 +1,53 @@
+// Fuzzes routing a turn (core/assistant/route_turn.h) with the real playbooks
+// and the hub's registry. Input that parses as JSON is a routeMessage
+// request; anything else is the message text of a request. Whatever comes
+// in, the answer is an error value or a route that keeps the rules: at most
+// kMaxToolSchemas tools, each once, each one the request allowed.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/route_turn.h"
+#include "core/playbooks/embedded.h"
+
+namespace {
+
+namespace assistant = ensemble::core::assistant;
+namespace playbooks = ensemble::core::playbooks;
+
+const playbooks::Router& TheRouter() {
+  static const playbooks::Router* router = [] {
+    auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
+    if (!set.ok()) std::abort();
+    return new playbooks::Router(std::move(set).value());
+  }();
+  return *router;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  nlohmann::json request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) {
+    request = {{"message", input}, {"apps", {{{"catalogName", "Jira & Confluence"}, {"id", "jira"}}}},
+               {"surface", {{"path", "/tasks"}, {"customBoard", size % 2 == 0}}}};
+  }
+  auto route = assistant::TurnRouteRequest(TheRouter(), assistant::HubToolRegistry(), request);
+  if (!route.ok()) return 0;
+  const playbooks::RouteResult result = TheRouter().Route(*route);
+  if (result.tools.size() > playbooks::kMaxToolSchemas) std::abort();
+  const std::set<std::string> allowed(route->allowed_tools.begin(), route->allowed_tools.end());
+  std::set<std::string> seen;
+  for (const std::string& tool : result.tools) {
+    if (!seen.insert(tool).second || allowed.count(tool) == 0) std::abort();
+  }
+  if (result.guides.size() > playbooks::kMaxGuides + 1) std::abort();
+  return 0;
+}
