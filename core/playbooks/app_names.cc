@@ -65,4 +65,15 @@ bool NamesConnectedApp(const MessageWords& message, const std::vector<ConnectedA
   return false;
 }
 
+bool NamesConnectedApp(const MessageWords& message, std::span<const ConnectedAppView> apps) {
+  for (const ConnectedAppView& view : apps) {
+    const ConnectedApp app{std::string(view.catalog_name), std::string(view.id),
+                           std::string(view.vendor), view.meeting_notes};
+    for (const AppName& name : AppNamesOf(app)) {
+      if (message.Contains(name.words, name.capitalised_only)) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace ensemble::core::playbooks

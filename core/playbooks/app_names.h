@@ -16,6 +16,7 @@
 #define ENSEMBLE_CORE_PLAYBOOKS_APP_NAMES_H_
 
 #include <array>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,14 @@ struct ConnectedApp {
   std::string id;              // "jira".
   std::string vendor;          // "Atlassian".
   bool meeting_notes = false;  // A meeting-notes app (Granola, Fathom, ...).
+};
+
+// A ConnectedApp whose text is borrowed (router.h's RouteRequestView).
+struct ConnectedAppView {
+  std::string_view catalog_name;
+  std::string_view id;
+  std::string_view vendor;
+  bool meeting_notes = false;
 };
 
 // App names that are also everyday words, lowercase, sorted (binary search).
@@ -52,6 +61,7 @@ std::vector<AppName> AppNamesOf(const ConnectedApp& app);
 
 // True when `message` names any of `apps`.
 bool NamesConnectedApp(const MessageWords& message, const std::vector<ConnectedApp>& apps);
+bool NamesConnectedApp(const MessageWords& message, std::span<const ConnectedAppView> apps);
 
 // True for a lowercase word in kEverydayAppNames.
 bool IsEverydayAppName(std::string_view word);

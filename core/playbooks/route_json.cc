@@ -185,6 +185,53 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
   return request;
 }
 
+void AppendJsonString(std::string_view text, std::string* out) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out->push_back('"');
+  std::size_t plain = 0;  // Start of the run not yet copied.
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out->append(text.substr(plain, i - plain));
+    plain = i + 1;
+    switch (c) {
+      case '"': out->append("\\\""); break;
+      case '\\': out->append("\\\\"); break;
+      case '\b': out->append("\\b"); break;
+      case '\f': out->append("\\f"); break;
+      case '\n': out->append("\\n"); break;
+      case '\r': out->append("\\r"); break;
+      case '\t': out->append("\\t"); break;
+      default:
+        out->append("\\u00");
+        out->push_back(kHex[c >> 4]);
+        out->push_back(kHex[c & 0xF]);
+    }
+  }
+  out->append(text.substr(plain));
+  out->push_back('"');
+}
+
+void AppendRouteResultJson(const RouteResultView& result, bool ok_member, std::string* out) {
+  const auto append_list = [out](const std::vector<std::string_view>& names) {
+    out->push_back('[');
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) out->push_back(',');
+      AppendJsonString(names[i], out);
+    }
+    out->push_back(']');
+  };
+  // Keys in the sorted order of nlohmann's std::map-backed objects.
+  out->append("{\"guides\":");
+  append_list(result.guides);
+  if (ok_member) out->append(",\"ok\":true");
+  out->append(",\"recipe\":");
+  AppendJsonString(result.recipe, out);
+  out->append(result.simple_todo ? ",\"simpleTodo\":true,\"tools\":" : ",\"simpleTodo\":false,\"tools\":");
+  append_list(result.tools);
+  out->push_back('}');
+}
+
 json RouteResultToJson(const RouteResult& result) {
   return json{{"guides", result.guides},
               {"tools", result.tools},

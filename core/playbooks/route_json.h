@@ -26,6 +26,8 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
 
 #include "core/base/status.h"
 #include "core/playbooks/playbook_set.h"
@@ -46,6 +48,17 @@ Result<RouteRequest> RouteRequestFromJson(const nlohmann::json& json, const Rout
                                           bool default_tools = true);
 
 nlohmann::json RouteResultToJson(const RouteResult& result);
+
+// Appends RouteResultToJson(result).dump() to `out`, written directly rather
+// than through a json tree (the names must be valid UTF-8, as every name
+// routing returns is). With `ok_member`, also "ok":true, placed where the wasm
+// edge's OkJson puts it (keys in sorted order), so the text is byte for byte
+// what OkJson gives.
+void AppendRouteResultJson(const RouteResultView& result, bool ok_member, std::string* out);
+
+// Appends `text` as a JSON string exactly as nlohmann's dump() writes it
+// (ensure_ascii off): quotes, backslashes and control characters escaped.
+void AppendJsonString(std::string_view text, std::string* out);
 
 }  // namespace ensemble::core::playbooks
 

@@ -5,7 +5,6 @@
 #include <functional>
 #include <optional>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 
 #include "core/playbooks/message_words.h"
@@ -37,8 +36,12 @@ bool In(const std::array<std::string_view, N>& list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
-bool Contains(const std::vector<std::string>& list, std::string_view s) {
-  return std::find(list.begin(), list.end(), s) != list.end();
+template <typename List>
+bool Contains(const List& list, std::string_view s) {
+  for (const auto& item : list) {
+    if (std::string_view(item) == s) return true;
+  }
+  return false;
 }
 
 // True when `path` is `prefix` or below it ("/board" covers "/board/7" and
@@ -132,13 +135,48 @@ struct Scoring {
   std::vector<std::uint32_t> ranked;  // Candidates, best first.
 };
 
-bool IsVisible(const Playbook& pb, const RouteRequest& request) {
+template <typename Request>
+bool IsVisible(const Playbook& pb, const Request& request) {
   if (!pb.module.empty() && !Contains(request.enabled_modules, pb.module)) return false;
   for (const std::string& tool : pb.requires_tools) {
     if (!Contains(request.build_tools, tool)) return false;
   }
   return true;
 }
+
+// An open-addressing set of borrowed names: one allocation, none per name.
+class NameSet {
+ public:
+  explicit NameSet(std::size_t expected) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * expected) capacity *= 2;
+    slots_.assign(capacity, std::string_view());
+    used_.assign(capacity, 0);
+  }
+
+  // False when `name` was already in the set.
+  bool Insert(std::string_view name) {
+    std::size_t slot = Slot(name);
+    if (used_[slot]) return false;
+    used_[slot] = 1;
+    slots_[slot] = name;
+    return true;
+  }
+
+  bool Contains(std::string_view name) const { return used_[Slot(name)] != 0; }
+
+ private:
+  // The slot holding `name`, or the empty one where it would go.
+  std::size_t Slot(std::string_view name) const {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t slot = std::hash<std::string_view>()(name) & mask;
+    while (used_[slot] && slots_[slot] != name) slot = (slot + 1) & mask;
+    return slot;
+  }
+
+  std::vector<std::string_view> slots_;
+  std::vector<char> used_;
+};
 
 // Collects offered tool names: allowed only, each once, at most
 // kMaxToolSchemas. Tools the routing knows are tracked by id; the other
@@ -147,12 +185,12 @@ class ToolCollector {
  public:
   ToolCollector(const std::vector<std::string>& tool_names,
                 const std::unordered_map<std::string_view, std::uint32_t>& tool_ids,
-                const RouteRequest& request, std::vector<std::string>* out)
+                std::span<const std::string_view> allowed_names, std::vector<std::string_view>* out)
       : tool_names_(tool_names),
-        allowed_names_(request.allowed_tools),
+        allowed_names_(allowed_names),
         allowed_(tool_names.size(), 0),
         emitted_(tool_names.size(), 0),
-        known_id_(request.allowed_tools.size(), kNone),
+        known_id_(allowed_names.size(), kNone),
         out_(out) {
     out_->reserve(kMaxToolSchemas);
     for (std::size_t i = 0; i < allowed_names_.size(); ++i) {
@@ -186,51 +224,84 @@ class ToolCollector {
 
   // A name the allowed list repeats is added from its first index only.
   // Only names the routing does not know are checked (known ones are
-  // deduplicated by id), in a small open-addressing table: no sorting, no
-  // allocation per name.
+  // deduplicated by id): no sorting, no allocation per name.
   void MarkRepeatedNames() {
     skip_.assign(allowed_names_.size(), 0);
-    std::size_t capacity = 16;
-    while (capacity < 2 * allowed_names_.size()) capacity *= 2;
-    std::vector<std::uint32_t> slots(capacity, kNone);
-    const std::hash<std::string_view> hash;
-    for (std::uint32_t i = 0; i < allowed_names_.size(); ++i) {
-      if (known_id_[i] != kNone) continue;
-      const std::string_view name = allowed_names_[i];
-      std::size_t slot = hash(name) & (capacity - 1);
-      while (slots[slot] != kNone && allowed_names_[slots[slot]] != name) {
-        slot = (slot + 1) & (capacity - 1);
-      }
-      if (slots[slot] == kNone) {
-        slots[slot] = i;
-      } else {
-        skip_[i] = 1;
-      }
+    NameSet seen(allowed_names_.size());
+    for (std::size_t i = 0; i < allowed_names_.size(); ++i) {
+      if (known_id_[i] == kNone && !seen.Insert(allowed_names_[i])) skip_[i] = 1;
     }
   }
 
   const std::vector<std::string>& tool_names_;
-  const std::vector<std::string>& allowed_names_;
+  std::span<const std::string_view> allowed_names_;
   std::vector<char> allowed_;             // By known id.
   std::vector<char> emitted_;             // By known id.
   std::vector<std::uint32_t> known_id_;   // By allowed index.
   std::vector<char> skip_;                // By allowed index; built lazily.
-  std::vector<std::string>* out_;
+  std::vector<std::string_view>* out_;
 };
 
 // The turn's app tools: named apps_*, or listed in RouteRequest::app_tools
 // (looked up in a set, so a long list of app tools stays linear).
 class AppTools {
  public:
-  explicit AppTools(const RouteRequest& request)
-      : listed_(request.app_tools.begin(), request.app_tools.end()) {}
+  explicit AppTools(std::span<const std::string_view> listed) : listed_(listed.size()) {
+    for (std::string_view name : listed) listed_.Insert(name);
+  }
   bool Contains(std::string_view name) const {
-    return name.substr(0, 5) == "apps_" || listed_.count(name) > 0;
+    return name.substr(0, 5) == "apps_" || listed_.Contains(name);
   }
 
  private:
-  std::unordered_set<std::string_view> listed_;
+  NameSet listed_;
 };
+
+// Views of a RouteRequest's strings, for the borrowed-text Route.
+class RequestViews {
+ public:
+  explicit RequestViews(const RouteRequest& r)
+      : mention_kinds_(Views(r.mention_kinds)),
+        build_tools_(Views(r.build_tools)),
+        allowed_tools_(Views(r.allowed_tools)),
+        app_tools_(Views(r.app_tools)),
+        loaded_(Views(r.loaded)),
+        enabled_modules_(Views(r.enabled_modules)) {
+    apps_.reserve(r.connected_apps.size());
+    for (const ConnectedApp& app : r.connected_apps) {
+      apps_.push_back({app.catalog_name, app.id, app.vendor, app.meeting_notes});
+    }
+    view_.message = r.message;
+    view_.mention_kinds = mention_kinds_;
+    view_.open_path = r.open_path;
+    view_.custom_board = r.custom_board;
+    view_.connected_apps = apps_;
+    view_.build_tools = build_tools_;
+    view_.allowed_tools = allowed_tools_;
+    view_.app_tools = app_tools_;
+    view_.loaded = loaded_;
+    view_.toolsets_off = r.toolsets_off;
+    view_.enabled_modules = enabled_modules_;
+  }
+  RequestViews(const RequestViews&) = delete;
+  RequestViews& operator=(const RequestViews&) = delete;
+
+  const RouteRequestView& view() const { return view_; }
+
+ private:
+  static std::vector<std::string_view> Views(const std::vector<std::string>& list) {
+    return std::vector<std::string_view>(list.begin(), list.end());
+  }
+
+  std::vector<std::string_view> mention_kinds_, build_tools_, allowed_tools_, app_tools_, loaded_,
+      enabled_modules_;
+  std::vector<ConnectedAppView> apps_;
+  RouteRequestView view_;
+};
+
+std::vector<std::string> Strings(const std::vector<std::string_view>& views) {
+  return std::vector<std::string>(views.begin(), views.end());
+}
 
 }  // namespace
 
@@ -280,10 +351,25 @@ const PlaybookSet& Router::playbooks() const { return tables_->set; }
 const std::vector<std::string>& Router::known_tools() const { return tables_->tool_names; }
 
 RouteResult Router::Route(const RouteRequest& request) const {
+  const RequestViews views(request);
+  RouteResultView routed = Route(views.view());
+  RouteResult result;
+  result.guides = Strings(routed.guides);
+  result.tools = Strings(routed.tools);
+  result.simple_todo = routed.simple_todo;
+  result.recipe = std::string(routed.recipe);
+  result.scores.reserve(routed.scores.size());
+  for (const RouteResultView::Score& s : routed.scores) {
+    result.scores.push_back({std::string(s.name), s.score, s.path_bonus});
+  }
+  return result;
+}
+
+RouteResultView Router::Route(const RouteRequestView& request) const {
   const Tables& t = *tables_;
   const std::vector<Playbook>& all = t.set.all();
   const std::size_t n = all.size();
-  RouteResult result;
+  RouteResultView result;
 
   Scoring s;
   s.visible.resize(n);
@@ -306,7 +392,7 @@ RouteResult Router::Route(const RouteRequest& request) const {
   for (std::uint32_t p = 0; p < n; ++p) {
     if (!s.visible[p]) continue;
     s.score[p] = s.match[p];
-    for (const std::string& kind : request.mention_kinds) {
+    for (std::string_view kind : request.mention_kinds) {
       if (Contains(all[p].mentions, kind)) {
         s.score[p] += kMentionScore;
         break;
@@ -345,7 +431,7 @@ RouteResult Router::Route(const RouteRequest& request) const {
   bool meeting_notes_app = false;
   if (t.meetings != kNone && s.match[t.meetings] > 0 && s.visible[t.meetings]) {
     const bool has_app = std::any_of(request.connected_apps.begin(), request.connected_apps.end(),
-                                     [](const ConnectedApp& a) { return a.meeting_notes; });
+                                     [](const ConnectedAppView& a) { return a.meeting_notes; });
     meeting_notes_app =
         has_app && std::any_of(words.words().begin(), words.words().end(),
                                [](const Word& w) { return In(kMeetingNotesWords, w.text); });
@@ -355,7 +441,7 @@ RouteResult Router::Route(const RouteRequest& request) const {
     guides.push_back(t.apps);
   }
 
-  ToolCollector tools(t.tool_names, t.tool_ids, request, &result.tools);
+  ToolCollector tools(t.tool_names, t.tool_ids, request.allowed_tools, &result.tools);
 
   // Simple todo: the words test, and nothing else in the message.
   bool simple = !request.toolsets_off && request.loaded.empty() && !request.custom_board &&
@@ -365,7 +451,7 @@ RouteResult Router::Route(const RouteRequest& request) const {
   for (std::uint32_t p = 0; simple && p < n; ++p) {
     if (p != t.tasks && s.visible[p] && s.match[p] > 0) simple = false;
   }
-  for (const std::string& kind : request.mention_kinds) {
+  for (std::string_view kind : request.mention_kinds) {
     if (!In(kSimpleTodoMentionKinds, kind)) simple = false;
   }
   if (simple) {
@@ -392,14 +478,14 @@ RouteResult Router::Route(const RouteRequest& request) const {
   auto add_playbook_tools = [&](std::uint32_t p) {
     for (std::uint32_t id : t.playbook_tools[p]) tools.AddKnown(id);
     if (!all[p].app_tools) return;
-    if (!app_tools) app_tools.emplace(request);
+    if (!app_tools) app_tools.emplace(request.app_tools);
     for (std::size_t i = 0; i < request.allowed_tools.size(); ++i) {
       if (app_tools->Contains(request.allowed_tools[i])) tools.AddAllowed(i);
     }
   };
   for (std::uint32_t id : t.core_tools) tools.AddKnown(id);
   for (std::uint32_t p : guides) add_playbook_tools(p);
-  for (const std::string& name : request.loaded) {
+  for (std::string_view name : request.loaded) {
     const std::uint32_t p = t.PlaybookIndex(name);
     if (p != kNone && s.visible[p]) add_playbook_tools(p);
   }

@@ -50,6 +50,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -106,6 +107,23 @@ struct RouteRequest {
   std::vector<std::string> enabled_modules;
 };
 
+// A RouteRequest whose text is borrowed: views into a parsed request, or into
+// lists the caller built once, so routing copies no names. Everything viewed
+// must outlive the Route call and the RouteResultView it returns.
+struct RouteRequestView {
+  std::string_view message;
+  std::span<const std::string_view> mention_kinds;
+  std::string_view open_path;
+  bool custom_board = false;
+  std::span<const ConnectedAppView> connected_apps;
+  std::span<const std::string_view> build_tools;
+  std::span<const std::string_view> allowed_tools;
+  std::span<const std::string_view> app_tools;
+  std::span<const std::string_view> loaded;
+  bool toolsets_off = false;
+  std::span<const std::string_view> enabled_modules;
+};
+
 // How one playbook scored, for tests and the CLI.
 struct PlaybookScore {
   std::string name;
@@ -122,6 +140,21 @@ struct RouteResult {
   std::vector<PlaybookScore> scores;  // Candidates only, in rank order.
 };
 
+// RouteResult with borrowed names: views into the Router's tables and into
+// the request's views.
+struct RouteResultView {
+  struct Score {
+    std::string_view name;
+    int score = 0;
+    int path_bonus = 0;
+  };
+  std::vector<std::string_view> guides;
+  std::vector<std::string_view> tools;
+  bool simple_todo = false;
+  std::string_view recipe;
+  std::vector<Score> scores;
+};
+
 // The routing tables compiled once from a PlaybookSet (lowercased match
 // terms indexed by first word), so routing one message is cheap.
 class Router {
@@ -129,6 +162,8 @@ class Router {
   explicit Router(PlaybookSet set);
 
   RouteResult Route(const RouteRequest& request) const;
+  // The same routing without copying names (Route above is this, copied out).
+  RouteResultView Route(const RouteRequestView& request) const;
 
   // True when `request` is a simple todo request. Deliberately narrow (a
   // false "yes" hides every other tool): not toolsets off, nothing loaded by

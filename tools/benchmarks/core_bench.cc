@@ -7,7 +7,8 @@
 //                        --route FILE (a JSON array of request strings, as
 //                        routeMessage takes them) parsed, routed against the
 //                        real playbooks and the hub's tool registry
-//                        (RouteTurnJson) and its answer written
+//                        (TurnRouter::RouteText, checked against
+//                        RouteTurnJson first) and its answer written
 //
 // Prints one JSON object per metric line. Timed in process CPU time, so other
 // work on a busy machine skews it less (the code is single-threaded).
@@ -82,8 +83,20 @@ double RouteMicroseconds(const std::vector<std::string>& requests, double min_se
   if (!set.ok()) return -1;
   const playbooks::Router router(std::move(set).value());
   const auto& registry = assistant::HubToolRegistry();
+  // Built once, as the Router is: the registry's tools and the playbooks'
+  // defaults. Each request below is still parsed, routed and answered whole.
+  const assistant::TurnRouter turn_router(router, registry);
   std::vector<nlohmann::json> parsed_requests;
-  for (const std::string& text : requests) parsed_requests.push_back(nlohmann::json::parse(text));
+  for (const std::string& text : requests) {
+    parsed_requests.push_back(nlohmann::json::parse(text));
+    // The timed answer is the json tree's answer, byte for byte.
+    auto tree = assistant::RouteTurnJson(router, registry, parsed_requests.back());
+    auto answer = turn_router.RouteText(text);
+    if (!tree.ok() || !answer.ok() || tree->dump() != *answer) {
+      std::fprintf(stderr, "core_bench: RouteText differs from RouteTurnJson on %s\n", text.c_str());
+      return -1;
+    }
+  }
   size_t sink = 0;
   long routed = 0;
   const double start = CpuSeconds();
@@ -100,12 +113,12 @@ double RouteMicroseconds(const std::vector<std::string>& requests, double min_se
       continue;
     }
     for (const std::string& text : requests) {
-      auto result = assistant::RouteTurnJson(router, registry, nlohmann::json::parse(text));
-      if (!result.ok()) {
-        std::fprintf(stderr, "core_bench: %s\n", result.status().ToString().c_str());
+      auto answer = turn_router.RouteText(text);
+      if (!answer.ok()) {
+        std::fprintf(stderr, "core_bench: %s\n", answer.status().ToString().c_str());
         return -1;
       }
-      sink += result->dump().size();
+      sink += answer->size();
       ++routed;
     }
     elapsed = CpuSeconds() - start;

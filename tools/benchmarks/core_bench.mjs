@@ -16,7 +16,8 @@
 //   route.wasm_over_native       the wasm time over the native time
 //
 // The native numbers come from core_bench (ENSEMBLE_BENCH_DIR), given the same
-// input files this script writes, so both builds time the same work.
+// input files this script writes, so both builds time the same work. Every
+// figure is process CPU time after a warm-up, natively and in wasm.
 // --quick: shorter runs. Progress goes to stderr.
 
 import {spawnSync} from 'node:child_process';
@@ -120,14 +121,26 @@ export function makeRouteRequests() {
 
 // --- Timing helpers.
 
+// Process CPU time in milliseconds, as core_bench measures natively
+// (std::clock), so the wasm/native ratio compares like with like on a shared,
+// noisy machine.
+function cpuMs() {
+  const {user, system} = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+// Runs `fn` untimed for a quarter of `minMs` first, so the timed loop sees
+// the optimized code rather than the JIT warming up.
 function timeLoop(fn, minMs) {
+  const warmEnd = cpuMs() + minMs / 4;
+  while (cpuMs() < warmEnd) fn();
   let runs = 0;
-  const start = performance.now();
+  const start = cpuMs();
   let elapsed = 0;
   do {
     fn();
     ++runs;
-    elapsed = performance.now() - start;
+    elapsed = cpuMs() - start;
   } while (elapsed < minMs);
   return {runs, ms: elapsed};
 }

@@ -2,7 +2,9 @@
 // and the hub's registry. Input that parses as JSON is a routeMessage
 // request; anything else is the message text of a request. Whatever comes
 // in, the answer is an error value or a route that keeps the rules: at most
-// kMaxToolSchemas tools, each once, each one the request allowed.
+// kMaxToolSchemas tools, each once, each one the request allowed. And
+// TurnRouter's text way (its fast reader, or its fallback) answers any text
+// exactly as the json tree way does: the same answer text or the same error.
 
 #include <cstddef>
 #include <cstdint>
@@ -30,10 +32,36 @@ const playbooks::Router& TheRouter() {
   return *router;
 }
 
+const assistant::TurnRouter& TheTurnRouter() {
+  static const auto* router = new assistant::TurnRouter(TheRouter(), assistant::HubToolRegistry());
+  return *router;
+}
+
+// RouteText(text) against RouteTurnJson(parse(text)).dump().
+void CheckTextWay(const std::string& text) {
+  auto answer = TheTurnRouter().RouteText(text);
+  nlohmann::json request = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) {
+    if (answer.ok() || answer.status().code() != ensemble::core::codes::kMalformedJson) std::abort();
+    return;
+  }
+  auto tree = assistant::RouteTurnJson(TheRouter(), assistant::HubToolRegistry(), request);
+  if (tree.ok() != answer.ok()) std::abort();
+  if (!tree.ok()) {
+    if (tree.status().code() != answer.status().code() ||
+        tree.status().message() != answer.status().message()) {
+      std::abort();
+    }
+    return;
+  }
+  if (tree->dump() != *answer) std::abort();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
+  CheckTextWay(input);
   nlohmann::json request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
   if (request.is_discarded()) {
     request = {{"message", input}, {"apps", {{{"catalogName", "Jira & Confluence"}, {"id", "jira"}}}},

@@ -4,7 +4,6 @@
 
 #include <emscripten/bind.h>
 
-#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 
@@ -19,28 +18,42 @@ namespace ensemble::wasm {
 namespace {
 
 using emscripten::val;
-using nlohmann::json;
 namespace pb = core::playbooks;
 
-// Built once: the embedded playbooks never change while the module runs.
-const core::Result<pb::Router>& EmbeddedRouter() {
-  static const auto* router = new core::Result<pb::Router>([]() -> core::Result<pb::Router> {
+// Built once: the embedded playbooks and the hub's registry never change
+// while the module runs.
+const core::Result<core::assistant::TurnRouter>& EmbeddedTurnRouter() {
+  using core::assistant::TurnRouter;
+  static const auto* router = new core::Result<TurnRouter>([]() -> core::Result<TurnRouter> {
     ENSEMBLE_ASSIGN_OR_RETURN(pb::PlaybookSet set, pb::PlaybookSet::Build(pb::EmbeddedPlaybooks()));
-    return pb::Router(std::move(set));
+    return TurnRouter(pb::Router(std::move(set)), core::assistant::HubToolRegistry());
   }());
   return *router;
 }
 
 // routeMessage(requestJson) -> {guides, tools, simpleTodo, recipe}; the
 // request is core/assistant/route_turn.h's (the allowed tools default to what
-// the hub's registry allows the request's role).
+// the hub's registry allows the request's role). The answer text is
+// TurnRouter's, with the edge's "ok" member (what Guard and OkJson would
+// write, byte for byte, without building a json tree).
 std::string RouteMessage(val request_json) {
-  return Guard([&]() -> core::Result<json> {
-    ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
-    const core::Result<pb::Router>& router = EmbeddedRouter();
-    if (!router.ok()) return router.status();
-    return core::assistant::RouteTurnJson(*router, core::assistant::HubToolRegistry(), std::move(request));
-  });
+  try {
+    if (!request_json.isString()) {
+      return ErrorJson(core::Status(core::codes::kMalformedJson, "requestJson must be a JSON string"));
+    }
+    const core::Result<core::assistant::TurnRouter>& router = EmbeddedTurnRouter();
+    if (!router.ok()) return ErrorJson(router.status());
+    core::Result<std::string> answer =
+        router->RouteText(request_json.as<std::string>(), /*ok_member=*/true);
+    if (answer.ok()) return std::move(answer).value();
+    if (answer.status().code() == core::codes::kMalformedJson) {
+      return ErrorJson(core::Status(core::codes::kMalformedJson, "requestJson is not valid JSON"));
+    }
+    return ErrorJson(answer.status());
+  } catch (...) {
+    // As Guard: nothing throws into JS (memory exhaustion).
+    return ErrorJson(core::Status(core::codes::kInternal, "internal error"));
+  }
 }
 
 }  // namespace

@@ -133,5 +133,90 @@ TEST(RouteVectors, RealPlaybooksAndTheHubRegistryGiveTheRecordedRoutes) {
   }
 }
 
+const TurnRouter& TheTurnRouter() {
+  static const TurnRouter* router = new TurnRouter(TheRouter(), HubToolRegistry());
+  return *router;
+}
+
+// What RouteText must give for `text`: the json tree's answer, or its error.
+void ExpectSameAsTree(const std::string& text) {
+  SCOPED_TRACE(text);
+  auto answer = TheTurnRouter().RouteText(text);
+  json request = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (request.is_discarded()) {
+    ASSERT_FALSE(answer.ok());
+    EXPECT_EQ(answer.status().code(), codes::kMalformedJson);
+    return;
+  }
+  auto tree = RouteTurnJson(TheRouter(), HubToolRegistry(), request);
+  ASSERT_EQ(answer.ok(), tree.ok()) << (answer.ok() ? tree.status() : answer.status()).ToString();
+  if (!tree.ok()) {
+    EXPECT_EQ(answer.status().code(), tree.status().code());
+    EXPECT_EQ(answer.status().message(), tree.status().message());
+    return;
+  }
+  EXPECT_EQ(*answer, tree->dump());
+  auto with_ok = TheTurnRouter().RouteText(text, /*ok_member=*/true);
+  ASSERT_TRUE(with_ok.ok());
+  (*tree)["ok"] = true;
+  EXPECT_EQ(*with_ok, tree->dump());
+}
+
+TEST(TurnRouter, AnswersEveryRouteVectorWithTheRecordedText) {
+  json vectors = json::parse(ReadSourceFile("tests/vectors/route/route.json"));
+  ASSERT_FALSE(vectors["cases"].empty());
+  for (const json& c : vectors["cases"]) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    auto answer = TheTurnRouter().RouteText(c["request"].dump());
+    ASSERT_TRUE(answer.ok()) << answer.status().ToString();
+    EXPECT_EQ(*answer, c["expect"].dump());
+    ExpectSameAsTree(c["request"].dump(2));
+  }
+}
+
+TEST(TurnRouter, RefusesWhatTheTreeRefusesWithTheSameError) {
+  for (const char* text : {
+           "not json", "", "[]", "{}", R"({"message": 3})", R"({"message": "x", "nope": 1})",
+           R"({"message": "x", "role": "admin"})", R"({"message": "x", "allowedWriteAreas": [1]})",
+           R"({"message": "x", "mentions": [{"id": "1"}]})",
+           R"({"message": "x", "surface": {"customBoard": 2}})",
+           R"({"message": "x", "surface": {"surface": {"filters": []}}})",
+           R"({"message": "x", "apps": [{"vendor": true}]})",
+           R"({"message": "x", "toolsetsOff": "yes"})", R"({"message": "x"} trailing)"}) {
+    ExpectSameAsTree(text);
+  }
+  auto malformed = TheTurnRouter().RouteText("{");
+  ASSERT_FALSE(malformed.ok());
+  EXPECT_EQ(malformed.status().code(), codes::kMalformedJson);
+}
+
+TEST(TurnRouter, RoutesUnusualButValidTextAsTheTreeDoes) {
+  for (const char* text : {
+           // Escapes, non-ASCII text, and a surrogate pair the fast reader
+           // leaves to nlohmann.
+           R"({"message": "add a task: \"call Mira\"\n\tcaf\u00e9 \ud83d\ude00"})",
+           "{\"message\": \"move this card to Done \xE2\x80\x94 now\", \"surface\": {\"customBoard\": \"b1\"}}",
+           // The rest of the surface (numbers, nesting) does not route.
+           R"({"message": "move this to Done", "surface": {"path": "/board", "surface":
+               {"kind": "board", "scroll": [0, 12.5, -3, 1e3], "filters": {"customBoard": "b7", "q": null}}}})",
+           // A repeated key: nlohmann keeps the last.
+           R"({"message": "hello", "message": "add a task to call Ana"})",
+           R"({"message": "x", "surface": {"surface": {"filters": {"customBoard": true},
+               "filters": {"customBoard": false}}}})",
+           // Mention ids and labels are not type-checked.
+           R"({"message": "remind @Mira", "mentions": [{"kind": "person", "id": 7, "label": null}]})",
+           R"({"message": "what tasks are due", "role": "viewer", "allowedWriteAreas": ["tasks"],
+               "enabledModules": [], "loaded": ["boards"], "mentionKinds": ["task"], "path": "/tasks"})",
+           R"({"message": "find bugs in Jira", "apps": [{"catalogName": "Jira & Confluence",
+               "id": "jira", "vendor": "Atlassian", "meetingNotes": false}],
+               "appTools": ["jira_search", "jira_search", "apps_x"], "toolsetsOff": true})",
+           R"({"message": "find bugs", "allowedTools": ["hub_how_to", "x\u0001y", "hub_how_to"],
+               "buildTools": [], "appTools": ["x\u0001y"]})",
+           "\xEF\xBB\xBF{\"message\": \"byte order mark\"}",
+           " \r\n\t{\"message\":\"spaces around\"}\n"}) {
+    ExpectSameAsTree(text);
+  }
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant

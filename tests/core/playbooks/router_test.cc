@@ -372,5 +372,37 @@ TEST(RouteJson, RejectsBadRequestsWithTheField) {
   EXPECT_EQ(ok->open_path, "/board/1");
 }
 
+TEST(RouteJson, WritesStringsAsNlohmannDumpsThem) {
+  std::string every_ascii;
+  for (int c = 0; c < 0x80; ++c) every_ascii.push_back(static_cast<char>(c));
+  for (const std::string& text :
+       {std::string(), every_ascii, std::string("caf\xC3\xA9 \xE2\x80\x94 \xF0\x9F\x98\x80")}) {
+    std::string out;
+    AppendJsonString(text, &out);
+    EXPECT_EQ(out, nlohmann::json(text).dump());
+  }
+}
+
+TEST(RouteJson, WritesTheAnswerAsTheTreeDumpsIt) {
+  RouteResultView view;
+  view.guides = {"tasks", "boards"};
+  view.tools = {"hub_how_to", "odd \"name\"\n"};
+  view.recipe = "Simple todo: \\ do it";
+  view.simple_todo = true;
+  RouteResult owned;
+  owned.guides = {"tasks", "boards"};
+  owned.tools = {"hub_how_to", "odd \"name\"\n"};
+  owned.recipe = "Simple todo: \\ do it";
+  owned.simple_todo = true;
+  nlohmann::json tree = RouteResultToJson(owned);
+  std::string out;
+  AppendRouteResultJson(view, /*ok_member=*/false, &out);
+  EXPECT_EQ(out, tree.dump());
+  tree["ok"] = true;
+  out.clear();
+  AppendRouteResultJson(view, /*ok_member=*/true, &out);
+  EXPECT_EQ(out, tree.dump());
+}
+
 }  // namespace
 }  // namespace ensemble::core::playbooks

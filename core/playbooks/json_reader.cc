@@ -1,0 +1,240 @@
+#include "core/playbooks/json_reader.h"
+
+namespace ensemble::core::playbooks {
+namespace {
+
+// Numbers longer than this are declined, so every accepted one is finite
+// and nlohmann reads it without overflow.
+constexpr std::size_t kMaxNumberChars = 18;
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// The length of the well-formed UTF-8 sequence (RFC 3629) starting at
+// text[i], a byte >= 0x80; 0 when it is not one.
+std::size_t Utf8Length(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) -> unsigned {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+  };
+  const auto tail = [&](std::size_t k) { return at(k) >= 0x80 && at(k) <= 0xBF; };
+  const unsigned b = at(0);
+  if (b >= 0xC2 && b <= 0xDF) return tail(1) ? 2 : 0;
+  if (b == 0xE0) return at(1) >= 0xA0 && at(1) <= 0xBF && tail(2) ? 3 : 0;
+  if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) return tail(1) && tail(2) ? 3 : 0;
+  if (b == 0xED) return at(1) >= 0x80 && at(1) <= 0x9F && tail(2) ? 3 : 0;
+  if (b == 0xF0) return at(1) >= 0x90 && at(1) <= 0xBF && tail(2) && tail(3) ? 4 : 0;
+  if (b >= 0xF1 && b <= 0xF3) return tail(1) && tail(2) && tail(3) ? 4 : 0;
+  if (b == 0xF4) return at(1) >= 0x80 && at(1) <= 0x8F && tail(2) && tail(3) ? 4 : 0;
+  return 0;
+}
+
+void AppendUtf8(unsigned code, std::string* out) {
+  if (code < 0x80) {
+    out->push_back(static_cast<char>(code));
+  } else if (code < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (code >> 6)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xE0 | (code >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
+  }
+}
+
+}  // namespace
+
+JsonReader::JsonReader(std::string_view text) : text_(text) { decoded_.reserve(text.size()); }
+
+void JsonReader::SkipSpace() {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+    ++pos_;
+  }
+}
+
+char JsonReader::Peek() {
+  SkipSpace();
+  return pos_ < text_.size() ? text_[pos_] : '\0';
+}
+
+bool JsonReader::Consume(char c) {
+  if (Peek() != c || pos_ >= text_.size()) return false;
+  ++pos_;
+  return true;
+}
+
+bool JsonReader::AtEnd() {
+  SkipSpace();
+  return pos_ == text_.size();
+}
+
+bool JsonReader::ReadString(std::string_view* out) {
+  if (!Consume('"')) return false;
+  const std::size_t start = pos_;
+  while (pos_ < text_.size()) {
+    const unsigned char c = static_cast<unsigned char>(text_[pos_]);
+    if (c == '"') {
+      *out = text_.substr(start, pos_ - start);
+      ++pos_;
+      return true;
+    }
+    if (c == '\\') return DecodeEscapes(start, out);
+    if (c < 0x20) return false;
+    if (c < 0x80) {
+      ++pos_;
+      continue;
+    }
+    const std::size_t length = Utf8Length(text_, pos_);
+    if (length == 0) return false;
+    pos_ += length;
+  }
+  return false;
+}
+
+// Continues ReadString from the first backslash, decoding into decoded_.
+bool JsonReader::DecodeEscapes(std::size_t start, std::string_view* out) {
+  const std::size_t begin = decoded_.size();
+  decoded_.append(text_.substr(start, pos_ - start));
+  while (pos_ < text_.size()) {
+    const unsigned char c = static_cast<unsigned char>(text_[pos_]);
+    if (c == '"') {
+      ++pos_;
+      *out = std::string_view(decoded_).substr(begin);
+      return true;
+    }
+    if (c < 0x20) return false;
+    if (c >= 0x80) {
+      const std::size_t length = Utf8Length(text_, pos_);
+      if (length == 0) return false;
+      decoded_.append(text_.substr(pos_, length));
+      pos_ += length;
+      continue;
+    }
+    if (c != '\\') {
+      decoded_.push_back(static_cast<char>(c));
+      ++pos_;
+      continue;
+    }
+    if (pos_ + 1 >= text_.size()) return false;
+    const char e = text_[pos_ + 1];
+    pos_ += 2;
+    switch (e) {
+      case '"':
+        decoded_.push_back('"');
+        break;
+      case '\\':
+        decoded_.push_back('\\');
+        break;
+      case '/':
+        decoded_.push_back('/');
+        break;
+      case 'b':
+        decoded_.push_back('\b');
+        break;
+      case 'f':
+        decoded_.push_back('\f');
+        break;
+      case 'n':
+        decoded_.push_back('\n');
+        break;
+      case 'r':
+        decoded_.push_back('\r');
+        break;
+      case 't':
+        decoded_.push_back('\t');
+        break;
+      case 'u': {
+        if (pos_ + 4 > text_.size()) return false;
+        unsigned code = 0;
+        for (int k = 0; k < 4; ++k) {
+          const int h = HexValue(text_[pos_ + k]);
+          if (h < 0) return false;
+          code = code * 16 + static_cast<unsigned>(h);
+        }
+        // Surrogate pairs are left to nlohmann. Six bytes of text decode to
+        // at most three, so decoded_ keeps within its reservation.
+        if (code >= 0xD800 && code <= 0xDFFF) return false;
+        pos_ += 4;
+        AppendUtf8(code, &decoded_);
+        break;
+      }
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+bool JsonReader::ReadBool(bool* out) {
+  const char c = Peek();
+  if (c == 't' && SkipLiteral("true")) {
+    *out = true;
+    return true;
+  }
+  if (c == 'f' && SkipLiteral("false")) {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+bool JsonReader::TakeNull() { return Peek() == 'n' && SkipLiteral("null"); }
+
+bool JsonReader::SkipLiteral(std::string_view literal) {
+  if (text_.substr(pos_, literal.size()) != literal) return false;
+  pos_ += literal.size();
+  return true;
+}
+
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?, at most kMaxNumberChars; exponents are
+// declined.
+bool JsonReader::SkipNumber() {
+  const std::size_t start = pos_;
+  if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
+  if (pos_ >= text_.size() || !IsDigit(text_[pos_])) return false;
+  if (text_[pos_] == '0') {
+    ++pos_;
+  } else {
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+  }
+  if (pos_ < text_.size() && text_[pos_] == '.') {
+    ++pos_;
+    if (pos_ >= text_.size() || !IsDigit(text_[pos_])) return false;
+    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+  }
+  if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) return false;
+  return pos_ - start <= kMaxNumberChars;
+}
+
+bool JsonReader::Skip() { return SkipValue(0); }
+
+bool JsonReader::SkipValue(int depth) {
+  if (depth >= kMaxJsonReaderDepth) return false;
+  switch (Peek()) {
+    case '{':
+      return ReadObject([&](std::string_view) { return SkipValue(depth + 1); });
+    case '[':
+      return ReadArray([&] { return SkipValue(depth + 1); });
+    case '"': {
+      std::string_view ignored;
+      return ReadString(&ignored);
+    }
+    case 't':
+      return SkipLiteral("true");
+    case 'f':
+      return SkipLiteral("false");
+    case 'n':
+      return SkipLiteral("null");
+    default:
+      return SkipNumber();
+  }
+}
+
+}  // namespace ensemble::core::playbooks
