@@ -1,5 +1,9 @@
 #include "server/app.h"
 
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/http/write.hpp>
+#include <exception>
 #include <string>
 
 #include "server/events/event_stream.h"
@@ -12,12 +16,18 @@ using core::Result;
 using core::Status;
 namespace bhttp = boost::beast::http;
 
-App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool, const Config& config)
+App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
+         std::unique_ptr<credentials::SecretBox> secret_box, const Config& config)
     : env_(env),
       pool_(std::move(pool)),
+      secret_box_(std::move(secret_box)),
+      credentials_(*secret_box_, config.operator_model, config.accounts),
+      auth_(*pool_, env, config),
+      settings_(*pool_, credentials_, env),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
-      sync_(*pool_, *env.logger, [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
+      sync_(*pool_, *env.logger,
+            [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -27,8 +37,11 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
   if (!env.clock || !env.random || !env.logger) {
     return Status(core::codes::kInternal, "the App needs a clock, a random source and a logger");
   }
+  // The key first: a server that could not read its secrets must not start.
+  ENSEMBLE_ASSIGN_OR_RETURN(auto secret_box,
+                            credentials::SecretBox::Load(config.secret_key, config.data_dir));
   ENSEMBLE_ASSIGN_OR_RETURN(auto pool, store::StorePool::Open(config));
-  std::unique_ptr<App> app(new App(env, std::move(pool), config));
+  std::unique_ptr<App> app(new App(env, std::move(pool), std::move(secret_box), config));
   app->AddRoutes();
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
@@ -50,7 +63,8 @@ void App::AddRoutes() {
       bhttp::verb::get, "/healthz",
       [this](const http::Request&, const http::Target&) -> boost::asio::awaitable<http::Response> {
         // A health check that cannot reach the store is not healthy.
-        Status st = co_await pool_->Run([](core::store::Database& db) { return db.Exec("SELECT 1"); });
+        Status st =
+            co_await pool_->Run([](core::store::Database& db) { return db.Exec("SELECT 1"); });
         if (!st.ok()) {
           env_.logger->Log(core::platform::LogLevel::kError, "healthz: " + st.ToString());
           co_return http::ErrorResponse(core::codes::kStorage, "the store is unavailable");
@@ -58,19 +72,93 @@ void App::AddRoutes() {
         co_return http::JsonResponse(
             bhttp::status::ok, {{"ok", true}, {"store", store_kind()}, {"pokes", pokes_state()}});
       });
-  router_.AddStream(
-      "/api/events", [this](boost::beast::tcp_stream& stream, const http::Request& req) {
-        return events::ServeEventStream(stream, req, pokes_, sse_heartbeat_, *env_.logger);
-      });
+  router_.AddStream("/api/events",
+                    [this](boost::beast::tcp_stream& stream, const http::Request& req) {
+                      return ServeEvents(stream, req);
+                    });
+  // Local mode's caller is trusted with every space (no account); in
+  // accounts mode the push is authorized and the pull filtered for it.
+  router_.AddAsync(bhttp::verb::post, "/api/sync/push",
+                   AsCaller([this](const http::Request& req, const http::Target& t,
+                                   const services::Caller& caller) {
+                     return sync_.Push(req, t, caller.local ? nullptr : &caller.account_id);
+                   }));
+  router_.AddAsync(bhttp::verb::get, "/api/sync/pull",
+                   AsCaller([this](const http::Request& req, const http::Target& t,
+                                   const services::Caller& caller) {
+                     return sync_.Pull(req, t, caller.local ? nullptr : &caller.account_id);
+                   }));
+
   router_.AddAsync(
-      bhttp::verb::post, "/api/sync/push",
-      [this](const http::Request& req, const http::Target& t) { return sync_.Push(req, t); });
+      bhttp::verb::post, "/api/auth/signup",
+      [this](const http::Request& req, const http::Target& t) { return auth_.Signup(req, t); });
   router_.AddAsync(
-      bhttp::verb::get, "/api/sync/pull",
-      [this](const http::Request& req, const http::Target& t) { return sync_.Pull(req, t); });
+      bhttp::verb::post, "/api/auth/login",
+      [this](const http::Request& req, const http::Target& t) { return auth_.Login(req, t); });
+  router_.AddAsync(
+      bhttp::verb::post, "/api/auth/logout",
+      [this](const http::Request& req, const http::Target& t) { return auth_.Logout(req, t); });
+  router_.AddAsync(
+      bhttp::verb::get, "/api/auth/me",
+      [this](const http::Request& req, const http::Target& t) { return auth_.Me(req, t); });
+
+  router_.AddAsync(
+      bhttp::verb::get, "/api/settings/model",
+      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
+        return settings_.GetModel(caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::put, "/api/settings/model",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return settings_.PutModel(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::delete_, "/api/settings/model",
+      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
+        return settings_.DeleteModel(caller);
+      }));
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
+}
+
+http::Router::AsyncHandler App::AsCaller(CallerHandler handler) {
+  return [this, handler = std::move(handler)](const http::Request& req, const http::Target& t) {
+    return RunAsCaller(handler, req, t);
+  };
+}
+
+boost::asio::awaitable<http::Response> App::RunAsCaller(CallerHandler handler,
+                                                        const http::Request& request,
+                                                        const http::Target& target) {
+  Result<services::Caller> caller = co_await auth_.Authenticate(request);
+  if (!caller.ok()) co_return auth_.Failure(caller.status(), "auth");
+  co_return co_await handler(request, target, *caller);
+}
+
+boost::asio::awaitable<void> App::ServeEvents(boost::beast::tcp_stream& stream,
+                                              const http::Request& request) {
+  if (auth_.accounts_enabled()) {
+    // A stream handler must not throw: a failure here is a refusal.
+    Result<services::Caller> caller = Status(core::codes::kInternal, "authentication failed");
+    try {
+      caller = co_await auth_.Authenticate(request);
+    } catch (const std::exception& e) {
+      env_.logger->Log(core::platform::LogLevel::kError,
+                       std::string("events auth threw: ") + e.what());
+    }
+    if (!caller.ok()) {
+      http::StringResponse refusal = auth_.Failure(caller.status(), "events");
+      refusal.version(request.version());
+      refusal.keep_alive(false);
+      boost::beast::error_code ec;
+      stream.expires_after(events::kSseWriteTimeout);
+      co_await bhttp::async_write(stream, refusal,
+                                  boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+      stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
+      co_return;
+    }
+  }
+  co_await events::ServeEventStream(stream, request, pokes_, sse_heartbeat_, *env_.logger);
 }
 
 std::string_view App::pokes_state() const {

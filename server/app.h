@@ -6,6 +6,10 @@
 // feeds GET /api/events; on PostgreSQL a PgPokeListener also feeds it the
 // pokes of every server process sharing the database (LISTEN/NOTIFY).
 //
+// Access: in local mode every route trusts the caller (one person, no
+// sign-in); in accounts mode the sync, events and settings routes need a
+// session and act as its account (services/auth_service.h).
+//
 // One io_context thread serves everything, and store calls run synchronously
 // on it. That is simple and correct for the skeleton (one connection, no
 // locking, requests serialized); a connection pool and a thread pool come
@@ -21,6 +25,7 @@
 // clang-format on
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -28,10 +33,14 @@
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "server/config.h"
+#include "server/credentials/credential_store.h"
+#include "server/credentials/secret_box.h"
 #include "server/events/pg_poke_listener.h"
 #include "server/events/poke_hub.h"
 #include "server/http/listener.h"
 #include "server/http/router.h"
+#include "server/services/auth_service.h"
+#include "server/services/settings_service.h"
 #include "server/services/static_files.h"
 #include "server/services/sync_service.h"
 #include "server/store/store_pool.h"
@@ -40,8 +49,9 @@ namespace ensemble::server {
 
 class App {
  public:
-  // Opens and migrates the store, builds the routes and binds the listening
-  // socket; nothing is served until Run(). `env` must outlive the App.
+  // Loads the secret key (credentials/secret_box.h), opens and migrates the
+  // store, builds the routes and binds the listening socket; nothing is
+  // served until Run(). `env` must outlive the App.
   static core::Result<std::unique_ptr<App>> Create(const Config& config, core::platform::Env env);
   ~App();
 
@@ -59,12 +69,37 @@ class App {
   // "in-process" (SQLite), or "listening" / "connecting" (PostgreSQL).
   std::string_view pokes_state() const;
 
+  // What the assistant's turn loop needs to call a model for an account:
+  // run credentials().ResolveModelCredentials on a connection of
+  // store_pool().
+  const credentials::CredentialStore& credentials() const { return credentials_; }
+  store::StorePool& store_pool() { return *pool_; }
+  // Who a request acts as (local mode: the local person).
+  services::AuthService& auth() { return auth_; }
+
  private:
-  App(core::platform::Env env, std::unique_ptr<store::StorePool> pool, const Config& config);
+  using CallerHandler = std::function<boost::asio::awaitable<http::Response>(
+      const http::Request&, const http::Target&, const services::Caller&)>;
+
+  App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
+      std::unique_ptr<credentials::SecretBox> secret_box, const Config& config);
   void AddRoutes();
+  // A route handler that first authenticates the request (401 without a
+  // session in accounts mode) and then runs `handler` as its caller.
+  http::Router::AsyncHandler AsCaller(CallerHandler handler);
+  boost::asio::awaitable<http::Response> RunAsCaller(CallerHandler handler,
+                                                     const http::Request& request,
+                                                     const http::Target& target);
+  // GET /api/events, behind a session in accounts mode.
+  boost::asio::awaitable<void> ServeEvents(boost::beast::tcp_stream& stream,
+                                           const http::Request& request);
 
   core::platform::Env env_;
   std::unique_ptr<store::StorePool> pool_;
+  std::unique_ptr<credentials::SecretBox> secret_box_;
+  credentials::CredentialStore credentials_;
+  services::AuthService auth_;
+  services::SettingsService settings_;
   // Before the io_context: SSE sessions unsubscribe as their frames go.
   events::PokeHub pokes_;
   std::chrono::milliseconds sse_heartbeat_;

@@ -13,11 +13,20 @@ core::Result<size_t> ParseCount(const char* name, const std::string& s, size_t m
   size_t n = 0;
   auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (ec != std::errc() || end != s.data() + s.size() || n == 0 || n > max) {
-    std::string range = max == SIZE_MAX ? "a positive number" : "a number from 1 to " + std::to_string(max);
+    std::string range =
+        max == SIZE_MAX ? "a positive number" : "a number from 1 to " + std::to_string(max);
     return core::Status(core::codes::kInvalidArgument,
                         std::string(name) + " must be " + range + ", not '" + s + "'");
   }
   return n;
+}
+
+// on/off (also 1/0, true/false), or INVALID_ARGUMENT naming the variable.
+core::Result<bool> ParseSwitch(const char* name, const std::string& s) {
+  if (s == "on" || s == "1" || s == "true") return true;
+  if (s == "off" || s == "0" || s == "false") return false;
+  return core::Status(core::codes::kInvalidArgument,
+                      std::string(name) + " must be on or off, not '" + s + "'");
 }
 
 }  // namespace
@@ -52,6 +61,29 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   if (const char* v = get("ENSEMBLE_DATABASE_URL")) config.database_url = v;
   if (const char* v = get("ENSEMBLE_WEB_ROOT")) config.web_root = v;
   if (const char* v = get("ENSEMBLE_WASM_DIR")) config.wasm_dir = v;
+  if (const char* v = get("ENSEMBLE_ACCOUNTS")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.accounts, ParseSwitch("ENSEMBLE_ACCOUNTS", v));
+  }
+  if (const char* v = get("ENSEMBLE_SIGNUP")) {
+    std::string s(v);
+    if (s != "first" && s != "open") {
+      return core::Status(core::codes::kInvalidArgument,
+                          "ENSEMBLE_SIGNUP must be first or open, not '" + s + "'");
+    }
+    config.open_signup = s == "open";
+  }
+  if (const char* v = get("ENSEMBLE_COOKIE_SECURE")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.secure_cookies, ParseSwitch("ENSEMBLE_COOKIE_SECURE", v));
+  }
+  // Secrets: checked where they are used (App::Create), never echoed here.
+  if (const char* v = get("ENSEMBLE_SECRET_KEY")) config.secret_key = v;
+  if (const char* v = get("ENSEMBLE_MODEL_PROVIDER")) config.operator_model.provider = v;
+  if (const char* v = get("ENSEMBLE_MODEL_BASE_URL")) config.operator_model.base_url = v;
+  if (const char* v = get("ENSEMBLE_MODEL")) config.operator_model.model = v;
+  if (const char* v = get("ENSEMBLE_MODEL_API_KEY")) config.operator_model.api_key = v;
+  if (config.operator_model.configured() && config.operator_model.provider.empty()) {
+    config.operator_model.provider = "openai";
+  }
   return config;
 }
 

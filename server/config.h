@@ -1,10 +1,25 @@
 // Config: the server's settings, read from environment variables
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
 // ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS,
-// ENSEMBLE_STORE_CONNECTIONS) with defaults that run a
-// developer server from the repository root.
+// ENSEMBLE_STORE_CONNECTIONS, ENSEMBLE_ACCOUNTS, ENSEMBLE_SIGNUP,
+// ENSEMBLE_COOKIE_SECURE, ENSEMBLE_SECRET_KEY and the operator's model:
+// ENSEMBLE_MODEL_PROVIDER, ENSEMBLE_MODEL_BASE_URL, ENSEMBLE_MODEL,
+// ENSEMBLE_MODEL_API_KEY) with defaults that run a developer server from the
+// repository root.
 //
-// database_url may hold a password: never log it or put it in a message.
+// Two modes:
+//   local (default)  one person on their own machine, no sign-in: today's
+//                    trusted behaviour (the sync routes may touch every
+//                    space; settings belong to the one local account), and
+//                    the operator's model variables serve that person.
+//   accounts         ENSEMBLE_ACCOUNTS=on: people sign up and sign in
+//                    (/api/auth/*); the sync, events and settings routes
+//                    need a session and act as its account, within the
+//                    spaces it is a member of. The operator's model
+//                    variables are never lent to an account (spec 000 §5).
+//
+// database_url, secret_key and operator_model.api_key are secrets: never log
+// them or put them in a message.
 //
 // Thread-safety: a plain value; read-only once built.
 
@@ -34,6 +49,16 @@ inline constexpr char kDefaultWasmDir[] = "build/wasm/wasm";
 inline constexpr size_t kDefaultStoreConnections = 4;
 inline constexpr size_t kMaxStoreConnections = 64;
 
+// The operator's own model, from the environment. Used only in local mode.
+struct OperatorModel {
+  std::string provider;  // ENSEMBLE_MODEL_PROVIDER ("openai" when only a key or URL is set).
+  std::string base_url;  // ENSEMBLE_MODEL_BASE_URL
+  std::string model;     // ENSEMBLE_MODEL
+  std::string api_key;   // ENSEMBLE_MODEL_API_KEY (a secret)
+
+  bool configured() const { return !base_url.empty() || !model.empty() || !api_key.empty(); }
+};
+
 struct Config {
   std::string http_addr = kDefaultHttpAddr;
   uint16_t port = kDefaultPort;  // 0 picks a free port (tests).
@@ -47,6 +72,21 @@ struct Config {
   size_t store_connections = kDefaultStoreConnections;
   // Idle time before an SSE heartbeat (tests shorten it; no variable).
   std::chrono::milliseconds sse_heartbeat = events::kSseHeartbeat;
+
+  // ENSEMBLE_ACCOUNTS=on|off (off: local mode; see the top of this file).
+  bool accounts = false;
+  // ENSEMBLE_SIGNUP=first|open, accounts mode only. first (default): only the
+  // first account may sign up (the operator's own); later sign-ups are
+  // refused with FORBIDDEN. open: anyone who reaches the server may.
+  bool open_signup = false;
+  // ENSEMBLE_COOKIE_SECURE=on|off: add Secure to the session cookie. Turn it
+  // on whenever the server is reached over https.
+  bool secure_cookies = false;
+  // ENSEMBLE_SECRET_KEY: base64 of 32 bytes that encrypts saved secrets
+  // (server/credentials/secret_box.h). Empty: <data_dir>/secret.key, made on
+  // first run. Processes sharing a PostgreSQL database need the same key.
+  std::string secret_key;
+  OperatorModel operator_model;
 };
 
 // Returns the value of a variable, or nullptr when it is unset.

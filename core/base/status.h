@@ -36,14 +36,37 @@ inline constexpr std::string_view kInvalidToolInput = "INVALID_TOOL_INPUT";
 inline constexpr std::string_view kStorage = "STORAGE_ERROR";
 inline constexpr std::string_view kMalformedJson = "MALFORMED_JSON";
 inline constexpr std::string_view kBodyTooLarge = "BODY_TOO_LARGE";
+// A model option (effort, tools) the model's metadata does not offer:
+// refused before anything is spent.
+inline constexpr std::string_view kUnsupportedOption = "UNSUPPORTED_OPTION";
+// A model's tool call whose name is missing or whose arguments are not a
+// JSON object: reported back, never dispatched.
+inline constexpr std::string_view kMalformedToolCall = "MALFORMED_TOOL_CALL";
+// The model provider failed (HTTP error, error object, broken stream).
+inline constexpr std::string_view kModelError = "MODEL_ERROR";
+// A model call past its limit (spec 000 §5); the message is what the chat shows.
+inline constexpr std::string_view kModelTimeout = "MODEL_TIMEOUT";
+// Work stopped on request (Stop, or the client went away).
+inline constexpr std::string_view kCancelled = "CANCELLED";
+// No signed-in session (none sent, expired or signed out): sign in again.
+inline constexpr std::string_view kUnauthenticated = "UNAUTHENTICATED";
+// A sign-in whose email or password is wrong; one code and one message for
+// both, so it does not tell whether an account exists.
+inline constexpr std::string_view kBadCredentials = "BAD_CREDENTIALS";
+// A sealed secret that fails authentication (tampered, or another key).
+inline constexpr std::string_view kDecryptFailed = "DECRYPT_FAILED";
+// Called in a state that does not allow it (a turn asked for a request while
+// it waits for tool outcomes).
+inline constexpr std::string_view kFailedPrecondition = "FAILED_PRECONDITION";
+// A per-turn limit the spec names was reached (web searches, model steps).
+inline constexpr std::string_view kLimitReached = "LIMIT_REACHED";
 inline constexpr std::string_view kInternal = "INTERNAL";
 }  // namespace codes
 
 class Status {
  public:
   Status() = default;  // OK.
-  Status(std::string_view code, std::string message)
-      : code_(code), message_(std::move(message)) {
+  Status(std::string_view code, std::string message) : code_(code), message_(std::move(message)) {
     assert(!code_.empty());
   }
 
@@ -63,7 +86,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design.
+  Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design.
   Result(Status status) : status_(std::move(status)) {  // NOLINT
     assert(!status_.ok());
   }
@@ -87,10 +110,10 @@ class Result {
 }  // namespace ensemble::core
 
 // Returns early from the enclosing function when `expr` yields a non-OK Status.
-#define ENSEMBLE_RETURN_IF_ERROR(expr)           \
-  do {                                           \
-    ::ensemble::core::Status _st = (expr);       \
-    if (!_st.ok()) return _st;                   \
+#define ENSEMBLE_RETURN_IF_ERROR(expr)     \
+  do {                                     \
+    ::ensemble::core::Status _st = (expr); \
+    if (!_st.ok()) return _st;             \
   } while (0)
 
 #define ENSEMBLE_CONCAT_INNER_(a, b) a##b

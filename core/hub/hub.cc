@@ -2,6 +2,9 @@
 
 #include <vector>
 
+#include "core/accounts/account.h"
+#include "core/accounts/model_credentials.h"
+#include "core/assistant/conversation_store.h"
 #include "core/boards/board.h"
 #include "core/pages/page.h"
 #include "core/people/person.h"
@@ -13,10 +16,17 @@ namespace ensemble::core::hub {
 
 std::span<const store::Migration> Migrations() {
   // Append only: a shipped migration keeps its number and its text.
-  static const std::vector<store::Migration> kAll = {
-      tasks::kCreateTasksTable,      sync::kCreateSyncTables,   projects::kCreateProjectTable,
-      people::kCreatePeopleTable,    pages::kCreatePageTable,   boards::kCreateBoardTable,
-      sync::kCreateSpaceTables,      sync::kCreateSyncVerdicts};
+  static const std::vector<store::Migration> kAll = {tasks::kCreateTasksTable,
+                                                     sync::kCreateSyncTables,
+                                                     projects::kCreateProjectTable,
+                                                     people::kCreatePeopleTable,
+                                                     pages::kCreatePageTable,
+                                                     boards::kCreateBoardTable,
+                                                     sync::kCreateSpaceTables,
+                                                     sync::kCreateSyncVerdicts,
+                                                     assistant::kCreateConversationTables,
+                                                     accounts::kCreateAccountTables,
+                                                     accounts::kCreateModelCredentialsTable};
   return kAll;
 }
 

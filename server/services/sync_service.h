@@ -1,6 +1,9 @@
 // SyncService: the HTTP face of core::sync::ServerSync.
 //   POST /api/sync/push  (JSON body)            -> ServerSync::Push
 //   GET  /api/sync/pull?clientId=..&cursor=N   -> ServerSync::Pull
+// Given an account (accounts mode), each pushed mutation is authorized for it
+// and a pull holds only its spaces; without one (local mode) the caller is
+// trusted with every space.
 // A body that is not JSON is 400 MALFORMED_JSON; request-level failures from
 // ServerSync keep their code (INVALID_ARGUMENT, UNKNOWN_MUTATION, ...). Store
 // and internal failures are logged in full and answered without their details.
@@ -35,13 +38,10 @@
 #include "core/sync/server_sync.h"
 #include "server/http/message.h"
 #include "server/http/url.h"
+#include "server/services/json_body.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
-
-// Deeper JSON than this is refused before anything looks at it; the sync
-// protocol nests a few levels (request, mutation, args, fields).
-inline constexpr int kMaxJsonDepth = 64;
 
 class SyncService {
  public:
@@ -51,10 +51,14 @@ class SyncService {
   // runs on the caller's executor after each push that applied something.
   SyncService(store::StorePool& pool, core::platform::Logger& logger, OnCommit on_commit = {});
 
+  // `account_id` null: the trusted local form. Otherwise it must outlive
+  // the call.
   boost::asio::awaitable<http::Response> Push(const http::Request& request,
-                                              const http::Target& target);
+                                              const http::Target& target,
+                                              const std::string* account_id = nullptr);
   boost::asio::awaitable<http::Response> Pull(const http::Request& request,
-                                              const http::Target& target);
+                                              const http::Target& target,
+                                              const std::string* account_id = nullptr);
 
  private:
   // The error response for `status`, logging what the client is not told.

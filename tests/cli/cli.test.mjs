@@ -172,3 +172,22 @@ test('route refuses bad input with a readable message', () => {
   assert.match(badField.err, /apps\[0\] has an unknown key 'name'/);
   assert.equal(badField.out, '');
 });
+
+test('plan gives the local planner\'s next step: validated calls, or a plain reply', () => {
+  const add = json('plan', 'add a task to call Mira tomorrow', '--today', '2026-11-30');
+  assert.equal(add.final, false);
+  assert.deepEqual(add.calls, [
+    {name: 'hub_create_tasks', args: {tasks: [{title: 'Call Mira', due: '2026-12-01'}]}},
+  ]);
+  const other = json('plan', 'move the meeting to Friday', '--today', '2026-11-30');
+  assert.equal(other.needsModel, true);
+  assert.deepEqual(other.calls, []);
+  assert.match(other.reply, /set up a model in Settings/);
+});
+
+test('plan refuses a missing message or a bad date', () => {
+  assert.equal(run('plan').code, 2);
+  const badDate = run('plan', 'add a task', '--today', 'nope');
+  assert.equal(badDate.code, 1);
+  assert.match(badDate.err, /today must be a date, YYYY-MM-DD/);
+});

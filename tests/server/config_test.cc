@@ -82,5 +82,43 @@ TEST(ServerConfig, StoreConnectionsAreBounded) {
   }
 }
 
+TEST(ServerConfig, LocalModeIsTheDefaultAndAccountsAreASwitch) {
+  auto config = ConfigFromEnv(From({}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_FALSE(config->accounts);
+  EXPECT_FALSE(config->open_signup);
+  EXPECT_FALSE(config->secure_cookies);
+  EXPECT_FALSE(config->operator_model.configured());
+  auto on = ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"},
+                                {"ENSEMBLE_SIGNUP", "open"},
+                                {"ENSEMBLE_COOKIE_SECURE", "on"}}));
+  ASSERT_TRUE(on.ok()) << on.status().ToString();
+  EXPECT_TRUE(on->accounts);
+  EXPECT_TRUE(on->open_signup);
+  EXPECT_TRUE(on->secure_cookies);
+  for (auto [name, value] :
+       {std::pair{"ENSEMBLE_ACCOUNTS", "yes please"}, std::pair{"ENSEMBLE_SIGNUP", "everyone"},
+        std::pair{"ENSEMBLE_COOKIE_SECURE", "2"}}) {
+    auto bad = ConfigFromEnv(From({{name, value}}));
+    ASSERT_FALSE(bad.ok()) << name;
+    EXPECT_EQ(bad.status().code(), "INVALID_ARGUMENT");
+    EXPECT_NE(bad.status().message().find(name), std::string::npos);
+  }
+}
+
+TEST(ServerConfig, ReadsTheOperatorModelAndSecretKey) {
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_MODEL_API_KEY", "sk-op"},
+                                    {"ENSEMBLE_MODEL", "gpt-4.1"},
+                                    {"ENSEMBLE_MODEL_BASE_URL", "https://api.example.com/v1"},
+                                    {"ENSEMBLE_SECRET_KEY", "c2VjcmV0"}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_TRUE(config->operator_model.configured());
+  EXPECT_EQ(config->operator_model.provider, "openai");  // The default when unnamed.
+  EXPECT_EQ(config->operator_model.api_key, "sk-op");
+  EXPECT_EQ(config->operator_model.model, "gpt-4.1");
+  EXPECT_EQ(config->operator_model.base_url, "https://api.example.com/v1");
+  EXPECT_EQ(config->secret_key, "c2VjcmV0");
+}
+
 }  // namespace
 }  // namespace ensemble::server

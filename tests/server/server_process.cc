@@ -1,25 +1,16 @@
 #include "tests/server/server_process.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <memory>
-#include <thread>
 #include <vector>
+
+#include "tests/server/child_process.h"
 
 extern char** environ;
 
 namespace ensemble::testing {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-constexpr std::chrono::milliseconds kReapPoll{20};
-
-}  // namespace
-
 core::Result<std::unique_ptr<ServerProcess>> ServerProcess::Start(
     const std::map<std::string, std::string>& env) {
   std::map<std::string, std::string> vars;
@@ -56,16 +47,7 @@ core::Result<std::unique_ptr<ServerProcess>> ServerProcess::Start(
   process->stdout_fd_ = pipe_fds[0];
 
   // "ensemble_server listening on http://127.0.0.1:PORT (store: ...)"
-  std::string out;
-  const auto deadline = Clock::now() + kServerStartTimeout;
-  while (out.find('\n') == std::string::npos && Clock::now() < deadline) {
-    pollfd p{process->stdout_fd_, POLLIN, 0};
-    if (poll(&p, 1, 100) <= 0) continue;
-    char buf[256];
-    ssize_t n = read(process->stdout_fd_, buf, sizeof(buf));
-    if (n <= 0) break;
-    out.append(buf, static_cast<size_t>(n));
-  }
+  const std::string out = ReadFirstLine(process->stdout_fd_, kServerStartTimeout);
   const std::string marker = "http://127.0.0.1:";
   size_t at = out.find(marker);
   if (at == std::string::npos) {
@@ -76,20 +58,8 @@ core::Result<std::unique_ptr<ServerProcess>> ServerProcess::Start(
 }
 
 void ServerProcess::Stop() {
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    const auto deadline = Clock::now() + kServerStopTimeout;
-    int status = 0;
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() >= deadline) {
-        kill(pid_, SIGKILL);
-        waitpid(pid_, &status, 0);
-        break;
-      }
-      std::this_thread::sleep_for(kReapPoll);
-    }
-    pid_ = -1;
-  }
+  StopChild(pid_, kServerStopTimeout);
+  pid_ = -1;
   if (stdout_fd_ >= 0) close(stdout_fd_);
   stdout_fd_ = -1;
 }

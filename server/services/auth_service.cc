@@ -1,0 +1,273 @@
+#include "server/services/auth_service.h"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <optional>
+
+#include "core/accounts/account.h"
+#include "core/base/id.h"
+#include "core/sync/authorization.h"
+#include "server/accounts/password.h"
+#include "server/accounts/session_token.h"
+#include "server/http/json_response.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+namespace {
+
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+namespace codes = core::codes;
+using core::Result;
+using core::Status;
+using core::platform::LogLevel;
+using nlohmann::json;
+
+constexpr char kAccountsOff[] =
+    "accounts are off on this server (single-person local mode; ENSEMBLE_ACCOUNTS=on enables "
+    "them)";
+// The one answer to a wrong password and to an unknown email.
+constexpr char kBadCredentialsMessage[] = "the email or password is not right";
+
+// The string member `key` of object `body`, or nullptr when absent or not a string.
+const std::string* StringField(const json& body, const char* key) {
+  auto it = body.find(key);
+  if (it == body.end() || !it->is_string()) return nullptr;
+  return it->get_ptr<const std::string*>();
+}
+
+// {account: {id, email, name}, spaces: [{id, role}]} for `account_id`;
+// UNAUTHENTICATED when the account is gone.
+Result<json> AccountJson(core::store::Database& db, const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> account,
+                            core::accounts::FindAccount(db, account_id));
+  if (!account) return Status(codes::kUnauthenticated, "this account no longer exists");
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      core::store::Rows rows,
+      db.Query("SELECT space_id, role FROM space_members WHERE account_id = $1 ORDER BY space_id",
+               {core::store::Value(account_id)}));
+  json spaces = json::array();
+  for (const auto& r : rows.rows) {
+    spaces.push_back({{"id", core::store::AsText(r[0])}, {"role", core::store::AsText(r[1])}});
+  }
+  return json{
+      {"mode", "accounts"},
+      {"account", {{"id", account->id}, {"email", account->email}, {"name", account->name}}},
+      {"spaces", std::move(spaces)}};
+}
+
+// Run on the hash pool by co_spawn. Plain functions with by-value
+// parameters, so everything they use lives in their own frames.
+net::awaitable<AuthService::HashOutcome> HashOnPool(std::string password);
+net::awaitable<bool> VerifyOnPool(std::string hash, std::string password) {
+  // No account: the same work against a hash nobody matches.
+  co_return hash.empty() ? accounts::VerifyDummyPassword(password)
+                         : accounts::VerifyPassword(hash, password);
+}
+
+}  // namespace
+
+AuthService::AuthService(store::StorePool& pool, core::platform::Env env, const Config& config)
+    : pool_(pool),
+      env_(env),
+      accounts_(config.accounts),
+      open_signup_(config.open_signup),
+      secure_cookies_(config.secure_cookies) {}
+
+AuthService::~AuthService() { hash_pool_.join(); }
+
+namespace {
+
+net::awaitable<AuthService::HashOutcome> HashOnPool(std::string password) {
+  AuthService::HashOutcome out;
+  Result<std::string> hash = accounts::HashPassword(password);
+  if (hash.ok()) {
+    out.hash = std::move(*hash);
+  } else {
+    out.status = hash.status();
+  }
+  co_return out;
+}
+
+}  // namespace
+
+http::StringResponse AuthService::Failure(const Status& status, std::string_view route) {
+  return FailureResponse(status, route, *env_.logger);
+}
+
+net::awaitable<AuthService::HashOutcome> AuthService::Hash(std::string password) {
+  co_return co_await net::co_spawn(hash_pool_, HashOnPool(std::move(password)), net::use_awaitable);
+}
+
+net::awaitable<bool> AuthService::Verify(std::string hash, std::string password) {
+  co_return co_await net::co_spawn(hash_pool_, VerifyOnPool(std::move(hash), std::move(password)),
+                                   net::use_awaitable);
+}
+
+net::awaitable<http::Response> AuthService::SignedIn(bhttp::status status,
+                                                     const std::string& account_id,
+                                                     const std::string& token) {
+  Result<json> body = co_await pool_.Run(
+      [&account_id](core::store::Database& db) { return AccountJson(db, account_id); });
+  if (!body.ok()) co_return Failure(body.status(), "auth");
+  http::StringResponse res = http::JsonResponse(status, *body);
+  res.set(bhttp::field::set_cookie, accounts::SessionCookie(token, secure_cookies_));
+  co_return res;
+}
+
+net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
+                                                   const http::Target&) {
+  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  const std::string* email = body->is_object() ? StringField(*body, "email") : nullptr;
+  const std::string* password = body->is_object() ? StringField(*body, "password") : nullptr;
+  const std::string* name = body->is_object() ? StringField(*body, "name") : nullptr;
+  if (!email || !password || !name) {
+    co_return http::ErrorResponse(codes::kInvalidArgument,
+                                  "sign-up needs email, password and name, each a string");
+  }
+  Result<std::string> normalized_email = core::accounts::NormalizeEmail(*email);
+  if (!normalized_email.ok()) co_return http::ErrorResponse(normalized_email.status());
+  if (Status st = core::accounts::CheckPassword(*password); !st.ok()) {
+    co_return http::ErrorResponse(st);
+  }
+  Result<std::string> normalized_name = core::accounts::NormalizeName(*name);
+  if (!normalized_name.ok()) co_return http::ErrorResponse(normalized_name.status());
+
+  const Status closed(codes::kForbidden,
+                      "sign-up is closed on this server: it has its account already (the "
+                      "operator can set ENSEMBLE_SIGNUP=open)");
+  if (!open_signup_) {
+    // Before hashing, so a closed server spends nothing on strangers.
+    Result<int64_t> count = co_await pool_.Run(
+        [](core::store::Database& db) { return core::accounts::CountAccounts(db); });
+    if (!count.ok()) co_return Failure(count.status(), "signup");
+    if (*count > 0) co_return http::ErrorResponse(closed);
+  }
+  HashOutcome hash = co_await Hash(*password);
+  if (!hash.status.ok()) co_return Failure(hash.status, "signup");
+
+  core::accounts::Account account;
+  account.id = core::NewId(*env_.clock, *env_.random);
+  account.email = std::move(*normalized_email);
+  account.name = std::move(*normalized_name);
+  account.password_hash = std::move(hash.hash);
+  account.created_at = env_.clock->NowMillis();
+  const std::string space_id = core::NewId(*env_.clock, *env_.random);
+  accounts::NewToken token = accounts::NewSessionToken();
+  const int64_t expires_at =
+      account.created_at +
+      std::chrono::duration_cast<std::chrono::milliseconds>(accounts::kSessionLifetime).count();
+
+  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
+    core::store::Transaction txn(db);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    if (!open_signup_) {
+      // Again inside the transaction: two first sign-ups may have raced.
+      ENSEMBLE_ASSIGN_OR_RETURN(int64_t count, core::accounts::CountAccounts(db));
+      if (count > 0) return closed;
+    }
+    ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertAccount(db, account));
+    ENSEMBLE_RETURN_IF_ERROR(
+        core::sync::SetMember(db, space_id, account.id, core::sync::Role::kOwner));
+    ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertSession(
+        db, {token.hash, account.id, account.created_at, expires_at}));
+    return txn.Commit();
+  });
+  if (!st.ok()) co_return Failure(st, "signup");
+  env_.logger->Log(LogLevel::kInfo, "signup: account " + account.id);
+  co_return co_await SignedIn(bhttp::status::created, account.id, token.token);
+}
+
+net::awaitable<http::Response> AuthService::Login(const http::Request& request,
+                                                  const http::Target&) {
+  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  const std::string* email = body->is_object() ? StringField(*body, "email") : nullptr;
+  const std::string* password = body->is_object() ? StringField(*body, "password") : nullptr;
+  if (!email || !password) {
+    co_return http::ErrorResponse(codes::kInvalidArgument,
+                                  "sign-in needs email and password, each a string");
+  }
+  // Longer than any accepted password (4 bytes a character at most): refused
+  // before hashing, whoever it is for.
+  if (password->size() > core::accounts::kMaxPasswordChars * 4) {
+    co_return http::ErrorResponse(codes::kBadCredentials, kBadCredentialsMessage);
+  }
+  Result<std::string> normalized = core::accounts::NormalizeEmail(*email);
+  if (!normalized.ok()) co_return http::ErrorResponse(normalized.status());
+
+  Result<std::optional<core::accounts::Account>> found =
+      co_await pool_.Run([&normalized](core::store::Database& db) {
+        return core::accounts::FindAccountByEmail(db, *normalized);
+      });
+  if (!found.ok()) co_return Failure(found.status(), "login");
+  // An unknown email takes the same path, against a dummy hash.
+  const std::string stored_hash = *found ? (*found)->password_hash : std::string();
+  bool ok = co_await Verify(stored_hash, *password);
+  if (!ok || !*found) {
+    env_.logger->Log(LogLevel::kInfo, "login refused");
+    co_return http::ErrorResponse(codes::kBadCredentials, kBadCredentialsMessage);
+  }
+
+  const std::string account_id = (*found)->id;
+  accounts::NewToken token = accounts::NewSessionToken();
+  const int64_t now = env_.clock->NowMillis();
+  const int64_t expires_at =
+      now +
+      std::chrono::duration_cast<std::chrono::milliseconds>(accounts::kSessionLifetime).count();
+  Status st = co_await pool_.Run([&](core::store::Database& db) {
+    return core::accounts::InsertSession(db, {token.hash, account_id, now, expires_at});
+  });
+  if (!st.ok()) co_return Failure(st, "login");
+  env_.logger->Log(LogLevel::kInfo, "login: account " + account_id);
+  co_return co_await SignedIn(bhttp::status::ok, account_id, token.token);
+}
+
+net::awaitable<http::Response> AuthService::Logout(const http::Request& request,
+                                                   const http::Target&) {
+  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
+  if (std::optional<std::string> token =
+          accounts::SessionTokenFrom(request[bhttp::field::cookie])) {
+    const std::string hash = accounts::HashSessionToken(*token);
+    Status st = co_await pool_.Run(
+        [&hash](core::store::Database& db) { return core::accounts::DeleteSession(db, hash); });
+    if (!st.ok()) co_return Failure(st, "logout");
+  }
+  // Signing out twice, or without a session, ends in the same place.
+  http::StringResponse res = http::JsonResponse(bhttp::status::ok, {{"ok", true}});
+  res.set(bhttp::field::set_cookie, accounts::ClearedSessionCookie(secure_cookies_));
+  co_return res;
+}
+
+net::awaitable<http::Response> AuthService::Me(const http::Request& request, const http::Target&) {
+  if (!accounts_) {
+    co_return http::JsonResponse(bhttp::status::ok,
+                                 {{"mode", "local"}, {"account", {{"id", kLocalAccountId}}}});
+  }
+  Result<Caller> caller = co_await Authenticate(request);
+  if (!caller.ok()) co_return Failure(caller.status(), "me");
+  Result<json> body = co_await pool_.Run(
+      [&caller](core::store::Database& db) { return AccountJson(db, caller->account_id); });
+  if (!body.ok()) co_return Failure(body.status(), "me");
+  co_return http::JsonResponse(bhttp::status::ok, *body);
+}
+
+net::awaitable<Result<Caller>> AuthService::Authenticate(const http::Request& request) {
+  if (!accounts_) co_return Caller{kLocalAccountId, true};
+  std::optional<std::string> token = accounts::SessionTokenFrom(request[bhttp::field::cookie]);
+  if (!token) co_return Status(codes::kUnauthenticated, "sign in first");
+  const std::string hash = accounts::HashSessionToken(*token);
+  const int64_t now = env_.clock->NowMillis();
+  Result<std::optional<std::string>> account =
+      co_await pool_.Run([&hash, now](core::store::Database& db) {
+        return core::accounts::SessionAccount(db, hash, now);
+      });
+  if (!account.ok()) co_return account.status();
+  if (!*account) co_return Status(codes::kUnauthenticated, "your session has ended; sign in again");
+  co_return Caller{std::move(**account), false};
+}
+
+}  // namespace ensemble::server::services

@@ -1,0 +1,106 @@
+// AuthService: who is calling. In local mode (the default) everyone reaching
+// the server is the one local person (kLocalAccountId), trusted with every
+// space. In accounts mode (Config::accounts) people sign up and sign in:
+//   POST /api/auth/signup {email, password, name} -> 201 {account, spaces}
+//   POST /api/auth/login  {email, password}       -> 200 {account, spaces}
+//   POST /api/auth/logout                         -> 200, session deleted
+//   GET  /api/auth/me                             -> {mode, account, spaces}
+// Signup and login set the session cookie (server/accounts/session_token.h).
+// A new account gets a space of its own, as its owner. Sign-up is open to the
+// first account only unless Config::open_signup (ENSEMBLE_SIGNUP=open).
+//
+// Errors: INVALID_ARGUMENT (bad email, password or name), ALREADY_EXISTS
+// (signup with a taken email), FORBIDDEN (sign-up closed), BAD_CREDENTIALS
+// (login with a wrong password or an unknown email: the same code, message
+// and work, so it does not reveal which), UNAUTHENTICATED (no session), and
+// NOT_FOUND for signup and login in local mode.
+//
+// Passwords are hashed on a small pool of their own (each hash holds 64 MiB),
+// never on the io thread or a store worker. Passwords and tokens are never
+// logged.
+//
+// Thread-safety: the handlers and Authenticate may run concurrently.
+
+#ifndef ENSEMBLE_SERVER_SERVICES_AUTH_SERVICE_H_
+#define ENSEMBLE_SERVER_SERVICES_AUTH_SERVICE_H_
+
+#include <cstddef>
+#include <string>
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include "core/base/status.h"
+#include "core/platform/env.h"
+#include "server/config.h"
+#include "server/http/message.h"
+#include "server/http/url.h"
+#include "server/store/store_pool.h"
+
+namespace ensemble::server::services {
+
+// The account id of the one person in local mode (settings are saved under it).
+inline constexpr char kLocalAccountId[] = "local";
+// Password hashes computed at once; each takes 64 MiB while it runs.
+inline constexpr size_t kPasswordHashThreads = 2;
+
+// The account a request acts as.
+struct Caller {
+  std::string account_id;
+  bool local = false;  // Local mode: trusted with every space.
+};
+
+class AuthService {
+ public:
+  // `pool` and the Env's members must outlive the service.
+  AuthService(store::StorePool& pool, core::platform::Env env, const Config& config);
+  ~AuthService();
+
+  bool accounts_enabled() const { return accounts_; }
+
+  boost::asio::awaitable<http::Response> Signup(const http::Request& request,
+                                                const http::Target& target);
+  boost::asio::awaitable<http::Response> Login(const http::Request& request,
+                                               const http::Target& target);
+  boost::asio::awaitable<http::Response> Logout(const http::Request& request,
+                                                const http::Target& target);
+  boost::asio::awaitable<http::Response> Me(const http::Request& request,
+                                            const http::Target& target);
+
+  // In local mode the local Caller, at once; in accounts mode the account of
+  // the request's unexpired session, or UNAUTHENTICATED.
+  boost::asio::awaitable<core::Result<Caller>> Authenticate(const http::Request& request);
+
+  // The error response for `status` (internal details logged, not sent).
+  http::StringResponse Failure(const core::Status& status, std::string_view route);
+
+  // A password hash made off the io thread; a struct, not a Result, since
+  // asio's completion values must be default-constructible.
+  struct HashOutcome {
+    core::Status status;
+    std::string hash;
+  };
+
+ private:
+  boost::asio::awaitable<HashOutcome> Hash(std::string password);
+  boost::asio::awaitable<bool> Verify(std::string hash, std::string password);
+  // The response to a signup or login that made session `token` for the
+  // account, listing its spaces.
+  boost::asio::awaitable<http::Response> SignedIn(boost::beast::http::status status,
+                                                  const std::string& account_id,
+                                                  const std::string& token);
+
+  store::StorePool& pool_;
+  core::platform::Env env_;
+  const bool accounts_;
+  const bool open_signup_;
+  const bool secure_cookies_;
+  boost::asio::thread_pool hash_pool_{kPasswordHashThreads};
+};
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_AUTH_SERVICE_H_

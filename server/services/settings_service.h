@@ -1,0 +1,48 @@
+// SettingsService: the caller's own model settings.
+//   GET    /api/settings/model -> {configured, source, provider, baseUrl, model, hasKey}
+//   PUT    /api/settings/model {provider, baseUrl, model, apiKey?}
+//   DELETE /api/settings/model -> {deleted}
+// In PUT, apiKey absent keeps the saved key, a string replaces it (sealed
+// before it reaches the store), null removes it. No answer ever holds a key
+// or any part of one, and none is logged; errors about a key say what is
+// wrong without quoting it. source is "saved", or "environment" for the
+// operator's model in local mode.
+//
+// Thread-safety: handlers may run concurrently.
+
+#ifndef ENSEMBLE_SERVER_SERVICES_SETTINGS_SERVICE_H_
+#define ENSEMBLE_SERVER_SERVICES_SETTINGS_SERVICE_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+
+#include "core/platform/env.h"
+#include "server/credentials/credential_store.h"
+#include "server/http/message.h"
+#include "server/services/auth_service.h"
+#include "server/store/store_pool.h"
+
+namespace ensemble::server::services {
+
+class SettingsService {
+ public:
+  // Everything given must outlive the service.
+  SettingsService(store::StorePool& pool, const credentials::CredentialStore& credentials,
+                  core::platform::Env env);
+
+  boost::asio::awaitable<http::Response> GetModel(const Caller& caller);
+  boost::asio::awaitable<http::Response> PutModel(const http::Request& request,
+                                                  const Caller& caller);
+  boost::asio::awaitable<http::Response> DeleteModel(const Caller& caller);
+
+ private:
+  store::StorePool& pool_;
+  const credentials::CredentialStore& credentials_;
+  core::platform::Env env_;
+};
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_SETTINGS_SERVICE_H_
