@@ -14,8 +14,10 @@ target_compile_definitions(ensemble_sqlite PRIVATE
   SQLITE_OMIT_DEPRECATED
   SQLITE_OMIT_SHARED_CACHE
   SQLITE_ENABLE_FTS5)
-# The sanitizers have nothing to say about SQLite and make it slow.
-target_compile_options(ensemble_sqlite PRIVATE -w $<$<BOOL:${ENSEMBLE_SANITIZE}>:-fno-sanitize=all>)
+# The sanitizers (and the fuzzers' coverage) have nothing to say about SQLite
+# and make it slow; its debug information is only build time.
+target_compile_options(ensemble_sqlite PRIVATE -w -g0
+                       $<$<BOOL:${ENSEMBLE_SANITIZE}>:-fno-sanitize=all>)
 if(EMSCRIPTEN)
   # One thread, and the platform's file locking does not exist in the browser.
   target_compile_definitions(ensemble_sqlite PRIVATE SQLITE_THREADSAFE=0 SQLITE_OMIT_LOAD_EXTENSION)

@@ -26,8 +26,8 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       settings_(*pool_, credentials_, env),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
-      sync_(*pool_, *env.logger,
-            [this](int64_t version) { pokes_.Publish(events::Poke{version}); }),
+      sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      apply_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -42,6 +42,11 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
                             credentials::SecretBox::Load(config.secret_key, config.data_dir));
   ENSEMBLE_ASSIGN_OR_RETURN(auto pool, store::StorePool::Open(config));
   std::unique_ptr<App> app(new App(env, std::move(pool), std::move(secret_box), config));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      app->assistant_,
+      services::AssistantService::Create(
+          *app->pool_, app->credentials_, env, config.model_call_timeout,
+          [self = app.get()](const events::Poke& poke) { self->pokes_.Publish(poke); }));
   app->AddRoutes();
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
@@ -52,7 +57,7 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
     App* self = app.get();
     app->poke_listener_ = std::make_unique<events::PgPokeListener>(
         app->ioc_, config.database_url,
-        [self](int64_t version) { self->pokes_.Publish(events::Poke{version}); }, *env.logger);
+        [self](const events::Poke& poke) { self->pokes_.Publish(poke); }, *env.logger);
     app->poke_listener_->Start();
   }
   return app;
@@ -116,9 +121,58 @@ void App::AddRoutes() {
       AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
         return settings_.DeleteModel(caller);
       }));
+  AddAssistantRoutes();
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
+}
+
+void App::AddAssistantRoutes() {
+  router_.AddAsync(bhttp::verb::post, "/api/assistant/conversations",
+                   AsCaller([&a = *assistant_](const http::Request& req, const http::Target&,
+                                               const services::Caller& caller) {
+                     return a.CreateConversation(req, caller);
+                   }));
+  router_.AddAsync(bhttp::verb::get, "/api/assistant/conversations",
+                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
+                                               const services::Caller& caller) {
+                     return a.ListConversations(t, caller);
+                   }));
+  router_.AddAsync(bhttp::verb::delete_, "/api/assistant/conversations/:id",
+                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
+                                               const services::Caller& caller) {
+                     return a.DeleteConversation(t, caller);
+                   }));
+  router_.AddAsync(bhttp::verb::get, "/api/assistant/conversations/:id/messages",
+                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
+                                               const services::Caller& caller) {
+                     return a.ListMessages(t, caller);
+                   }));
+  router_.AddStream(bhttp::verb::post, "/api/assistant/conversations/:id/messages",
+                    [this](boost::beast::tcp_stream& stream, const http::Request& req) {
+                      return ServeTurn(stream, req);
+                    });
+  router_.AddAsync(bhttp::verb::post, "/api/assistant/turns/:id/stop",
+                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
+                                               const services::Caller& caller) {
+                     return a.StopTurn(t, caller);
+                   }));
+  router_.AddAsync(
+      bhttp::verb::get, "/api/assistant/activity",
+      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
+                                  const services::Caller& caller) { return a.Activity(caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/apply",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return apply_.Apply(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/undo",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return apply_.Undo(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/redo",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return apply_.Redo(req, caller); }));
 }
 
 http::Router::AsyncHandler App::AsCaller(CallerHandler handler) {
@@ -135,30 +189,45 @@ boost::asio::awaitable<http::Response> App::RunAsCaller(CallerHandler handler,
   co_return co_await handler(request, target, *caller);
 }
 
+boost::asio::awaitable<Result<services::Caller>> App::AuthenticateStream(
+    boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route) {
+  // A stream handler must not throw: a failure here is a refusal.
+  Result<services::Caller> caller = Status(core::codes::kInternal, "authentication failed");
+  try {
+    caller = co_await auth_.Authenticate(request);
+  } catch (const std::exception& e) {
+    env_.logger->Log(core::platform::LogLevel::kError,
+                     std::string(route) + " auth threw: " + e.what());
+  }
+  if (caller.ok()) co_return caller;
+  http::StringResponse refusal = auth_.Failure(caller.status(), route);
+  refusal.version(request.version());
+  refusal.keep_alive(false);
+  boost::beast::error_code ec;
+  stream.expires_after(events::kSseWriteTimeout);
+  co_await bhttp::async_write(stream, refusal,
+                              boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
+  co_return caller;
+}
+
+boost::asio::awaitable<void> App::ServeTurn(boost::beast::tcp_stream& stream,
+                                            const http::Request& request) {
+  Result<services::Caller> caller = co_await AuthenticateStream(stream, request, "assistant");
+  if (!caller.ok()) co_return;
+  co_await assistant_->PostMessage(stream, request, *caller);
+}
+
 boost::asio::awaitable<void> App::ServeEvents(boost::beast::tcp_stream& stream,
                                               const http::Request& request) {
+  std::string account_id;  // Empty in local mode: the one person hears every poke.
   if (auth_.accounts_enabled()) {
-    // A stream handler must not throw: a failure here is a refusal.
-    Result<services::Caller> caller = Status(core::codes::kInternal, "authentication failed");
-    try {
-      caller = co_await auth_.Authenticate(request);
-    } catch (const std::exception& e) {
-      env_.logger->Log(core::platform::LogLevel::kError,
-                       std::string("events auth threw: ") + e.what());
-    }
-    if (!caller.ok()) {
-      http::StringResponse refusal = auth_.Failure(caller.status(), "events");
-      refusal.version(request.version());
-      refusal.keep_alive(false);
-      boost::beast::error_code ec;
-      stream.expires_after(events::kSseWriteTimeout);
-      co_await bhttp::async_write(stream, refusal,
-                                  boost::asio::redirect_error(boost::asio::use_awaitable, ec));
-      stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
-      co_return;
-    }
+    Result<services::Caller> caller = co_await AuthenticateStream(stream, request, "events");
+    if (!caller.ok()) co_return;
+    account_id = caller->account_id;
   }
-  co_await events::ServeEventStream(stream, request, pokes_, sse_heartbeat_, *env_.logger);
+  co_await events::ServeEventStream(stream, request, pokes_, std::move(account_id), sse_heartbeat_,
+                                    *env_.logger);
 }
 
 std::string_view App::pokes_state() const {

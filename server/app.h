@@ -39,6 +39,8 @@
 #include "server/events/poke_hub.h"
 #include "server/http/listener.h"
 #include "server/http/router.h"
+#include "server/services/apply_service.h"
+#include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
 #include "server/services/settings_service.h"
 #include "server/services/static_files.h"
@@ -84,12 +86,21 @@ class App {
   App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       std::unique_ptr<credentials::SecretBox> secret_box, const Config& config);
   void AddRoutes();
+  void AddAssistantRoutes();
   // A route handler that first authenticates the request (401 without a
   // session in accounts mode) and then runs `handler` as its caller.
   http::Router::AsyncHandler AsCaller(CallerHandler handler);
   boost::asio::awaitable<http::Response> RunAsCaller(CallerHandler handler,
                                                      const http::Request& request,
                                                      const http::Target& target);
+  // The caller of a streamed request; on failure the refusal has been
+  // written and the connection shut.
+  boost::asio::awaitable<core::Result<services::Caller>> AuthenticateStream(
+      boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route);
+  // POST /api/assistant/conversations/:id/messages (a streamed turn), as
+  // the session's account.
+  boost::asio::awaitable<void> ServeTurn(boost::beast::tcp_stream& stream,
+                                         const http::Request& request);
   // GET /api/events, behind a session in accounts mode.
   boost::asio::awaitable<void> ServeEvents(boost::beast::tcp_stream& stream,
                                            const http::Request& request);
@@ -104,7 +115,10 @@ class App {
   events::PokeHub pokes_;
   std::chrono::milliseconds sse_heartbeat_;
   services::SyncService sync_;
+  services::ApplyService apply_;
   services::StaticFiles static_files_;
+  // Before the io_context: running turns use it.
+  std::unique_ptr<services::AssistantService> assistant_;
   http::Router router_;
   // Declared after what its pending sessions use, so it is destroyed (and
   // their coroutine frames with it) first.

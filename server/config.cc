@@ -81,6 +81,10 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   if (const char* v = get("ENSEMBLE_MODEL_BASE_URL")) config.operator_model.base_url = v;
   if (const char* v = get("ENSEMBLE_MODEL")) config.operator_model.model = v;
   if (const char* v = get("ENSEMBLE_MODEL_API_KEY")) config.operator_model.api_key = v;
+  if (const char* v = get("ENSEMBLE_MODEL_CALL_TIMEOUT_MS")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.model_call_timeout,
+                              core::model::ParseModelCallTimeout(std::string_view(v)));
+  }
   if (config.operator_model.configured() && config.operator_model.provider.empty()) {
     config.operator_model.provider = "openai";
   }

@@ -4,8 +4,8 @@
 // ENSEMBLE_STORE_CONNECTIONS, ENSEMBLE_ACCOUNTS, ENSEMBLE_SIGNUP,
 // ENSEMBLE_COOKIE_SECURE, ENSEMBLE_SECRET_KEY and the operator's model:
 // ENSEMBLE_MODEL_PROVIDER, ENSEMBLE_MODEL_BASE_URL, ENSEMBLE_MODEL,
-// ENSEMBLE_MODEL_API_KEY) with defaults that run a developer server from the
-// repository root.
+// ENSEMBLE_MODEL_API_KEY, ENSEMBLE_MODEL_CALL_TIMEOUT_MS) with defaults that run a developer server
+// from the repository root.
 //
 // Two modes:
 //   local (default)  one person on their own machine, no sign-in: today's
@@ -33,6 +33,7 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/model/model_timeout.h"
 #include "server/events/event_stream.h"
 #include "server/events/poke_hub.h"
 
@@ -87,6 +88,10 @@ struct Config {
   // first run. Processes sharing a PostgreSQL database need the same key.
   std::string secret_key;
   OperatorModel operator_model;
+  // ENSEMBLE_MODEL_CALL_TIMEOUT_MS: how long one model call may wait,
+  // clamped to 30 s .. 30 min (core/model/model_timeout.h). Tests set a
+  // shorter limit here directly, as a caller's limit.
+  std::chrono::milliseconds model_call_timeout = core::model::kDefaultModelCallTimeout;
 };
 
 // Returns the value of a variable, or nullptr when it is unset.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/assistant/proposal_store.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 
@@ -163,7 +164,9 @@ Status DeleteConversation(store::Database& db, std::string_view account_id,
   store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
   ENSEMBLE_RETURN_IF_ERROR(GetConversation(db, account_id, conversation_id).status());
-  // Messages first: SQLite enforces ON DELETE CASCADE only with foreign keys on.
+  // Proposals and messages first: SQLite enforces ON DELETE CASCADE only with
+  // foreign keys on.
+  ENSEMBLE_RETURN_IF_ERROR(DeleteConversationProposals(db, conversation_id));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM assistant_messages WHERE conversation_id = $1",
                                    {Value(std::string(conversation_id))}));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM assistant_conversations WHERE id = $1",

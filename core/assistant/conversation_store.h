@@ -93,7 +93,8 @@ Result<std::vector<Conversation>> ListConversations(store::Database& db,
                                                     std::string_view space_id,
                                                     size_t limit = kMaxConversationsListed);
 
-// Deletes the conversation and its messages (NOT_FOUND as GetConversation).
+// Deletes the conversation, its messages and their proposals (NOT_FOUND as
+// GetConversation).
 Status DeleteConversation(store::Database& db, std::string_view account_id,
                           std::string_view conversation_id);
 

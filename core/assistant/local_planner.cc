@@ -212,11 +212,16 @@ std::string ListReply(const LocalRequest& request, const LocalCallRecord& call,
   }
   if (rows.empty()) return none;
   std::string count = std::to_string(rows.size());
-  if (call.result.is_object()) {
-    auto total = call.result.find("total");
-    if (total != call.result.end() && total->is_number_unsigned() &&
+  // The total of a cut list: beside the rows, or in the run's data.
+  for (const json* holder :
+       {&call.result,
+        call.result.is_object() && call.result.contains("data") ? &call.result["data"] : nullptr}) {
+    if (!holder || !holder->is_object()) continue;
+    auto total = holder->find("total");
+    if (total != holder->end() && total->is_number_unsigned() &&
         total->get<std::size_t>() > rows.size()) {
       count = "showing " + count + " of " + text::FormatCount(total->get<std::size_t>());
+      break;
     }
   }
   return what + " (" + count + "):" + Lines(rows, kMaxListedTasks, today, show_status);

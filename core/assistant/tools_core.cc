@@ -3,6 +3,7 @@
 
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/tool_schema.h"
+#include "core/assistant/workflow.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -10,14 +11,10 @@ namespace {
 using namespace schema;  // NOLINT
 using tools::Risk;
 
-// hub_run_workflow: 2-12 ordered writes under one Apply (spec 000 §6).
-constexpr std::size_t kMinWorkflowSteps = 2;
-constexpr std::size_t kMaxWorkflowSteps = 12;
-
 json StepId() {
   return {{"type", "string"},
           {"pattern", "^[a-z][a-z0-9_]*$"},
-          {"maxLength", 40},
+          {"maxLength", kMaxWorkflowStepIdLength},
           {"description", "Step id later steps refer to with {\"$ref\": \"<id>.<path>\"}"}};
 }
 
@@ -43,7 +40,7 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
                "Read the data of the view the person has open (filters, shown and selected items).",
                Object({{"limit", Int(1, kMaxListLimit)}})),
           Hold(Write(
-              "hub_run_workflow", areas::kWorkflows,
+              kWorkflowToolName, areas::kWorkflows,
               "Propose 2-12 ordered writes under one Apply; later steps may use earlier results.",
               Object({{"title", Str(200)},
                       {"steps", Array(Object({{"id", StepId()},

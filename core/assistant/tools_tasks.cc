@@ -1,6 +1,10 @@
 // Tasks on the Ensemble board (playbooks/tasks.md).
 
+#include <utility>
+#include <vector>
+
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/task_tool_runs.h"
 #include "core/assistant/tool_schema.h"
 #include "core/tasks/task.h"
 
@@ -37,47 +41,47 @@ json TaskFields(bool for_update) {
 }  // namespace
 
 Status RegisterTaskTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_tasks", areas::kTasks,
-               "List tasks with their ids, filtered by status, project, person or text.",
-               Object(WithPaging({{"status", StatusEnum()},
-                                  {"projectId", Id()},
-                                  {"personId", Id()},
-                                  {"query", Str(kMaxQueryChars, "Words in the title")},
-                                  {"includeDone", Bool()}}))),
-          Write("hub_create_tasks", areas::kTasks,
-                "Create one or more tasks in one call; set only the fields the person gave.",
-                Object({{"tasks",
-                         Array(Object(TaskFields(false), {"title"}), kMaxTasksPerCreate, {}, 1)}},
-                       {"tasks"}),
-                Risk::kLow, true),
-          Write("hub_update_task", areas::kTasks,
-                "Change a task's status, title, due date, priority, project or people; send the "
-                "values you read as base.",
-                Object({{"id", Id()},
-                        {"fields", Object(TaskFields(true))},
-                        {"base",
-                         {{"type", "object"},
-                          {"maxProperties", 10},
-                          {"description", "The values the change was based on"}}}},
-                       {"id", "fields"}),
-                Risk::kLow, true),
-          Write("hub_delete_tasks", areas::kTasks,
-                "Move tasks to Trash, by ids or all tasks matching a filter.",
-                Object({{"ids", Ids()},
-                        {"all", Bool("Every task matching status and projectId")},
-                        {"status", StatusEnum()},
-                        {"projectId", Id()}}),
-                Risk::kHigh, true),
-          Read("hub_list_due", areas::kTasks,
-               "What is due or overdue in a date range, with today's items first.",
-               Object({{"from", Date()},
-                       {"to", Date()},
-                       {"includeOverdue", Bool()},
-                       {"limit", Int(1, kMaxListLimit)}})),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_tasks", areas::kTasks,
+           "List tasks with their ids, filtered by status, project, person or text.",
+           Object(WithPaging({{"status", StatusEnum()},
+                              {"projectId", Id()},
+                              {"personId", Id()},
+                              {"query", Str(kMaxQueryChars, "Words in the title")},
+                              {"includeDone", Bool()}}))),
+      Write("hub_create_tasks", areas::kTasks,
+            "Create one or more tasks in one call; set only the fields the person gave.",
+            Object(
+                {{"tasks", Array(Object(TaskFields(false), {"title"}), kMaxTasksPerCreate, {}, 1)}},
+                {"tasks"}),
+            Risk::kLow, true),
+      Write("hub_update_task", areas::kTasks,
+            "Change a task's status, title, due date, priority, project or people; send the "
+            "values you read as base.",
+            Object({{"id", Id()},
+                    {"fields", Object(TaskFields(true))},
+                    {"base",
+                     {{"type", "object"},
+                      {"maxProperties", 10},
+                      {"description", "The values the change was based on"}}}},
+                   {"id", "fields"}),
+            Risk::kLow, true),
+      Write("hub_delete_tasks", areas::kTasks,
+            "Move tasks to Trash, by ids or all tasks matching a filter.",
+            Object({{"ids", Ids()},
+                    {"all", Bool("Every task matching status and projectId")},
+                    {"status", StatusEnum()},
+                    {"projectId", Id()}}),
+            Risk::kHigh, true),
+      Read("hub_list_due", areas::kTasks,
+           "What is due or overdue in a date range, with today's items first.",
+           Object({{"from", Date()},
+                   {"to", Date()},
+                   {"includeOverdue", Bool()},
+                   {"limit", Int(1, kMaxListLimit)}})),
+  };
+  for (tools::ToolDef& def : defs) AttachTaskToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

@@ -60,6 +60,11 @@ inline constexpr std::string_view kDecryptFailed = "DECRYPT_FAILED";
 inline constexpr std::string_view kFailedPrecondition = "FAILED_PRECONDITION";
 // A per-turn limit the spec names was reached (web searches, model steps).
 inline constexpr std::string_view kLimitReached = "LIMIT_REACHED";
+// A saved proposal whose calls no longer match the hash taken when it was
+// saved: refused, nothing runs (spec 000 §6).
+inline constexpr std::string_view kProposalTampered = "PROPOSAL_TAMPERED";
+// An Apply ran out of its transaction time before reaching a call.
+inline constexpr std::string_view kApplyTimeout = "APPLY_TIMEOUT";
 inline constexpr std::string_view kInternal = "INTERNAL";
 }  // namespace codes
 

@@ -5,6 +5,7 @@
 #include "core/accounts/account.h"
 #include "core/accounts/model_credentials.h"
 #include "core/assistant/conversation_store.h"
+#include "core/assistant/proposal_store.h"
 #include "core/boards/board.h"
 #include "core/pages/page.h"
 #include "core/people/person.h"
@@ -26,7 +27,9 @@ std::span<const store::Migration> Migrations() {
                                                      sync::kCreateSyncVerdicts,
                                                      assistant::kCreateConversationTables,
                                                      accounts::kCreateAccountTables,
-                                                     accounts::kCreateModelCredentialsTable};
+                                                     accounts::kCreateModelCredentialsTable,
+                                                     assistant::kCreateProposalTable,
+                                                     sync::kAddSyncClientAccounts};
   return kAll;
 }
 

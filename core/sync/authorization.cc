@@ -20,9 +20,7 @@ constexpr std::array<std::pair<Role, std::string_view>, 4> kRoleNames = {{
 // Record kinds a guest may create and edit.
 constexpr std::array<std::string_view, 2> kGuestContentKinds = {"task", "page"};
 
-Status Forbidden(std::string message) {
-  return Status(codes::kForbidden, std::move(message));
-}
+Status Forbidden(std::string message) { return Status(codes::kForbidden, std::move(message)); }
 
 bool IsGuestContent(std::string_view kind) {
   for (std::string_view k : kGuestContentKinds) {
@@ -57,8 +55,8 @@ std::optional<Role> ParseRole(std::string_view name) {
 
 Status SetMember(store::Database& db, const std::string& space_id, const std::string& account_id,
                  Role role) {
-  ENSEMBLE_RETURN_IF_ERROR(
-      db.Exec("INSERT INTO spaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", {Value(space_id)}));
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec(
+      "INSERT INTO spaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", {Value(space_id)}));
   return db.Exec(
       "INSERT INTO space_members (space_id, account_id, role) VALUES ($1, $2, $3)"
       " ON CONFLICT (space_id, account_id) DO UPDATE SET role = excluded.role",
@@ -94,9 +92,9 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
       return Status(codes::kInvalidArgument, "id must be a record id");
     }
     ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows rows, db.Query("SELECT space_id FROM " + std::string(table->table) +
-                                       " WHERE id = $1",
-                                   {Value(args["id"].get<std::string>())}));
+        store::Rows rows,
+        db.Query("SELECT space_id FROM " + std::string(table->table) + " WHERE id = $1",
+                 {Value(args["id"].get<std::string>())}));
     if (rows.empty()) return Status::Ok();  // The mutator answers NOT_FOUND itself.
     space_id = store::AsText(rows.rows[0][0]);
   }
@@ -105,8 +103,8 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
   if (!role) {
     if (op == "create") return Forbidden("you are not a member of space " + space_id);
     // No access to the record's space: indistinguishable from a missing record.
-    return Status(codes::kNotFound, "no " + std::string(kind) + " with id " +
-                                        args["id"].get<std::string>());
+    return Status(codes::kNotFound,
+                  "no " + std::string(kind) + " with id " + args["id"].get<std::string>());
   }
   switch (*role) {
     case Role::kOwner:
@@ -120,6 +118,26 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
       return Forbidden("viewers cannot change anything in this space");
   }
   return Forbidden("unknown role");
+}
+
+Result<std::vector<std::string>> ReadersOfChanges(store::Database& db, const SyncConfig& config,
+                                                  int64_t first_version, int64_t last_version) {
+  std::string spaces;
+  for (const SyncedTable& table : config.tables) {
+    if (!spaces.empty()) spaces += " UNION ";
+    spaces += "SELECT space_id FROM " + std::string(table.table) +
+              " WHERE row_version >= $1 AND row_version <= $2";
+  }
+  std::vector<std::string> readers;
+  if (spaces.empty()) return readers;
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT DISTINCT account_id FROM space_members WHERE space_id IN (" + spaces +
+                   ") ORDER BY account_id",
+               {Value(first_version), Value(last_version)}));
+  readers.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) readers.push_back(store::AsText(rows.rows[i][0]));
+  return readers;
 }
 
 }  // namespace ensemble::core::sync

@@ -21,10 +21,10 @@
 #define ENSEMBLE_CORE_SYNC_AUTHORIZATION_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/store/database.h"
@@ -55,6 +55,12 @@ Result<std::optional<Role>> RoleIn(store::Database& db, const std::string& space
 Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
                          const std::string& account_id, std::string_view name,
                          const nlohmann::json& args);
+
+// The accounts that can read a row written with a server version in
+// [first_version, last_version] (members of those rows' spaces), sorted and
+// distinct: who a push's poke is for. One query.
+Result<std::vector<std::string>> ReadersOfChanges(store::Database& db, const SyncConfig& config,
+                                                  int64_t first_version, int64_t last_version);
 
 }  // namespace ensemble::core::sync
 

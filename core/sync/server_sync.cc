@@ -26,19 +26,28 @@ bool IsIdString(const json& j) {
   return !s.empty() && s.size() <= kMaxClientIdChars;
 }
 
+Status NotYourClient() { return Status(codes::kForbidden, "clientId belongs to another account"); }
+
 // Locks the client's row (so concurrent pushes from one client serialize, also
 // across server processes), creating it on first contact, and returns its
 // last mutation id. One statement: the upsert's no-op update takes the lock.
+// A client belongs to the account that first pushed as it (a row from before
+// accounts is claimed by the next one); another account's push is refused,
+// so no one can consume or skip someone else's mutation ids. A trusted push
+// (null account: the single local person) checks no owner.
 Result<int64_t> LockClient(store::Database& db, const std::string& client_id,
-                           const std::string& group_id) {
+                           const std::string& group_id, const std::string* account_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("INSERT INTO sync_clients (client_id, client_group_id, last_mutation_id, updated_at)"
-               " VALUES ($1, $2, 0, 0) ON CONFLICT (client_id)"
-               " DO UPDATE SET updated_at = sync_clients.updated_at"
-               " RETURNING last_mutation_id, client_group_id",
-               {Value(client_id), Value(group_id)}));
+      db.Query("INSERT INTO sync_clients"
+               " (client_id, client_group_id, last_mutation_id, updated_at, account_id)"
+               " VALUES ($1, $2, 0, 0, $3) ON CONFLICT (client_id)"
+               " DO UPDATE SET account_id = COALESCE(sync_clients.account_id, excluded.account_id)"
+               " RETURNING last_mutation_id, client_group_id, account_id",
+               {Value(client_id), Value(group_id),
+                account_id ? Value(*account_id) : Value(store::Null{})}));
   if (rows.empty()) return Status(codes::kInternal, "client row vanished");
+  if (account_id && store::AsText(rows.rows[0][2]) != *account_id) return NotYourClient();
   if (store::AsText(rows.rows[0][1]) != group_id) {
     return Invalid("clientId belongs to another client group");
   }
@@ -88,11 +97,10 @@ Status RunMutator(const Mutator& mutator, MutationContext& ctx, const json& args
 // many a re-sent batch or a pull needs.
 Result<std::map<int64_t, json>> StoredVerdicts(store::Database& db, const std::string& client_id,
                                                int64_t first, int64_t last) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("SELECT mutation_id, code, message, details FROM sync_verdicts"
-               " WHERE client_id = $1 AND mutation_id BETWEEN $2 AND $3",
-               {Value(client_id), Value(first), Value(last)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db.Query("SELECT mutation_id, code, message, details FROM sync_verdicts"
+                                     " WHERE client_id = $1 AND mutation_id BETWEEN $2 AND $3",
+                                     {Value(client_id), Value(first), Value(last)}));
   std::map<int64_t, json> out;
   for (const auto& r : rows.rows) {
     int64_t id = store::AsInt(r[0]);
@@ -133,12 +141,14 @@ Status ServerSync::ValidatePush(const json& request) const {
     }
     if (m["id"].get<int64_t>() <= previous) return Invalid(where + ".id must increase");
     previous = m["id"].get<int64_t>();
-    if (!m.contains("name") || !m["name"].is_string()) return Invalid(where + ".name must be a string");
+    if (!m.contains("name") || !m["name"].is_string())
+      return Invalid(where + ".name must be a string");
     if (!config_.mutators->Find(m["name"].get<std::string>())) {
       return Status(codes::kUnknownMutation,
                     where + ": no mutation called '" + m["name"].get<std::string>() + "'");
     }
-    if (!m.contains("args") || !m["args"].is_object()) return Invalid(where + ".args must be an object");
+    if (!m.contains("args") || !m["args"].is_object())
+      return Invalid(where + ".args must be an object");
     if (!m.contains("clientTime") || !m["clientTime"].is_number_integer()) {
       return Invalid(where + ".clientTime must be an integer (ms since the epoch)");
     }
@@ -163,8 +173,8 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
   ENSEMBLE_RETURN_IF_ERROR(one.status());
   MutationContext ctx(db, m["clientTime"].get<int64_t>(), nullptr, version);
   const std::string& name = m["name"].get_ref<const std::string&>();
-  Status st = account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"])
-                         : Status::Ok();
+  Status st =
+      account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"]) : Status::Ok();
   if (st.ok()) st = RunMutator(*config_.mutators->Find(name), ctx, m["args"]);
   if (!st.ok()) {
     // The store failing is not the mutation's fault: fail the batch so the
@@ -184,8 +194,9 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
   const std::string client_id = request["clientId"].get<std::string>();
   store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
-  ENSEMBLE_ASSIGN_OR_RETURN(int64_t last,
-                            LockClient(db, client_id, request["clientGroupId"].get<std::string>()));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      int64_t last,
+      LockClient(db, client_id, request["clientGroupId"].get<std::string>(), account_id));
 
   const json& mutations = request["mutations"];
   if (!mutations.empty()) {
@@ -222,8 +233,8 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
       results.push_back({{"id", id},
                          {"status", "refused"},
                          {"code", codes::kMutationFromFuture},
-                         {"message", "mutation " + std::to_string(id) + " arrived before mutation " +
-                                         std::to_string(last + 1)}});
+                         {"message", "mutation " + std::to_string(id) +
+                                         " arrived before mutation " + std::to_string(last + 1)}});
       continue;
     }
     json details;
@@ -257,7 +268,8 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   // Nothing applied: the versions went back, and nobody needs a poke.
   const int64_t written = next_version > first_version ? next_version - 1 : 0;
-  return PushOutcome{json{{"lastMutationId", last}, {"results", std::move(results)}}, written};
+  return PushOutcome{json{{"lastMutationId", last}, {"results", std::move(results)}}, written,
+                     written > 0 ? first_version : 0};
 }
 
 namespace {
@@ -284,10 +296,9 @@ Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
   if (account_id) params.emplace_back(*account_id);
   for (const SyncedTable& table : tables) {
     ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows rows,
-        db.Query("SELECT * FROM " + std::string(table.table) + " WHERE " + where + readable +
-                     " ORDER BY row_version, id LIMIT $2",
-                 params));
+        store::Rows rows, db.Query("SELECT * FROM " + std::string(table.table) + " WHERE " + where +
+                                       readable + " ORDER BY row_version, id LIMIT $2",
+                                   params));
     for (size_t i = 0; i < rows.size(); ++i) {
       json row = RowToJson(rows, i);
       int64_t v = row["row_version"].get<int64_t>();
@@ -302,11 +313,10 @@ Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
 Result<bool> AnyRowAfter(store::Database& db, std::span<const SyncedTable> tables,
                          const std::string& filter, int64_t version) {
   for (const SyncedTable& table : tables) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows rows,
-        db.Query("SELECT 1 FROM " + std::string(table.table) + " WHERE " + filter +
-                     "row_version > $1 LIMIT 1",
-                 {Value(version)}));
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                              db.Query("SELECT 1 FROM " + std::string(table.table) + " WHERE " +
+                                           filter + "row_version > $1 LIMIT 1",
+                                       {Value(version)}));
     if (!rows.empty()) return true;
   }
   return false;
@@ -337,8 +347,15 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
   ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows client_rows,
-      db.Query("SELECT last_mutation_id FROM sync_clients WHERE client_id = $1", {Value(client_id)}));
+      db.Query("SELECT last_mutation_id, account_id FROM sync_clients WHERE client_id = $1",
+               {Value(client_id)}));
   int64_t last = client_rows.empty() ? 0 : store::AsInt(client_rows.rows[0][0]);
+  // Another account's client: its progress is not this caller's to read. (A
+  // row without an owner is from before accounts, or has never pushed.)
+  if (account_id && !client_rows.empty() && !store::IsNull(client_rows.rows[0][1]) &&
+      store::AsText(client_rows.rows[0][1]) != *account_id) {
+    return NotYourClient();
+  }
 
   std::vector<Change> changes;
   int64_t next_cursor = server_version;
@@ -402,11 +419,10 @@ Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_vers
   ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
   int64_t removed = 0;
   for (const SyncedTable& table : config_.tables) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows rows,
-        db.Query("DELETE FROM " + std::string(table.table) +
-                     " WHERE deleted = 1 AND row_version <= $1 RETURNING id",
-                 {Value(keep_after_version)}));
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                              db.Query("DELETE FROM " + std::string(table.table) +
+                                           " WHERE deleted = 1 AND row_version <= $1 RETURNING id",
+                                       {Value(keep_after_version)}));
     removed += static_cast<int64_t>(rows.size());
   }
   // Never lowered: a cursor below an earlier compaction has still missed

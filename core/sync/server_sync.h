@@ -14,9 +14,8 @@
 #ifndef ENSEMBLE_CORE_SYNC_SERVER_SYNC_H_
 #define ENSEMBLE_CORE_SYNC_SERVER_SYNC_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/base/status.h"
@@ -35,6 +34,9 @@ struct PushOutcome {
   // The server version the push's last applied mutation wrote: subscribers
   // are poked with it. 0 when nothing was applied.
   int64_t version = 0;
+  // The version its first applied mutation wrote (with `version`, the range
+  // ReadersOfChanges reads); 0 when nothing was applied.
+  int64_t first_version = 0;
 };
 
 class ServerSync {

@@ -31,4 +31,10 @@ const store::Migration kCreateSyncVerdicts = {
     " client_id TEXT NOT NULL, mutation_id BIGINT NOT NULL, code TEXT NOT NULL,"
     " message TEXT NOT NULL, details TEXT, PRIMARY KEY (client_id, mutation_id));"};
 
+const store::Migration kAddSyncClientAccounts = {
+    13, "add sync client accounts",
+    // The account a client belongs to (NULL: the single local person, or a
+    // client from before accounts): see LockClient in server_sync.cc.
+    "ALTER TABLE sync_clients ADD COLUMN account_id TEXT"};
+
 }  // namespace ensemble::core::sync

@@ -33,6 +33,8 @@ extern const store::Migration kCreateSyncTables;
 // Server: the verdicts of rejected mutations, repeated when a client re-sends
 // a mutation whose response it never received.
 extern const store::Migration kCreateSyncVerdicts;
+// Who owns each client id (issue 3: exactly once per account's client).
+extern const store::Migration kAddSyncClientAccounts;
 
 }  // namespace ensemble::core::sync
 

@@ -63,11 +63,13 @@ std::string PokeEventText(int64_t version) {
 }
 
 net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Request& request,
-                                      PokeHub& hub, std::chrono::milliseconds heartbeat,
+                                      PokeHub& hub, std::string account_id,
+                                      std::chrono::milliseconds heartbeat,
                                       core::platform::Logger& logger) {
   error_code ec;
   net::steady_timer wake(co_await net::this_coro::executor);
-  std::unique_ptr<PokeHub::Subscription> subscription = hub.Subscribe([&wake] { wake.cancel(); });
+  std::unique_ptr<PokeHub::Subscription> subscription =
+      hub.Subscribe([&wake] { wake.cancel(); }, std::move(account_id));
   if (!subscription) {
     http::StringResponse refusal =
         http::ErrorResponse(http::codes::kTooManySubscribers,

@@ -43,10 +43,12 @@ inline constexpr std::chrono::seconds kSseRetryAfter{10};
 // The text of one poke event.
 std::string PokeEventText(int64_t version);
 
-// Serves one subscriber on `stream` (whose request was `request`) until the
-// peer goes, a write times out or the io_context stops; never throws.
+// Serves one subscriber on `stream` (whose request was `request`), poked for
+// changes `account_id` can read (empty: every change), until the peer goes, a
+// write times out or the io_context stops; never throws.
 boost::asio::awaitable<void> ServeEventStream(boost::beast::tcp_stream& stream,
                                               const http::Request& request, PokeHub& hub,
+                                              std::string account_id,
                                               std::chrono::milliseconds heartbeat,
                                               core::platform::Logger& logger);
 

@@ -201,10 +201,10 @@ net::awaitable<Status> PgPokeListener::Wait(WaitFor what,
 
 void PgPokeListener::DeliverNotifications() {
   while (PGnotify* n = PQnotifies(conn_)) {
-    std::optional<int64_t> version = ParsePokePayload(n->extra ? n->extra : "");
+    std::optional<Poke> poke = ParsePokePayload(n->extra ? n->extra : "");
     const bool ours = std::string_view(n->relname) == kPokeChannel;
     PQfreemem(n);
-    if (ours && version) on_poke_(*version);
+    if (ours && poke) on_poke_(*poke);
   }
 }
 

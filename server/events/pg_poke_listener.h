@@ -32,6 +32,7 @@
 
 #include "core/base/status.h"
 #include "core/platform/env.h"
+#include "server/events/poke_hub.h"
 
 struct pg_conn;
 struct pg_result;
@@ -55,7 +56,7 @@ inline constexpr char kListenApplicationName[] = "ensemble_poke_listener";
 
 class PgPokeListener {
  public:
-  using OnPoke = std::function<void(int64_t version)>;
+  using OnPoke = std::function<void(const Poke& poke)>;
 
   // `url` as for PgDatabase (never logged); `on_poke` runs on the io thread.
   // `logger` must outlive the listener.

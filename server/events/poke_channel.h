@@ -9,25 +9,35 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "core/base/status.h"
 #include "core/store/database.h"
+#include "server/events/poke_hub.h"
 
 namespace ensemble::server::events {
 
 inline constexpr char kPokeChannel[] = "ensemble_poke";
 
-// Inside an open transaction on `db`: queues a poke for `version` to every
-// listening process (PostgreSQL); nothing on SQLite, where pokes stay in
-// the process.
-core::Status NotifyPoke(core::store::Database& db, int64_t version);
+// PostgreSQL refuses a payload of 8,000 bytes or more; a poke whose readers
+// do not fit in this many goes to everyone (a poke carries no data, only
+// "pull now", and a pull shows each account only its own spaces).
+inline constexpr size_t kMaxPokePayloadBytes = 7000;
+
+// The payload of `poke`: "<version>", or "<version>:<reader>,<reader>..."
+// when it names its readers and they fit.
+std::string PokePayload(const Poke& poke);
+
+// Inside an open transaction on `db`: queues `poke` to every listening
+// process (PostgreSQL); nothing on SQLite, where pokes stay in the process.
+core::Status NotifyPoke(core::store::Database& db, const Poke& poke);
 
 // The store's current server version (the change counter).
 core::Result<int64_t> CurrentServerVersion(core::store::Database& db);
 
-// The version in a notification's payload; nullopt when it is not one.
-std::optional<int64_t> ParsePokePayload(std::string_view payload);
+// The poke in a notification's payload; nullopt when it is not one.
+std::optional<Poke> ParsePokePayload(std::string_view payload);
 
 }  // namespace ensemble::server::events
 

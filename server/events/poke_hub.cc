@@ -12,9 +12,11 @@ std::optional<int64_t> PokeHub::Subscription::TakePending() {
   return out;
 }
 
-std::unique_ptr<PokeHub::Subscription> PokeHub::Subscribe(std::function<void()> wake) {
+std::unique_ptr<PokeHub::Subscription> PokeHub::Subscribe(std::function<void()> wake,
+                                                          std::string account_id) {
   if (subscribers_.size() >= max_subscribers_) return nullptr;
-  std::unique_ptr<Subscription> sub(new Subscription(*this, std::move(wake)));
+  std::unique_ptr<Subscription> sub(
+      new Subscription(*this, std::move(wake), std::move(account_id)));
   subscribers_.push_back(sub.get());
   count_.store(subscribers_.size(), std::memory_order_relaxed);
   return sub;
@@ -28,13 +30,15 @@ void PokeHub::Unsubscribe(Subscription* subscriber) {
   count_.store(subscribers_.size(), std::memory_order_relaxed);
 }
 
-bool PokeHub::Wants(const Subscription&, const Poke&) { return true; }
+bool PokeHub::Wants(const Subscription& subscriber, const Poke& poke) {
+  if (!poke.readers || subscriber.account_id_.empty()) return true;
+  return std::binary_search(poke.readers->begin(), poke.readers->end(), subscriber.account_id_);
+}
 
 void PokeHub::Publish(const Poke& poke) {
-  if (poke.version <= latest_version_) return;
-  latest_version_ = poke.version;
   for (Subscription* sub : subscribers_) {
-    if (!Wants(*sub, poke)) continue;
+    if (poke.version <= sub->heard_ || !Wants(*sub, poke)) continue;
+    sub->heard_ = poke.version;
     sub->pending_ = std::max(sub->pending_.value_or(0), poke.version);
     sub->wake_();
   }

@@ -3,10 +3,14 @@
 //
 // A subscriber keeps only the latest version it has not been sent yet, so a
 // slow subscriber costs one integer however many pushes commit: Publish never
-// waits, never allocates per poke and never blocks the push path. Versions
-// only grow (they come from the store's change counter), so the hub drops a
-// poke that is not newer than the last one it published; that also merges the
-// local poke after a push with the same poke coming back over LISTEN/NOTIFY.
+// waits, never allocates per poke and never blocks the push path. A poke
+// names the accounts that can read what changed; a subscriber of another
+// account does not hear of it (the single local person hears everything).
+// Versions only grow (they come from the store's change counter), so a
+// subscriber is not poked again for a version it has already heard of; that
+// also merges the local poke after a push with the same poke coming back over
+// LISTEN/NOTIFY. The check is per subscriber: a later poke for other readers
+// must not hide an earlier one for this one.
 //
 // Thread-safety: Subscribe, Publish and the Subscription's methods run on the
 // server's io thread; subscriber_count() may be read from any thread.
@@ -20,6 +24,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ensemble::server::events {
@@ -31,6 +36,9 @@ inline constexpr size_t kMaxEventSubscribers = 500;
 // One committed change: the store's server version after it.
 struct Poke {
   int64_t version = 0;
+  // The accounts that can read the change, sorted; null: every subscriber
+  // (local mode, or a poke whose readers are unknown).
+  std::shared_ptr<const std::vector<std::string>> readers;
 };
 
 class PokeHub {
@@ -47,11 +55,14 @@ class PokeHub {
 
    private:
     friend class PokeHub;
-    Subscription(PokeHub& hub, std::function<void()> wake) : hub_(hub), wake_(std::move(wake)) {}
+    Subscription(PokeHub& hub, std::function<void()> wake, std::string account_id)
+        : hub_(hub), wake_(std::move(wake)), account_id_(std::move(account_id)) {}
 
     PokeHub& hub_;
     std::function<void()> wake_;
+    const std::string account_id_;  // Empty: the local person, who reads everything.
     std::optional<int64_t> pending_;
+    int64_t heard_ = 0;  // The newest version this subscriber was poked with.
   };
 
   explicit PokeHub(size_t max_subscribers = kMaxEventSubscribers)
@@ -59,10 +70,11 @@ class PokeHub {
   PokeHub(const PokeHub&) = delete;
   PokeHub& operator=(const PokeHub&) = delete;
 
-  // Registers a subscriber whose `wake` is called (on the io thread, and must
-  // not call back into the hub) when a poke is pending; nullptr when
+  // Registers a subscriber for `account_id` (empty: the local person, who
+  // hears every poke) whose `wake` is called (on the io thread, and must not
+  // call back into the hub) when a poke is pending; nullptr when
   // max_subscribers are already registered. The hub must outlive it.
-  std::unique_ptr<Subscription> Subscribe(std::function<void()> wake);
+  std::unique_ptr<Subscription> Subscribe(std::function<void()> wake, std::string account_id = {});
 
   // Pokes every subscriber that wants `poke`, unless a version at least as new
   // was published already.
@@ -72,15 +84,13 @@ class PokeHub {
   size_t max_subscribers() const { return max_subscribers_; }
 
  private:
-  // Whether `subscriber` should hear of `poke`. Everyone, while accounts and
-  // spaces do not exist; the per-space filter goes here.
+  // Whether `subscriber` may hear of `poke`: it reads what changed.
   static bool Wants(const Subscription& subscriber, const Poke& poke);
   void Unsubscribe(Subscription* subscriber);
 
   const size_t max_subscribers_;
   std::vector<Subscription*> subscribers_;
   std::atomic<size_t> count_{0};
-  int64_t latest_version_ = 0;
 };
 
 }  // namespace ensemble::server::events

@@ -35,15 +35,53 @@ void Router::AddAsync(verb method, std::string path, AsyncHandler handler) {
 }
 
 void Router::AddStream(std::string path, StreamHandler handler) {
-  routes_.push_back({verb::get, std::move(path), nullptr, nullptr, std::move(handler)});
+  AddStream(verb::get, std::move(path), std::move(handler));
+}
+
+void Router::AddStream(verb method, std::string path, StreamHandler handler) {
+  routes_.push_back({method, std::move(path), nullptr, nullptr, std::move(handler)});
+}
+
+bool PathMatches(std::string_view pattern, std::string_view path) {
+  if (pattern.find(':') == std::string_view::npos) return pattern == path;
+  while (!pattern.empty() && !path.empty()) {
+    size_t pe = pattern.find('/', 1);
+    size_t te = path.find('/', 1);
+    std::string_view p = pattern.substr(0, pe);
+    std::string_view t = path.substr(0, te);
+    if (p.size() > 1 && p[1] == ':') {
+      if (t.size() < 2) return false;  // "/" alone: an empty segment.
+    } else if (p != t) {
+      return false;
+    }
+    pattern = pe == std::string_view::npos ? std::string_view() : pattern.substr(pe);
+    path = te == std::string_view::npos ? std::string_view() : path.substr(te);
+  }
+  return pattern.empty() && path.empty();
+}
+
+std::optional<std::string> PathSegment(std::string_view path, size_t index) {
+  if (path.empty() || path[0] != '/') return std::nullopt;
+  path.remove_prefix(1);
+  for (size_t i = 0;; ++i) {
+    size_t end = path.find('/');
+    if (i == index) {
+      std::string_view seg = path.substr(0, end);
+      if (seg.empty()) return std::nullopt;
+      return PercentDecode(seg, /*plus_is_space=*/false);
+    }
+    if (end == std::string_view::npos) return std::nullopt;
+    path.remove_prefix(end + 1);
+  }
 }
 
 const Router::StreamHandler* Router::FindStream(const Request& request) const {
-  if (request.method() != verb::get) return nullptr;
   auto target = ParseTarget(request.target());
   if (!target.ok()) return nullptr;
   for (const Entry& e : routes_) {
-    if (e.stream && e.path == target->path) return &e.stream;
+    if (e.stream && e.method == request.method() && PathMatches(e.path, target->path)) {
+      return &e.stream;
+    }
   }
   return nullptr;
 }
@@ -70,7 +108,7 @@ net::awaitable<Response> Router::Route(const Request& request) const {
 net::awaitable<Response> Router::Dispatch(const Request& request, const Target& target) const {
   std::string allow;
   for (const Entry& e : routes_) {
-    if (e.path != target.path) continue;
+    if (!PathMatches(e.path, target.path)) continue;
     // A stream route reaches here only as HEAD (run as GET): it has no
     // headers to send without its stream, so HEAD is not allowed.
     if (e.method == request.method() && !e.stream) {

@@ -1,5 +1,7 @@
-// Router: dispatches a request by method and exact path to a handler, with a
-// fallback for GET paths no route names (static files).
+// Router: dispatches a request by method and path to a handler, with a
+// fallback for GET paths no route names (static files). A route's path is
+// exact, except that a segment written ":name" matches any one non-empty
+// segment (the handler reads it from Target::path, e.g. with PathSegment).
 //
 // A path that a route names with another method gets 405 METHOD_NOT_ALLOWED
 // (with Allow); an unknown path 404 NOT_FOUND. HEAD runs the GET handler and
@@ -9,9 +11,10 @@
 // An async route (AddAsync) answers from a coroutine: a handler that waits on
 // the store (StorePool) lets the io thread serve other connections meanwhile.
 //
-// A stream route (AddStream, GET only) takes over the connection instead of
-// returning a response: the HTTP session finds it with FindStream and runs it
-// to the end of the connection (Server-Sent Events).
+// A stream route (AddStream, GET unless another method is given) takes over
+// the connection instead of returning a response: the HTTP session finds it
+// with FindStream and runs it to the end of the connection (Server-Sent
+// Events; an assistant turn's POST).
 //
 // Thread-safety: build with Add/SetFallback first; Route is then const and may
 // run on any thread (the handlers decide their own thread-safety).
@@ -25,7 +28,9 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/platform/env.h"
@@ -49,6 +54,8 @@ class Router {
   void AddAsync(beast::http::verb method, std::string path, AsyncHandler handler);
   // Serves GET `path` with `handler`; other methods get 405.
   void AddStream(std::string path, StreamHandler handler);
+  // Serves `method` `path` with `handler`.
+  void AddStream(beast::http::verb method, std::string path, StreamHandler handler);
   // Serves GET and HEAD requests for paths no route names.
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }
 
@@ -73,6 +80,13 @@ class Router {
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
   Handler fallback_;
 };
+
+// True when `path` matches the route path `pattern` (":name" segments match
+// any one non-empty segment).
+bool PathMatches(std::string_view pattern, std::string_view path);
+// The `index`th segment of `path` (0 is the one after the first '/'),
+// percent-decoded; nullopt when absent or malformed.
+std::optional<std::string> PathSegment(std::string_view path, size_t index);
 
 }  // namespace ensemble::server::http
 

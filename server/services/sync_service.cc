@@ -1,10 +1,13 @@
 #include "server/services/sync_service.h"
 
 #include <charconv>
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/hub/hub.h"
+#include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
 
@@ -28,18 +31,31 @@ boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& re
   if (!body.ok()) co_return http::ErrorResponse(body.status());
   // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
   // it only if the writes commit, and in the same round trip as COMMIT.
+  events::Poke poke;
   core::Result<core::sync::PushOutcome> outcome =
-      co_await pool_.Run([this, &body, account_id](
+      co_await pool_.Run([this, &body, account_id, &poke](
                              core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
         core::store::Transaction txn(db);
         ENSEMBLE_RETURN_IF_ERROR(txn.status());
         ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, *body, account_id));
-        if (done.version > 0) ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, done.version));
+        if (done.version > 0) {
+          poke.version = done.version;
+          // An account's push pokes only who can read what it wrote; the
+          // local person's (no accounts) pokes everyone, which is them.
+          if (account_id) {
+            ENSEMBLE_ASSIGN_OR_RETURN(
+                std::vector<std::string> readers,
+                core::sync::ReadersOfChanges(db, core::hub::Config(), done.first_version,
+                                             done.version));
+            poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+          }
+          ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
+        }
         ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return done;
       });
   if (!outcome.ok()) co_return Failure(outcome.status(), "push");
-  if (outcome->version > 0 && on_commit_) on_commit_(outcome->version);
+  if (poke.version > 0 && on_commit_) on_commit_(poke);
   co_return http::JsonResponse(boost::beast::http::status::ok, outcome->response);
 }
 

@@ -11,7 +11,9 @@
 // A push that applied at least one mutation pokes: on PostgreSQL it NOTIFYs
 // the poke channel inside its transaction (so other server processes hear of
 // it exactly when it commits), and after the commit it calls `on_commit` with
-// the new server version (this process's subscribers). The push runs inside
+// the poke (this process's subscribers): the new server version and, for an
+// account's push, the accounts that can read what it wrote (only they are
+// poked). The push runs inside
 // an outer transaction of this service (ServerSync's becomes a savepoint) so
 // the NOTIFY commits or rolls back with it.
 //
@@ -36,6 +38,7 @@
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "core/sync/server_sync.h"
+#include "server/events/poke_hub.h"
 #include "server/http/message.h"
 #include "server/http/url.h"
 #include "server/services/json_body.h"
@@ -45,7 +48,7 @@ namespace ensemble::server::services {
 
 class SyncService {
  public:
-  using OnCommit = std::function<void(int64_t server_version)>;
+  using OnCommit = std::function<void(const events::Poke& poke)>;
 
   // `pool` and `logger` must outlive the service; `on_commit` (may be empty)
   // runs on the caller's executor after each push that applied something.

@@ -20,7 +20,7 @@ std::chrono::milliseconds Left(Clock::time_point deadline) {
 
 }  // namespace
 
-EventClient::EventClient(uint16_t port, const std::string& target) {
+EventClient::EventClient(uint16_t port, const std::string& target, const std::string& cookie) {
   fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
@@ -30,8 +30,9 @@ EventClient::EventClient(uint16_t port, const std::string& target) {
     Close();
     return;
   }
-  std::string request =
-      "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n";
+  std::string request = "GET " + target +
+                        " HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n" +
+                        (cookie.empty() ? "" : "Cookie: " + cookie + "\r\n") + "\r\n";
   if (::send(fd_, request.data(), request.size(), MSG_NOSIGNAL) !=
       static_cast<ssize_t>(request.size())) {
     Close();

@@ -16,8 +16,10 @@ namespace ensemble::testing {
 
 class EventClient {
  public:
-  // Connects to 127.0.0.1:`port` and sends the request.
-  explicit EventClient(uint16_t port, const std::string& target = "/api/events");
+  // Connects to 127.0.0.1:`port` and sends the request (with `cookie` as its
+  // Cookie header unless empty).
+  explicit EventClient(uint16_t port, const std::string& target = "/api/events",
+                       const std::string& cookie = "");
   ~EventClient();
   EventClient(const EventClient&) = delete;
   EventClient& operator=(const EventClient&) = delete;

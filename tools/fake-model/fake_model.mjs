@@ -82,7 +82,10 @@ class Scenario {
   }
   pick(body) {
     const text = lastUserText(body);
-    const matched = this.spec.responses.find((r) => r.match !== undefined && matches(r.match, text));
+    const messages = Array.isArray(body?.messages) ? body.messages : [];
+    const afterTool = messages.length > 0 && messages[messages.length - 1]?.role === 'tool';
+    const fits = (r) => r.afterTool === undefined || r.afterTool === afterTool;
+    const matched = this.spec.responses.find((r) => r.match !== undefined && fits(r) && matches(r.match, text));
     if (matched) return matched;
     const ordered = this.spec.responses.filter((r) => r.match === undefined);
     if (this.next < ordered.length) return ordered[this.next++];
@@ -200,7 +203,9 @@ async function serveChat(req, res, body, scenario, record) {
       }
     }
     if (res.destroyed || record.clientClosed) return;
-    await new Promise((resolve) => res.write(writes[i], resolve));
+    // Stamped chunks carry their send time, so a client can measure delivery delay.
+    const write = r.stampChunks ? writes[i].replaceAll('{{now}}', String(Date.now())) : writes[i];
+    await new Promise((resolve) => res.write(write, resolve));
   }
   if (r.cutAfter !== undefined) return res.destroy(); // Cut off: no [DONE], no end.
   res.end();

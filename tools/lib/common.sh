@@ -133,17 +133,39 @@ run_suite() {
   fi
 }
 
-# Runs every libFuzzer target for a bounded time from its committed seeds.
+# Runs one libFuzzer target for a bounded time from its committed seeds,
+# writing its output to $2 and its exit status to $2.rc.
+fuzz_one() {
+  local fuzzer="$1" log="$2" seconds="$3" name corpus rc=0
+  name="$(basename "$fuzzer" _fuzzer)"
+  corpus="$(mktemp -d)"
+  cp tools/fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
+  "$fuzzer" -max_total_time="$seconds" -max_len=4096 -print_final_stats=1 "$corpus" \
+    >"$log" 2>&1 || rc=$?
+  echo "$rc" >"$log.rc"
+  rm -rf "$corpus"
+}
+
+# Runs every libFuzzer target, FUZZ_PARALLEL (default 2, the cores) at a
+# time, then reports each as a suite in name order.
 run_fuzzers() {
-  local seconds="$1" fuzzer name corpus
+  local seconds="$1" parallel="${FUZZ_PARALLEL:-2}" logs fuzzer name running=0
+  logs="$(mktemp -d)"
+  for fuzzer in build/fuzz/tools/fuzz/*_fuzzer; do
+    fuzz_one "$fuzzer" "$logs/$(basename "$fuzzer")" "$seconds" &
+    running=$((running + 1))
+    if ((running >= parallel)); then
+      wait -n || true
+      running=$((running - 1))
+    fi
+  done
+  wait
   for fuzzer in build/fuzz/tools/fuzz/*_fuzzer; do
     name="$(basename "$fuzzer" _fuzzer)"
-    corpus="$(mktemp -d)"
-    cp tools/fuzz/corpus/"$name"/* "$corpus"/ 2>/dev/null || true
-    run_suite "fuzz $name (${seconds} s)" "$fuzzer" -max_total_time="$seconds" -max_len=4096 \
-      -print_final_stats=1 "$corpus"
-    rm -rf "$corpus"
+    run_suite "fuzz $name (${seconds} s)" bash -c 'cat "$1"; exit "$(cat "$1.rc")"' _ \
+      "$logs/$(basename "$fuzzer")"
   done
+  rm -rf "$logs"
 }
 
 dev_test() {
@@ -153,8 +175,7 @@ dev_test() {
   export ENSEMBLE_SERVER_BIN="$ROOT/build/native/server/ensemble_server"
   export ENSEMBLE_NORMALIZATION_TEST="$ROOT/build/NormalizationTest.txt"
   bzip2 -dc /usr/share/unicode/NormalizationTest.txt.bz2 >"$ENSEMBLE_NORMALIZATION_TEST"
-  run_suite "native (ctest)" ctest --preset native -j2
-  run_suite "native-debug, ASan+UBSan (ctest)" ctest --preset native-debug -j2
+  run_suite "native, ASan+UBSan (ctest)" ctest --preset native-debug -j2
   run_suite "wasm (node --test)" node --test tests/wasm/
   run_suite "command line (node --test)" node --test tests/cli/
   run_suite "browser end-to-end (node --test)" node --test --test-concurrency=1 tests/e2e/

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "core/assistant/proposal_store.h"
 #include "core/hub/hub.h"
 #include "core/store/sqlite_database.h"
 
@@ -126,15 +127,27 @@ TEST_F(ConversationStoreTest, KeepsAtMostSixtyMentions) {
   EXPECT_EQ(ListMessages(*db_, "c1").value()[0].mentions.size(), kMaxSavedMentions);
 }
 
-TEST_F(ConversationStoreTest, DeleteRemovesTheConversationAndItsMessages) {
+TEST_F(ConversationStoreTest, DeleteRemovesTheConversationItsMessagesAndTheirProposals) {
   Start("c1", "mira", 10);
   Start("c2", "mira", 10);
   Say("c1", "m1", MessageRole::kUser, "hi");
   Say("c2", "m2", MessageRole::kUser, "hi");
+  for (const char* conversation : {"c1", "c2"}) {
+    Proposal p;
+    p.id = std::string("p-") + conversation;
+    p.conversation_id = conversation;
+    p.message_id = std::string("m-") + conversation;
+    p.account_id = "mira";
+    p.space_id = "s";
+    p.calls = {{"call_1", "hub_create_tasks", {{"tasks", {{{"title", "x"}}}}}}};
+    ASSERT_TRUE(SaveProposal(*db_, p, 10).ok());
+  }
   ASSERT_TRUE(DeleteConversation(*db_, "mira", "c1").ok());
   EXPECT_EQ(GetConversation(*db_, "mira", "c1").status().code(), codes::kNotFound);
   EXPECT_TRUE(ListMessages(*db_, "c1").value().empty());
   EXPECT_EQ(ListMessages(*db_, "c2").value().size(), 1u);
+  EXPECT_EQ(GetProposal(*db_, "mira", "p-c1").status().code(), codes::kNotFound);
+  EXPECT_TRUE(GetProposal(*db_, "mira", "p-c2").ok());
 }
 
 TEST(ConversationHistory, IsTheLastTwelveWithoutErrorOrStoppedAnswers) {

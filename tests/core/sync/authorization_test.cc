@@ -60,16 +60,16 @@ Expect ExpectFor(Role role) {
 
 TEST_P(AuthorizationTest, OwnSpaceFollowsTheRole) {
   Expect e = ExpectFor(GetParam());
-  EXPECT_EQ(Check("task.create", {{"id", "01JB0000000000000000000003"}, {"spaceId", "here"},
-                                  {"title", "c"}}),
+  EXPECT_EQ(Check("task.create",
+                  {{"id", "01JB0000000000000000000003"}, {"spaceId", "here"}, {"title", "c"}}),
             e.create_here);
   EXPECT_EQ(Check("task.update", {{"id", kTaskHere}, {"fields", {{"title", "x"}}}}), e.update_here);
   EXPECT_EQ(Check("task.delete", {{"id", kTaskHere}}), e.delete_here);
 }
 
 TEST_P(AuthorizationTest, AnotherSpaceIsNeverWritable) {
-  EXPECT_EQ(Check("task.create", {{"id", "01JB0000000000000000000003"}, {"spaceId", "there"},
-                                  {"title", "c"}}),
+  EXPECT_EQ(Check("task.create",
+                  {{"id", "01JB0000000000000000000003"}, {"spaceId", "there"}, {"title", "c"}}),
             "FORBIDDEN");
   // The id is real but in a space "me" cannot read: answered as not found.
   EXPECT_EQ(Check("task.update", {{"id", kTaskThere}, {"fields", {{"title", "x"}}}}), "NOT_FOUND");
@@ -93,18 +93,17 @@ TEST_P(AuthorizationTest, GuestsTouchContentOnly) {
 
 TEST_P(AuthorizationTest, PushAsAnAccountRejectsPerMutationAndPullShowsOnlyItsSpaces) {
   ServerSync server(hub::Config());
-  json request = {
-      {"clientGroupId", "g"},
-      {"clientId", "c"},
-      {"mutations",
-       {{{"id", 1},
-         {"name", "task.update"},
-         {"args", {{"id", kTaskThere}, {"fields", {{"title", "hijacked"}}}}},
-         {"clientTime", 5}},
-        {{"id", 2},
-         {"name", "task.update"},
-         {"args", {{"id", kTaskHere}, {"fields", {{"title", "mine"}}}}},
-         {"clientTime", 6}}}}};
+  json request = {{"clientGroupId", "g"},
+                  {"clientId", "c"},
+                  {"mutations",
+                   {{{"id", 1},
+                     {"name", "task.update"},
+                     {"args", {{"id", kTaskThere}, {"fields", {{"title", "hijacked"}}}}},
+                     {"clientTime", 5}},
+                    {{"id", 2},
+                     {"name", "task.update"},
+                     {"args", {{"id", kTaskHere}, {"fields", {{"title", "mine"}}}}},
+                     {"clientTime", 6}}}}};
   auto response = server.Push(*db_, request, "me");
   ASSERT_TRUE(response.ok()) << response.status().ToString();
   EXPECT_EQ((*response)["results"][0]["code"], "NOT_FOUND");
@@ -122,14 +121,88 @@ TEST_P(AuthorizationTest, PushAsAnAccountRejectsPerMutationAndPullShowsOnlyItsSp
   for (const std::string& id : ids) EXPECT_NE(id, kTaskThere);
 }
 
+TEST_P(AuthorizationTest, AClientIdBelongsToTheAccountThatFirstPushedAsIt) {
+  ServerSync server(hub::Config());
+  auto push = [&](const std::string& account, int64_t id, const std::string& title) {
+    json request = {{"clientGroupId", "g"},
+                    {"clientId", "shared-client"},
+                    {"mutations",
+                     {{{"id", id},
+                       {"name", "task.update"},
+                       {"args", {{"id", kTaskThere}, {"fields", {{"title", title}}}}},
+                       {"clientTime", 5}}}}};
+    return server.Push(*db_, request, account);
+  };
+  ASSERT_TRUE(push("someone", 1, "by its owner").ok());
+  // "me" cannot consume, skip or replay someone's mutation ids, nor read how
+  // far their client got: the whole request is refused and changes nothing.
+  auto hijack = push("me", 2, "hijacked");
+  ASSERT_FALSE(hijack.ok());
+  EXPECT_EQ(hijack.status().code(), codes::kForbidden);
+  auto pull = server.Pull(*db_, "me", "shared-client", 0);
+  ASSERT_FALSE(pull.ok());
+  EXPECT_EQ(pull.status().code(), codes::kForbidden);
+  auto title = db_->Query("SELECT title FROM tasks WHERE id = $1", {store::Value(kTaskThere)});
+  EXPECT_EQ(store::AsText(title->rows[0][0]), "by its owner");
+  auto owner = push("someone", 2, "again");
+  ASSERT_TRUE(owner.ok()) << owner.status().ToString();
+  EXPECT_EQ((*owner)["lastMutationId"], 2);
+  // The single local person (a trusted push) is not an account: no check.
+  EXPECT_TRUE(server
+                  .Push(*db_, {{"clientGroupId", "g"},
+                               {"clientId", "shared-client"},
+                               {"mutations", json::array()}})
+                  .ok());
+}
+
 TEST_P(AuthorizationTest, AMissingRecordIsLeftToTheMutator) {
-  EXPECT_EQ(Check("task.update", {{"id", "01JB0000000000000000000009"}, {"fields", {{"title", "x"}}}}),
-            "ok");
+  EXPECT_EQ(
+      Check("task.update", {{"id", "01JB0000000000000000000009"}, {"fields", {{"title", "x"}}}}),
+      "ok");
 }
 
 INSTANTIATE_TEST_SUITE_P(Roles, AuthorizationTest,
-                         ::testing::Values(Role::kOwner, Role::kEditor, Role::kGuest, Role::kViewer),
+                         ::testing::Values(Role::kOwner, Role::kEditor, Role::kGuest,
+                                           Role::kViewer),
                          [](const auto& info) { return std::string(RoleName(info.param)); });
+
+TEST(ReadersOfChanges, AreTheMembersOfTheSpacesAPushWrote) {
+  auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
+  ASSERT_TRUE(hub::Migrate(*db).ok());
+  ASSERT_TRUE(SetMember(*db, "a", "ann", Role::kOwner).ok());
+  ASSERT_TRUE(SetMember(*db, "a", "vic", Role::kViewer).ok());
+  ASSERT_TRUE(SetMember(*db, "b", "bob", Role::kOwner).ok());
+  ServerSync server(hub::Config());
+  auto push = [&](const std::string& account, const std::string& client, const std::string& space,
+                  const std::string& task) {
+    json request = {{"clientGroupId", "g"},
+                    {"clientId", client},
+                    {"mutations",
+                     {{{"id", 1},
+                       {"name", "task.create"},
+                       {"args", {{"id", task}, {"spaceId", space}, {"title", "t"}}},
+                       {"clientTime", 5}}}}};
+    return server.Apply(*db, request, &account);
+  };
+  auto in_a = push("ann", "c1", "a", kTaskHere);
+  ASSERT_TRUE(in_a.ok()) << in_a.status().ToString();
+  ASSERT_GT(in_a->version, 0);
+  EXPECT_EQ(in_a->first_version, in_a->version);
+  auto readers = ReadersOfChanges(*db, hub::Config(), in_a->first_version, in_a->version);
+  ASSERT_TRUE(readers.ok());
+  EXPECT_EQ(*readers, (std::vector<std::string>{"ann", "vic"}));  // Not bob.
+  auto in_b = push("bob", "c2", "b", kTaskThere);
+  ASSERT_TRUE(in_b.ok());
+  EXPECT_EQ(*ReadersOfChanges(*db, hub::Config(), in_b->first_version, in_b->version),
+            std::vector<std::string>{"bob"});
+  EXPECT_EQ(*ReadersOfChanges(*db, hub::Config(), in_a->first_version, in_b->version),
+            (std::vector<std::string>{"ann", "bob", "vic"}));
+  // A push that applied nothing reports no range.
+  auto refused = push("bob", "c3", "a", "01JB0000000000000000000003");
+  ASSERT_TRUE(refused.ok());
+  EXPECT_EQ(refused->version, 0);
+  EXPECT_EQ(refused->first_version, 0);
+}
 
 TEST(Roles, NamesRoundTrip) {
   for (Role r : {Role::kOwner, Role::kEditor, Role::kGuest, Role::kViewer}) {

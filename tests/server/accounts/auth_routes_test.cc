@@ -14,6 +14,7 @@
 
 #include "core/base/status.h"
 #include "tests/server/accounts_fixture.h"
+#include "tests/server/event_client.h"
 
 namespace ensemble::testing {
 namespace {
@@ -292,6 +293,39 @@ TEST_P(AuthRoutes, PushIntoAnotherAccountsSpaceIsRefusedAndPullIsIsolated) {
   };
   EXPECT_EQ(pulled_titles(ada, "ada-1"), std::vector<std::string>{"Ada's plan"});
   EXPECT_EQ(pulled_titles(bob, "bob-1"), std::vector<std::string>{"Bob's own"});
+}
+
+TEST_P(AuthRoutes, APushPokesOnlyTheAccountsThatCanReadIt) {
+  Person ada = SignedUp("ada@example.com", "Ada");
+  Person bob = SignedUp("bob@example.com", "Bob");
+  EventClient ada_events(app().port(), "/api/events", ada.cookie);
+  EventClient bob_events(app().port(), "/api/events", bob.cookie);
+  ASSERT_EQ(ada_events.WaitForStatus(), 200) << ada_events.received();
+  ASSERT_EQ(bob_events.WaitForStatus(), 200) << bob_events.received();
+
+  HttpReply a = PostJson("/api/sync/push", PushBody("ada-1", {CreateTask(1, 1, ada.space_id, "A")}),
+                         WithCookie(ada.cookie));
+  ASSERT_EQ(a.status, 200) << a.body();
+  EXPECT_TRUE(ada_events.WaitFor("event: poke")) << ada_events.received();
+  HttpReply b = PostJson("/api/sync/push", PushBody("bob-1", {CreateTask(1, 2, bob.space_id, "B")}),
+                         WithCookie(bob.cookie));
+  ASSERT_EQ(b.status, 200) << b.body();
+  EXPECT_TRUE(bob_events.WaitFor("event: poke")) << bob_events.received();
+  // Bob heard of his own change only: the poke for Ada's came first and
+  // would be in his stream before his own.
+  EXPECT_EQ(bob_events.received().find("event: poke"), bob_events.received().rfind("event: poke"))
+      << bob_events.received();
+  EXPECT_EQ(ada_events.ReadFor(std::chrono::milliseconds(300)).find("event: poke"),
+            std::string::npos);
+
+  // A client id is its account's: Bob cannot push or pull as Ada's.
+  HttpReply hijack =
+      PostJson("/api/sync/push", PushBody("ada-1", {CreateTask(2, 3, bob.space_id, "as Ada")}),
+               WithCookie(bob.cookie));
+  EXPECT_EQ(hijack.status, 403) << hijack.body();
+  HttpReply peek =
+      Send(bhttp::verb::get, "/api/sync/pull?clientId=ada-1&cursor=0", "", WithCookie(bob.cookie));
+  EXPECT_EQ(peek.status, 403) << peek.body();
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AuthRoutes,

@@ -1,12 +1,15 @@
 // PokeHub on its own: coalescing (a subscriber that has not taken its pokes
-// holds only the newest version), dropping versions that are not news, the
-// subscriber limit and unsubscribing on destruction.
+// holds only the newest version), dropping versions that are not news, pokes
+// only for the accounts that can read the change, the subscriber limit and
+// unsubscribing on destruction.
 
 #include "server/events/poke_hub.h"
 
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace ensemble::server::events {
 namespace {
@@ -32,6 +35,46 @@ TEST(PokeHub, VersionsThatAreNotNewsAreDropped) {
   hub.Publish(Poke{3});  // Late, and already covered by 5.
   EXPECT_EQ(wakes, 1);
   EXPECT_EQ(sub->TakePending(), 5);
+}
+
+Poke For(int64_t version, std::vector<std::string> readers) {
+  return Poke{version, std::make_shared<const std::vector<std::string>>(std::move(readers))};
+}
+
+TEST(PokeHub, AnAccountHearsOnlyOfChangesItCanRead) {
+  PokeHub hub;
+  int ann_wakes = 0, bob_wakes = 0, local_wakes = 0;
+  auto ann = hub.Subscribe([&] { ++ann_wakes; }, "ann");
+  auto bob = hub.Subscribe([&] { ++bob_wakes; }, "bob");
+  auto local = hub.Subscribe([&] { ++local_wakes; });
+  hub.Publish(For(5, {"ann", "vic"}));
+  EXPECT_EQ(ann->TakePending(), 5);
+  EXPECT_EQ(bob->TakePending(), std::nullopt);
+  EXPECT_EQ(bob_wakes, 0);
+  EXPECT_EQ(local->TakePending(), 5);  // The local person reads everything.
+  hub.Publish(Poke{6});                // Readers unknown: everyone.
+  EXPECT_EQ(ann->TakePending(), 6);
+  EXPECT_EQ(bob->TakePending(), 6);
+  EXPECT_EQ(local->TakePending(), 6);
+  hub.Publish(For(7, {}));  // Nobody reads it (a space without members).
+  EXPECT_EQ(ann->TakePending(), std::nullopt);
+  EXPECT_EQ(local->TakePending(), 7);
+  EXPECT_EQ(ann_wakes, 2);
+  EXPECT_EQ(local_wakes, 3);
+}
+
+TEST(PokeHub, ALaterPokeForOthersDoesNotHideAnEarlierOne) {
+  PokeHub hub;
+  auto ann = hub.Subscribe([] {}, "ann");
+  auto bob = hub.Subscribe([] {}, "bob");
+  // Two server processes: bob's change (9) arrives over LISTEN/NOTIFY after
+  // ann's (10) was published here.
+  hub.Publish(For(10, {"ann"}));
+  hub.Publish(For(9, {"bob"}));
+  EXPECT_EQ(ann->TakePending(), 10);
+  EXPECT_EQ(bob->TakePending(), 9);
+  hub.Publish(For(9, {"bob"}));  // Its echo is not news to bob.
+  EXPECT_EQ(bob->TakePending(), std::nullopt);
 }
 
 TEST(PokeHub, LimitsSubscribersAndFreesPlacesOnDestruction) {

@@ -1,0 +1,181 @@
+#include "core/assistant/task_tool_rows.h"
+
+#include <utility>
+
+#include "core/store/database.h"
+#include "core/sync/authorization.h"
+#include "core/tasks/task.h"
+#include "core/text/trim.h"
+
+namespace ensemble::core::assistant::task_tools {
+
+using store::Value;
+
+namespace {
+
+constexpr std::string_view kOpenQuote = "\u201C";
+constexpr std::string_view kCloseQuote = "\u201D";
+
+// Schema fields the task record does not keep (yet), and how to say so.
+struct UnkeptField {
+  std::string_view name;
+  std::string_view what;
+};
+constexpr UnkeptField kUnkeptFields[] = {{"priority", "a priority"},
+                                         {"projectId", "a project"},
+                                         {"personIds", "people"},
+                                         {"personId", "people"},
+                                         {"description", "a description"}};
+
+}  // namespace
+
+Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
+
+Status NoTask(const std::string& id) { return Status(codes::kNotFound, "no task with id " + id); }
+
+namespace {
+
+Result<ToolContext*> ContextOf(const ToolCall& call) {
+  ToolContext* ctx = call.context;
+  if (!ctx || !ctx->db || ctx->space_id.empty()) {
+    return Status(codes::kFailedPrecondition, call.name + " needs a turn's store and space");
+  }
+  // Hooks run after schema validation; a caller that skipped it still gets
+  // an error rather than a json exception.
+  if (!call.input.is_object()) return Invalid(call.name + " takes an object");
+  return ctx;
+}
+
+// A named account must be a member of the space to read it; a space it
+// cannot open is answered as not found.
+Status CheckCanRead(ToolContext& ctx) {
+  if (ctx.account_id.empty()) return Status::Ok();
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<sync::Role> role,
+                            sync::RoleIn(*ctx.db, ctx.space_id, ctx.account_id));
+  if (!role) return Status(codes::kNotFound, "no space " + ctx.space_id);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ToolContext*> ReadableContext(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ContextOf(call));
+  ENSEMBLE_RETURN_IF_ERROR(CheckCanRead(*ctx));
+  return ctx;
+}
+
+Result<ToolContext*> WritableContext(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  if (!ctx->write) return Status(codes::kFailedPrecondition, "this turn cannot change tasks");
+  return ctx;
+}
+
+namespace {
+
+constexpr std::string_view kRowColumns = "id, title, status, due, deleted";
+
+TaskRow RowAt(const store::Rows& rows, std::size_t i) {
+  const auto& r = rows.rows[i];
+  TaskRow t;
+  t.id = store::AsText(r[0]);
+  t.title = store::AsText(r[1]);
+  t.status = store::AsText(r[2]);
+  if (!store::IsNull(r[3])) t.due = store::AsText(r[3]);
+  t.deleted = store::AsInt(r[4]) != 0;
+  return t;
+}
+
+}  // namespace
+
+json RowJson(const TaskRow& t) {
+  return {{"id", t.id},
+          {"title", t.title},
+          {"status", t.status},
+          {"due", t.due ? json(*t.due) : json(nullptr)}};
+}
+
+refs::SummaryItem ItemOf(const TaskRow& t) { return {t.title, t.due.value_or("")}; }
+
+Result<std::optional<TaskRow>> FindTask(ToolContext& ctx, const std::string& id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            ctx.db->Query("SELECT " + std::string(kRowColumns) +
+                                              " FROM tasks WHERE id = $1 AND space_id = $2",
+                                          {Value(id), Value(ctx.space_id)}));
+  if (rows.empty()) return std::optional<TaskRow>();
+  return std::optional<TaskRow>(RowAt(rows, 0));
+}
+
+Result<std::vector<TaskRow>> LiveTasks(ToolContext& ctx, const std::string& status,
+                                       bool include_done) {
+  std::string sql = "SELECT ";
+  sql.append(kRowColumns).append(" FROM tasks WHERE space_id = $1 AND deleted = 0");
+  std::vector<Value> params = {Value(ctx.space_id)};
+  if (!status.empty()) {
+    params.push_back(Value(status));
+    sql += " AND status = $2";
+  } else if (!include_done) {
+    sql += " AND status <> 'done'";
+  }
+  sql += " ORDER BY id";
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, ctx.db->Query(sql, params));
+  std::vector<TaskRow> out;
+  out.reserve(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(RowAt(rows, i));
+  return out;
+}
+
+std::string StringIn(const json& input, const char* key) {
+  auto it = input.find(key);
+  return it != input.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+int IntIn(const json& input, const char* key, int fallback) {
+  auto it = input.find(key);
+  return it != input.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+
+bool BoolIn(const json& input, const char* key, bool fallback) {
+  auto it = input.find(key);
+  return it != input.end() && it->is_boolean() ? it->get<bool>() : fallback;
+}
+
+Status RefuseUnkept(const json& object, std::string_view doing) {
+  for (const UnkeptField& f : kUnkeptFields) {
+    auto it = object.find(f.name);
+    if (it == object.end() || it->is_null() ||
+        (it->is_string() && it->get_ref<const std::string&>().empty()) ||
+        (it->is_array() && it->empty())) {
+      continue;
+    }
+    return Invalid("tasks do not have " + std::string(f.what) + " yet, so " + std::string(doing) +
+                   " cannot use " + std::string(f.name) + "; leave it out");
+  }
+  return Status::Ok();
+}
+
+std::string Quoted(std::string_view title) {
+  return std::string(kOpenQuote) + text::TruncateChars(title, refs::kMaxSummaryTitleChars) +
+         std::string(kCloseQuote);
+}
+
+std::string DayText(const std::string& date, const std::string& today) {
+  return refs::FormatDueDate(date, today.size() < 4 || date.compare(0, 4, today, 0, 4) != 0);
+}
+
+json UndoJson(std::vector<Mutation> mutations) {
+  json out = json::array();
+  for (Mutation& m : mutations) out.push_back({{"name", m.name}, {"args", std::move(m.args)}});
+  return out;
+}
+
+const records::FieldSpec& TaskField(std::string_view name) {
+  return *tasks::kTaskKind.FindField(name);
+}
+
+std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows) {
+  std::vector<refs::SummaryItem> items;
+  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
+  return items;
+}
+
+}  // namespace ensemble::core::assistant::task_tools

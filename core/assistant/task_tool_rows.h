@@ -1,0 +1,86 @@
+// Internal to the task tools (task_tool_runs.h): how their hooks reach the
+// turn's context and the tasks of its space, and the small pieces of text and
+// JSON the reads (task_tool_reads.cc) and the writes (task_tool_runs.cc)
+// share.
+//
+// Thread-safety: stateless functions; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_ROWS_H_
+#define ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_ROWS_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/assistant/tool_context.h"
+#include "core/base/status.h"
+#include "core/records/record_kind.h"
+#include "core/refs/summary.h"
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant::task_tools {
+
+using nlohmann::json;
+using tools::Mutation;
+using tools::ToolCall;
+using tools::ToolContext;
+
+struct TaskRow {
+  std::string id;
+  std::string title;
+  std::string status;
+  std::optional<std::string> due;
+  bool deleted = false;
+};
+
+Status Invalid(std::string message);
+// The one answer for an id that is not a task of the turn's space, whether
+// it exists elsewhere or not.
+Status NoTask(const std::string& id);
+
+// The call's context, checked: a store, a space, an object input; and, for a
+// named account, membership of the space (NOT_FOUND otherwise).
+Result<ToolContext*> ReadableContext(const ToolCall& call);
+// The same, with a write sink.
+Result<ToolContext*> WritableContext(const ToolCall& call);
+
+// The task `id` in the context's space (in Trash or not), or nullopt.
+Result<std::optional<TaskRow>> FindTask(ToolContext& ctx, const std::string& id);
+// Live tasks of the space, oldest first: those of `status` when given, else
+// all but done ones unless `include_done`.
+Result<std::vector<TaskRow>> LiveTasks(ToolContext& ctx, const std::string& status,
+                                       bool include_done);
+
+// {id, title, status, due}: what a result's data says of a task.
+json RowJson(const TaskRow& row);
+// Title and due date, for refs::SummarizeRecords.
+refs::SummaryItem ItemOf(const TaskRow& row);
+std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows);
+
+// Input fields of a known type, or the fallback.
+std::string StringIn(const json& input, const char* key);
+int IntIn(const json& input, const char* key, int fallback);
+bool BoolIn(const json& input, const char* key, bool fallback);
+
+// INVALID_ARGUMENT naming a field the task record does not keep (priority,
+// projectId, personIds, personId, description) when `object` gives it a
+// value; null, "" and [] say nothing. `doing` names the tool.
+Status RefuseUnkept(const json& object, std::string_view doing);
+
+// “Title”, bounded as summaries bound titles.
+std::string Quoted(std::string_view title);
+// "3 Dec" ("3 Dec 2027" outside today's year).
+std::string DayText(const std::string& date, const std::string& today);
+// An undo entry: [{name, args}].
+json UndoJson(std::vector<Mutation> mutations);
+const records::FieldSpec& TaskField(std::string_view name);
+
+// The reads (task_tool_reads.cc).
+Result<json> RunListTasks(ToolCall& call);
+Result<json> RunListDue(ToolCall& call);
+
+}  // namespace ensemble::core::assistant::task_tools
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_ROWS_H_

@@ -1,0 +1,352 @@
+// The writes (hub_create_tasks, hub_update_task, hub_delete_tasks) and the
+// hooks' attachment; the reads are in task_tool_reads.cc.
+
+#include "core/assistant/task_tool_runs.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/assistant/task_tool_rows.h"
+#include "core/assistant/tool_schema.h"
+#include "core/base/id.h"
+#include "core/records/record_kind.h"
+#include "core/refs/summary.h"
+#include "core/tasks/task.h"
+#include "core/text/trim.h"
+
+namespace ensemble::core::assistant {
+namespace task_tools {
+namespace {
+
+// --- hub_create_tasks --------------------------------------------------------
+
+// Stands in for the clock so new ids carry the turn's time, one millisecond
+// apart, and so list in the order the call gave them.
+class TurnClock : public platform::Clock {
+ public:
+  explicit TurnClock(int64_t now_ms) : now_ms_(now_ms) {}
+  int64_t NowMillis() const override { return now_ms_; }
+  void Tick() { ++now_ms_; }
+
+ private:
+  int64_t now_ms_;
+};
+
+Status CheckNewTasks(const json& in) {
+  auto list = in.find("tasks");
+  if (list == in.end() || !list->is_array() || list->empty()) {
+    return Invalid("tasks must list at least one task");
+  }
+  for (const json& task : *list) {
+    if (!task.is_object() || !task.contains("title") || !task["title"].is_string()) {
+      return Invalid("each task needs a title");
+    }
+    for (const char* key : {"status", "due"}) {
+      if (task.contains(key) && !task[key].is_string())
+        return Invalid(std::string(key) + " must be text");
+    }
+    ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(task, "hub_create_tasks"));
+  }
+  return Status::Ok();
+}
+
+// The rows a create would write, without ids.
+std::vector<TaskRow> NewRows(const json& in) {
+  std::vector<TaskRow> rows;
+  for (const json& task : in.value("tasks", json::array())) {
+    TaskRow r;
+    const json title = task.value("title", json(""));
+    r.title = title.is_string()
+                  ? records::NormalizeField(TaskField("title"), title).get<std::string>()
+                  : std::string();
+    r.status = task.value("status", std::string(tasks::kStatuses[0]));
+    if (task.contains("due") && task["due"].is_string()) r.due = task["due"].get<std::string>();
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// " Due 1 Dec." when every task has the same due date.
+std::string SharedDue(const std::vector<TaskRow>& rows, const std::string& today) {
+  if (rows.empty() || !rows[0].due) return "";
+  for (const TaskRow& r : rows) {
+    if (r.due != rows[0].due) return "";
+  }
+  const std::string day = DayText(*rows[0].due, today);
+  return day.empty() ? "" : " Due " + day + ".";
+}
+
+Result<std::string> PreviewCreateTasks(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
+  const std::vector<TaskRow> rows = NewRows(call.input);
+  std::vector<refs::SummaryItem> items;
+  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
+  return refs::SummarizeRecords("Add", "task", "tasks", items) + SharedDue(rows, ctx->today);
+}
+
+Result<json> RunCreateTasks(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  if (!ctx->random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
+  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
+  std::vector<TaskRow> rows = NewRows(call.input);
+  const json& given = call.input["tasks"];
+  TurnClock clock(ctx->now_ms);
+  std::vector<Mutation> writes;
+  std::vector<Mutation> undo;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].id = NewId(clock, *ctx->random);
+    clock.Tick();
+    json args = {{"id", rows[i].id}, {"spaceId", ctx->space_id}};
+    for (const records::FieldSpec& f : tasks::kTaskKind.fields) {
+      const std::string name(f.name);
+      if (given[i].contains(name)) args[name] = given[i][name];
+    }
+    writes.push_back({"task.create", std::move(args)});
+    undo.push_back({"task.delete", {{"id", rows[i].id}}});
+  }
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
+  json tasks = json::array();
+  std::vector<refs::SummaryItem> items;
+  for (const TaskRow& r : rows) {
+    tasks.push_back(RowJson(r));
+    items.push_back(ItemOf(r));
+  }
+  return json{{"summary", refs::SummarizeRecords("Added", "task", "tasks", items) +
+                              SharedDue(rows, ctx->today)},
+              {"data", {{"tasks", std::move(tasks)}}},
+              {"undo", UndoJson(std::move(undo))}};
+}
+
+// --- hub_update_task ---------------------------------------------------------
+
+// The fields as the task keeps them; Invalid when none is given.
+Result<json> UpdateFields(const json& in) {
+  const json fields = in.value("fields", json::object());
+  ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(fields, "hub_update_task"));
+  json kept = json::object();
+  for (const auto& [name, value] : fields.items()) {
+    if (tasks::kTaskKind.FindField(name)) kept[name] = value;
+  }
+  if (kept.empty()) return Invalid("fields must name a change: title, status or due");
+  return kept;
+}
+
+// "status to done, due to 3 Dec" / "no due date" / "title to “New”".
+std::string ChangesText(const json& fields, const std::string& today) {
+  std::string out;
+  for (const auto& [name, value] : fields.items()) {
+    std::string part;
+    if (name == "due") {
+      part = value.is_null() ? "no due date" : "due to " + DayText(value.get<std::string>(), today);
+    } else if (name == "title") {
+      part = "title to " + Quoted(value.get<std::string>());
+    } else {
+      part = name + " to " + (value.is_string() ? value.get<std::string>() : value.dump());
+    }
+    out += (out.empty() ? "" : ", ") + part;
+  }
+  return out;
+}
+
+json FieldValue(const TaskRow& row, const std::string& name) {
+  if (name == "title") return row.title;
+  if (name == "status") return row.status;
+  return row.due ? json(*row.due) : json(nullptr);
+}
+
+// The live-or-trashed task the update names, in the space.
+Result<TaskRow> UpdateTarget(ToolContext& ctx, const json& in) {
+  const std::string id = StringIn(in, "id");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<TaskRow> row, FindTask(ctx, id));
+  if (!row) return NoTask(id);
+  return *row;
+}
+
+Result<std::string> PreviewUpdateTask(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  for (auto& [name, value] : fields.items()) {
+    Status st = records::CheckField(TaskField(name), value);
+    if (!st.ok()) return Invalid(name + ": " + st.message());
+    value = records::NormalizeField(TaskField(name), value);
+  }
+  return "Change " + Quoted(row.title) + ": " + ChangesText(fields, ctx->today) + ".";
+}
+
+// A SAVE_CONFLICT as the model and the person read it: what changed, and
+// what to do.
+Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields) {
+  std::string now;
+  Result<std::optional<TaskRow>> current = FindTask(ctx, before.id);
+  if (current.ok() && *current) {
+    for (const auto& [name, _] : fields.items()) {
+      const json value = FieldValue(**current, name);
+      now += (now.empty() ? "" : ", ") + name + " is now " +
+             (value.is_null()   ? std::string("empty")
+              : name == "title" ? Quoted(value.get<std::string>())
+                                : value.get<std::string>());
+    }
+  }
+  return Status(codes::kSaveConflict, Quoted(before.title) +
+                                          " was changed elsewhere since it was read" +
+                                          (now.empty() ? "" : " (" + now + ")") +
+                                          "; read it again and send the new values as base");
+}
+
+Result<json> RunUpdateTask(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  if (row.deleted) {
+    return Status(codes::kRecordDeleted,
+                  Quoted(row.title) + " is in Trash; restore it to apply the edit");
+  }
+  for (const auto& [name, value] : fields.items()) {
+    Status st = records::CheckField(TaskField(name), value);
+    if (!st.ok()) return Invalid(name + ": " + st.message());
+  }
+  // The _base rule only reads the changed fields; other values the model
+  // read and sent along say nothing about this change.
+  json base = json::object();
+  const json given_base = call.input.value("base", json::object());
+  for (const auto& [name, value] : given_base.items()) {
+    if (fields.contains(name)) base[name] = value;
+  }
+  json args = {{"id", row.id}, {"fields", fields}};
+  if (!base.empty()) args["base"] = base;
+
+  Status st = ctx->write({{"task.update", args}});
+  if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, row, fields);
+  ENSEMBLE_RETURN_IF_ERROR(st);
+
+  TaskRow after = row;
+  json previous = json::object();
+  json written = json::object();
+  for (const auto& [name, value] : fields.items()) {
+    previous[name] = FieldValue(row, name);
+    written[name] = records::NormalizeField(TaskField(name), value);
+    if (name == "title") after.title = written[name].get<std::string>();
+    if (name == "status") after.status = written[name].get<std::string>();
+    if (name == "due") {
+      after.due = written[name].is_null()
+                      ? std::nullopt
+                      : std::optional<std::string>(written[name].get<std::string>());
+    }
+  }
+  std::vector<Mutation> undo = {
+      {"task.update", {{"id", row.id}, {"fields", previous}, {"base", written}}}};
+  return json{
+      {"summary", "Updated " + Quoted(row.title) + ": " + ChangesText(written, ctx->today) + "."},
+      {"data", {{"task", RowJson(after)}}},
+      {"undo", UndoJson(std::move(undo))}};
+}
+
+// --- hub_delete_tasks --------------------------------------------------------
+
+// The live tasks the input means, in its order: its ids, each in the space
+// (one in Trash already is left out), or with all: true every task matching
+// its status.
+Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
+  ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(in, "hub_delete_tasks"));
+  const bool all = BoolIn(in, "all", false);
+  const bool has_ids = in.contains("ids") && in["ids"].is_array();
+  if (has_ids && all) return Invalid("give ids or all: true, not both");
+  std::vector<TaskRow> out;
+  if (has_ids) {
+    if (!StringIn(in, "status").empty()) return Invalid("status filters all: true, not ids");
+    std::vector<std::string> seen;
+    for (const json& id : in["ids"]) {
+      if (!id.is_string()) return Invalid("ids must be task ids");
+      const std::string s = id.get<std::string>();
+      if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+      seen.push_back(s);
+      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<TaskRow> row, FindTask(ctx, s));
+      if (!row) return NoTask(s);
+      if (!row->deleted) out.push_back(std::move(*row));
+    }
+    return out;
+  }
+  if (!all) {
+    return Invalid("name the tasks to delete: ids from hub_list_tasks, or all: true with a status");
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(out, LiveTasks(ctx, StringIn(in, "status"), true));
+  if (out.size() > schema::kMaxIdsPerCall) {
+    return Invalid(text::FormatCount(out.size()) + " tasks match; delete at most " +
+                   std::to_string(schema::kMaxIdsPerCall) + " in one call");
+  }
+  return out;
+}
+
+json IdsOf(const std::vector<TaskRow>& rows) {
+  json ids = json::array();
+  for (const TaskRow& r : rows) ids.push_back(r.id);
+  return ids;
+}
+
+// Fixes the exact tasks: the input becomes {ids}, so Apply deletes only
+// what the preview named.
+Status PrepareDeleteTasks(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  call.input = {{"ids", IdsOf(rows)}};
+  return Status::Ok();
+}
+
+Result<std::string> PreviewDeleteTasks(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  if (rows.empty()) return std::string("No tasks to move to Trash.");
+  return refs::SummarizeRecords("Move", "task to Trash", "tasks to Trash", ItemsOf(rows));
+}
+
+Result<json> RunDeleteTasks(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_RETURN_IF_ERROR(PrepareDeleteTasks(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  if (rows.empty()) {
+    return json{{"summary", "No tasks to move to Trash."}, {"data", {{"tasks", json::array()}}}};
+  }
+  std::vector<Mutation> writes;
+  std::vector<Mutation> undo;
+  json tasks = json::array();
+  for (const TaskRow& r : rows) {
+    writes.push_back({"task.delete", {{"id", r.id}}});
+    undo.push_back({"task.restore", {{"id", r.id}}});
+    tasks.push_back(RowJson(r));
+  }
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
+  return json{{"summary",
+               refs::SummarizeRecords("Moved", "task to Trash", "tasks to Trash", ItemsOf(rows))},
+              {"data", {{"tasks", std::move(tasks)}}},
+              {"undo", UndoJson(std::move(undo))}};
+}
+
+}  // namespace
+}  // namespace task_tools
+
+void AttachTaskToolHooks(tools::ToolDef& def) {
+  using namespace task_tools;  // NOLINT: the hooks.
+  if (def.name == "hub_list_tasks") {
+    def.run = RunListTasks;
+  } else if (def.name == "hub_list_due") {
+    def.run = RunListDue;
+  } else if (def.name == "hub_create_tasks") {
+    def.preview = PreviewCreateTasks;
+    def.run = RunCreateTasks;
+  } else if (def.name == "hub_update_task") {
+    def.preview = PreviewUpdateTask;
+    def.run = RunUpdateTask;
+  } else if (def.name == "hub_delete_tasks") {
+    def.prepare = PrepareDeleteTasks;
+    def.preview = PreviewDeleteTasks;
+    def.run = RunDeleteTasks;
+  }
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,45 @@
+// The runs of the hub's five task tools (spec 000 §4, §6; tool list 002):
+// hub_list_tasks, hub_list_due, hub_create_tasks, hub_update_task and
+// hub_delete_tasks. Their definitions and schemas are in tools_tasks.cc,
+// which attaches these hooks when it registers them.
+//
+// Every hook takes its ToolContext (tool_context.h) from the call: reads go
+// to the tasks table of ctx.space_id only (live rows), and every id is
+// resolved there, so a task of another space is "no task with id ..."
+// (NOT_FOUND) and never evidence of access. Writes are the task record's
+// own sync mutations (task.create/update/delete), handed to ctx.write.
+//
+// A run's result is {summary, data, undo?}: summary is one line of display
+// text naming tasks by title (never ids, refs/summary.h); data holds the
+// ids and fields, bounded (a list at most kMaxListLimit rows); undo is the
+// list of mutations [{name, args}] that reverse the write (create: delete;
+// update: update back, based on the new values; delete: restore).
+//
+// The task record keeps title, status and due date. The schema's priority,
+// projectId, personIds and description (and the list filters projectId and
+// personId) are refused with INVALID_ARGUMENT saying so, rather than dropped
+// (spec §8.1: record tools cover implemented fields only).
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_RUNS_H_
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// The schema's default page (tool_schema.cc WithPaging: "default 50"), also
+// hub_list_due's default limit.
+inline constexpr int kDefaultTaskListLimit = 50;
+// hub_list_due without `to`: the week starting at `from` (the spec names no
+// window; a week is what "what's due" means in the planner's phrasings).
+inline constexpr int kDefaultDueWindowDays = 7;
+
+// Sets the prepare, preview and run hooks of `def` when it is one of the
+// five task tools (by name); any other definition is left as it is.
+void AttachTaskToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_RUNS_H_

@@ -1,0 +1,74 @@
+// ToolContext: what one assistant turn hands a tool's hooks (the struct
+// core/tools/tool.h forward-declares): the store to read, the space the turn
+// is in, who is asking, the turn's clock and date, and the write sink.
+//
+// Hooks read through `db`, always within `space_id`, and never write to it
+// directly: every write is a list of named sync mutations ("task.create",
+// "task.update", ...) handed to `write`, so it runs through the same mutators
+// every client runs. The server's sink routes them through ServerSync::Apply
+// (authorized for account_id, exactly once, poked to subscribers); the
+// browser's through its replica (ClientReplica::Mutate, then the outbox);
+// tests and a store nobody syncs from use DirectMutationSink.
+//
+// Thread-safety: a ToolContext belongs to one turn, used from one thread at a
+// time; what it points to must outlive the calls made with it.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_
+#define ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_
+
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/platform/env.h"
+#include "core/store/database.h"
+#include "core/sync/sync_config.h"
+
+namespace ensemble::core::tools {
+
+// One named mutation, as a client queues it: {name: "task.create", args}.
+struct Mutation {
+  std::string name;
+  nlohmann::json args;
+};
+
+// Applies `mutations` in order, all or nothing, before it returns: OK when
+// every one applied, else the first refusal's Status as its mutator (or the
+// authorization check) gave it (SAVE_CONFLICT, RECORD_DELETED, NOT_FOUND,
+// FORBIDDEN, ...), with nothing of the list written. The mutations carry the
+// turn's now_ms as their client time.
+using MutationSink = std::function<Status(const std::vector<Mutation>& mutations)>;
+
+struct ToolContext {
+  store::Database* db = nullptr;  // Read by the hooks; required.
+  std::string space_id;           // Every id is resolved in this space only.
+  // The person asking; empty is the trusted local person (the embedded
+  // single-person store, the browser's own replica). When set, reads first
+  // check the account is a member of space_id (space_members).
+  std::string account_id;
+  int64_t now_ms = 0;                  // The turn's time: new ids and the mutations' client time.
+  std::string today;                   // The person's today, YYYY-MM-DD, in time_zone.
+  std::string time_zone;               // IANA name; carried for the record, dates are civil.
+  platform::Random* random = nullptr;  // For new record ids; required by creates.
+  MutationSink write;                  // Empty: the turn cannot write (writes fail).
+};
+
+// A sink that runs each mutation with config.mutators directly on `db`, in
+// one transaction (a savepoint inside the caller's), stamped with `now_ms`
+// and row_version 0, as a client replica's optimistic write. With an
+// `account_id` each mutation first passes sync::AuthorizeMutation. It keeps
+// no outbox and no change log: for tests and a store nobody syncs from; a
+// synced store takes its writes through ServerSync or ClientReplica.
+// `db` must outlive the sink.
+MutationSink DirectMutationSink(store::Database& db, sync::SyncConfig config, int64_t now_ms,
+                                std::string account_id = {});
+
+// The same with every hub domain's mutators (hub::Config()).
+MutationSink DirectMutationSink(store::Database& db, int64_t now_ms, std::string account_id = {});
+
+}  // namespace ensemble::core::tools
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_

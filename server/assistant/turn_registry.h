@@ -1,0 +1,67 @@
+// TurnRegistry: the assistant turns running on this server process, for the
+// activity endpoint (spec 000 §2: working, queued, stopping and paused are
+// kept distinct) and for Stop, which cancels a turn's model stream through
+// its StopSignal.
+//
+// A turn is the account's own: another account's turn is answered as
+// NOT_FOUND, like its conversations. Turns are registered by the process
+// that runs them; a Stop sent to another server process sharing the
+// database finds nothing (NOT_FOUND) — cross-process Stop comes with the
+// activity events.
+//
+// Thread-safety: every member function is safe from any thread.
+
+#ifndef ENSEMBLE_SERVER_ASSISTANT_TURN_REGISTRY_H_
+#define ENSEMBLE_SERVER_ASSISTANT_TURN_REGISTRY_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "server/model/openai_client.h"
+
+namespace ensemble::server::assistant {
+
+// What a running turn is doing. kQueued and kPaused are not reached yet (a
+// turn starts at once and cannot be paused) but are part of the contract.
+enum class TurnState { kWorking, kQueued, kStopping, kPaused };
+
+// "working", "queued", "stopping", "paused".
+std::string_view TurnStateName(TurnState state);
+
+struct RunningTurn {
+  std::string id;  // The reply message's id.
+  std::string account_id;
+  std::string conversation_id;
+  TurnState state = TurnState::kWorking;
+  int64_t started_at = 0;  // Milliseconds since the epoch.
+  std::shared_ptr<model::StopSignal> stop;
+};
+
+// {"id", "conversationId", "state", "startedAt"}.
+nlohmann::json RunningTurnJson(const RunningTurn& turn);
+
+class TurnRegistry {
+ public:
+  void Add(RunningTurn turn);
+  void Remove(const std::string& turn_id);
+  // Marks the account's turn stopping and stops it; NOT_FOUND when there is
+  // no such running turn of the account's.
+  core::Status Stop(std::string_view account_id, const std::string& turn_id);
+  // The account's running turns, oldest first.
+  std::vector<RunningTurn> List(std::string_view account_id) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, RunningTurn> turns_;  // Guarded by mu_.
+};
+
+}  // namespace ensemble::server::assistant
+
+#endif  // ENSEMBLE_SERVER_ASSISTANT_TURN_REGISTRY_H_

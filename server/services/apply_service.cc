@@ -1,0 +1,283 @@
+#include "server/services/apply_service.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/assistant/apply_calls.h"
+#include "core/assistant/conversation_store.h"
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/proposal_store.h"
+#include "core/assistant/synced_mutation_sink.h"
+#include "core/calendar/civil_time.h"
+#include "core/calendar/event.h"
+#include "core/hub/hub.h"
+#include "core/sync/authorization.h"
+#include "server/events/poke_channel.h"
+#include "server/http/json_response.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+namespace {
+
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+namespace codes = core::codes;
+namespace assistant = core::assistant;
+using core::Result;
+using core::Status;
+using nlohmann::json;
+using CallIds = std::optional<std::vector<std::string>>;
+
+struct Target {
+  std::string conversation_id;
+  std::string message_id;
+  CallIds call_ids;
+};
+
+Result<Target> ReadTarget(const std::string& body_text) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json body, ParseJsonBody(body_text));
+  if (!body.is_object()) {
+    return Status(codes::kInvalidArgument,
+                  "the body must be {conversationId, messageId, callIds?}");
+  }
+  Target t;
+  for (auto [key, out] :
+       {std::pair{"conversationId", &t.conversation_id}, std::pair{"messageId", &t.message_id}}) {
+    auto it = body.find(key);
+    if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+      return Status(codes::kInvalidArgument, std::string(key) + " is required");
+    }
+    *out = it->get<std::string>();
+  }
+  if (auto it = body.find("callIds"); it != body.end() && !it->is_null()) {
+    if (!it->is_array() || it->empty() || it->size() > assistant::kMaxProposalCalls) {
+      return Status(codes::kInvalidArgument, "callIds must list 1 to 64 call ids");
+    }
+    std::vector<std::string> ids;
+    for (const json& id : *it) {
+      if (!id.is_string()) return Status(codes::kInvalidArgument, "callIds must be strings");
+      ids.push_back(id.get<std::string>());
+    }
+    t.call_ids = std::move(ids);
+  }
+  return t;
+}
+
+json ReceiptsJson(const assistant::Proposal& proposal) {
+  json receipts = json::array();
+  for (const assistant::ProposedCall& call : proposal.calls) {
+    json r = {{"callId", call.call_id}, {"tool", call.tool}};
+    const assistant::CallReceipt* receipt = proposal.Receipt(call.call_id);
+    if (!receipt) {
+      r["outcome"] = "pending";
+    } else {
+      r["outcome"] = assistant::CallOutcomeName(receipt->outcome);
+      if (!receipt->summary.empty()) r["summary"] = receipt->summary;
+      if (!receipt->error_code.empty()) {
+        r["error"] = {{"code", receipt->error_code}, {"message", receipt->error_message}};
+      }
+      if (!receipt->steps.is_null()) r["steps"] = receipt->steps;
+      r["undoable"] = !receipt->undo.is_null();
+      r["undone"] = receipt->undone;
+    }
+    receipts.push_back(std::move(r));
+  }
+  return {{"proposalId", proposal.id},
+          {"state", assistant::ProposalStateName(proposal.state)},
+          {"receipts", std::move(receipts)}};
+}
+
+// The date of `millis` (UTC) as YYYY-MM-DD: the person's time zone is not a
+// setting yet, and Apply runs calls whose dates were fixed when proposed.
+std::string UtcDate(int64_t millis) {
+  const int64_t seconds = core::calendar::FloorDiv(millis, 1000);
+  return core::calendar::FormatIsoDate(
+      core::calendar::FloorDiv(seconds, core::calendar::kSecondsPerDay) *
+      core::calendar::kSecondsPerDay);
+}
+
+// The work of one request on one store connection; members live for the
+// request only.
+class ApplyRun {
+ public:
+  ApplyRun(core::store::Database& db, core::platform::Env env, const Caller& caller)
+      : db_(db), env_(env), caller_(caller), now_(env.clock->NowMillis()) {}
+
+  // The caller's proposal for the target message.
+  Result<assistant::Proposal> Find(const Target& t) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        assistant::GetConversation(db_, caller_.account_id, t.conversation_id).status());
+    return assistant::GetMessageProposal(db_, caller_.account_id, t.conversation_id, t.message_id);
+  }
+
+  Result<assistant::Proposal> Apply(const Target& t) {
+    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
+    if (found.state == assistant::ProposalState::kApplying &&
+        now_ - found.updated_at > std::chrono::milliseconds(kStaleApplyAfter).count()) {
+      ENSEMBLE_RETURN_IF_ERROR(assistant::RecoverInterrupted(db_, found.id, now_).status());
+    }
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        assistant::ApplyClaim claim,
+        assistant::ClaimForApply(db_, caller_.account_id, found.id, t.call_ids, now_));
+    Result<assistant::Proposal> done = RunClaim(claim);
+    if (!done.ok()) {
+      // The transaction rolled back: nothing ran. Leave the proposal ready
+      // for Retry rather than stuck applying.
+      std::vector<assistant::CallReceipt> none;
+      for (const assistant::ProposedCall& call : claim.to_run) {
+        assistant::CallReceipt r;
+        r.call_id = call.call_id;
+        r.outcome = assistant::CallOutcome::kUnattempted;
+        r.error_code = done.status().code();
+        r.error_message = "Apply could not finish; nothing of this change was made.";
+        none.push_back(std::move(r));
+      }
+      (void)assistant::RecordReceipts(db_, found.id, none, now_);
+      return done.status();
+    }
+    return done;
+  }
+
+  Result<assistant::Proposal> Undo(const Target& t, bool redo) {
+    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
+    core::store::Transaction txn(db_);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    core::tools::ToolContext ctx = Context(found, redo ? "redo-" : "undo-");
+    if (redo) {
+      ENSEMBLE_ASSIGN_OR_RETURN(
+          std::vector<assistant::UndoItem> items,
+          assistant::MarkRedone(db_, caller_.account_id, found.id, t.call_ids, now_));
+      ENSEMBLE_ASSIGN_OR_RETURN(std::vector<assistant::CallReceipt> receipts,
+                                assistant::RunRedo(assistant::HubToolRegistry(), items, ctx));
+      for (const assistant::CallReceipt& r : receipts) {
+        ENSEMBLE_RETURN_IF_ERROR(assistant::SetUndoEntry(db_, found.id, r.call_id, r.undo, now_));
+      }
+    } else {
+      ENSEMBLE_ASSIGN_OR_RETURN(
+          std::vector<assistant::UndoItem> items,
+          assistant::MarkUndone(db_, caller_.account_id, found.id, t.call_ids, now_));
+      ENSEMBLE_RETURN_IF_ERROR(assistant::RunUndo(items, ctx));
+    }
+    ENSEMBLE_RETURN_IF_ERROR(Poke());
+    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+    return assistant::GetProposal(db_, caller_.account_id, found.id);
+  }
+
+  const events::Poke& poke() const { return poke_; }
+
+ private:
+  Result<assistant::Proposal> RunClaim(const assistant::ApplyClaim& claim) {
+    const auto deadline = std::chrono::steady_clock::now() + assistant::kApplyTransactionTimeout;
+    core::store::Transaction txn(db_);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    if (db_.dialect() == core::store::Dialect::kPostgres) {
+      // The same bound on any one statement, so a lock wait cannot outlast it.
+      ENSEMBLE_RETURN_IF_ERROR(db_.Exec(
+          "SET LOCAL statement_timeout = " +
+          std::to_string(std::chrono::milliseconds(assistant::kApplyTransactionTimeout).count())));
+    }
+    core::tools::ToolContext ctx = Context(claim.proposal, "apply-");
+    std::vector<assistant::CallReceipt> receipts = assistant::RunClaimedCalls(
+        assistant::HubToolRegistry(), claim, ctx,
+        [deadline] { return std::chrono::steady_clock::now() >= deadline; });
+    // Outside writes (none can run yet: no connected-app tool has a run
+    // hook) would follow the commit, one at a time.
+    std::vector<assistant::CallReceipt> outside =
+        assistant::RunOutsideCalls(assistant::HubToolRegistry(), claim.to_run, receipts, ctx);
+    receipts.insert(receipts.end(), outside.begin(), outside.end());
+    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal done,
+                              assistant::RecordReceipts(db_, claim.proposal.id, receipts, now_));
+    ENSEMBLE_RETURN_IF_ERROR(Poke());
+    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+    return done;
+  }
+
+  core::tools::ToolContext Context(const assistant::Proposal& proposal, std::string prefix) {
+    core::tools::ToolContext ctx;
+    ctx.db = &db_;
+    ctx.space_id = proposal.space_id;
+    ctx.account_id = caller_.local ? std::string() : caller_.account_id;
+    ctx.now_ms = now_;
+    ctx.today = UtcDate(now_);
+    ctx.time_zone = "UTC";
+    ctx.random = env_.random;
+    // A client of its own per run: its mutation ids start at 1, and the
+    // receipts (not the ids) keep Retry from sending a call twice.
+    ctx.write = assistant::SyncedMutationSink(
+        db_, core::hub::Config(), caller_.local ? nullptr : &caller_.account_id,
+        prefix + proposal.id + "-" + std::to_string(proposal.revision), now_, &writes_);
+    return ctx;
+  }
+
+  // Inside the transaction: NOTIFY the other processes of what was written.
+  Status Poke() {
+    if (writes_.last_version == 0) return Status::Ok();
+    poke_.version = writes_.last_version;
+    if (!caller_.local) {
+      ENSEMBLE_ASSIGN_OR_RETURN(
+          std::vector<std::string> readers,
+          core::sync::ReadersOfChanges(db_, core::hub::Config(), writes_.first_version,
+                                       writes_.last_version));
+      poke_.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+    }
+    return events::NotifyPoke(db_, poke_);
+  }
+
+  core::store::Database& db_;
+  core::platform::Env env_;
+  const Caller& caller_;
+  const int64_t now_;
+  assistant::SyncedWrites writes_;
+  events::Poke poke_;
+};
+
+enum class Action { kApply, kUndo, kRedo };
+
+}  // namespace
+
+ApplyService::ApplyService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
+    : pool_(pool), env_(env), on_commit_(std::move(on_commit)) {}
+
+namespace {
+
+net::awaitable<http::Response> Serve(store::StorePool& pool, core::platform::Env env,
+                                     const ApplyService::OnCommit& on_commit,
+                                     const http::Request& request, const Caller& caller,
+                                     Action action) {
+  Result<Target> target = ReadTarget(request.body());
+  if (!target.ok()) co_return http::ErrorResponse(target.status());
+  events::Poke poke;
+  Result<assistant::Proposal> done =
+      co_await pool.Run([&](core::store::Database& db) -> Result<assistant::Proposal> {
+        ApplyRun run(db, env, caller);
+        Result<assistant::Proposal> out = action == Action::kApply
+                                              ? run.Apply(*target)
+                                              : run.Undo(*target, action == Action::kRedo);
+        poke = run.poke();
+        return out;
+      });
+  if (!done.ok()) co_return FailureResponse(done.status(), "assistant apply", *env.logger);
+  if (poke.version > 0 && on_commit) on_commit(poke);
+  co_return http::JsonResponse(bhttp::status::ok, ReceiptsJson(*done));
+}
+
+}  // namespace
+
+net::awaitable<http::Response> ApplyService::Apply(const http::Request& request,
+                                                   const Caller& caller) {
+  return Serve(pool_, env_, on_commit_, request, caller, Action::kApply);
+}
+
+net::awaitable<http::Response> ApplyService::Undo(const http::Request& request,
+                                                  const Caller& caller) {
+  return Serve(pool_, env_, on_commit_, request, caller, Action::kUndo);
+}
+
+net::awaitable<http::Response> ApplyService::Redo(const http::Request& request,
+                                                  const Caller& caller) {
+  return Serve(pool_, env_, on_commit_, request, caller, Action::kRedo);
+}
+
+}  // namespace ensemble::server::services

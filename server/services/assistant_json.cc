@@ -1,0 +1,100 @@
+#include "server/services/assistant_json.h"
+
+#include <optional>
+
+#include "core/assistant/write_policy.h"
+#include "core/sync/authorization.h"
+#include "core/text/utf8.h"
+
+namespace ensemble::server::services {
+
+namespace codes = core::codes;
+using core::Status;
+using nlohmann::json;
+
+json ConversationJson(const core::assistant::Conversation& c) {
+  return {{"id", c.id},
+          {"spaceId", c.space_id},
+          {"title", c.title},
+          {"createdAt", c.created_at},
+          {"updatedAt", c.updated_at}};
+}
+
+json MessageJson(const core::assistant::StoredMessage& m) {
+  json out = {{"id", m.id},
+              {"conversationId", m.conversation_id},
+              {"seq", m.seq},
+              {"role", core::assistant::MessageRoleName(m.role)},
+              {"text", m.text},
+              {"mentions", m.mentions},
+              {"toolCalls", m.tool_calls},
+              {"status", core::assistant::MessageStatusName(m.status)},
+              {"createdAt", m.created_at}};
+  if (!m.error_code.empty()) out["errorCode"] = m.error_code;
+  return out;
+}
+
+core::Result<PostedMessage> ParsePostedMessage(const json& body) {
+  if (!body.is_object()) {
+    return Status(codes::kInvalidArgument, "the body must be an object with text");
+  }
+  PostedMessage out;
+  for (const auto& [key, value] : body.items()) {
+    if (key == "text") {
+      if (!value.is_string()) return Status(codes::kInvalidArgument, "text must be a string");
+      out.text = value.get<std::string>();
+    } else if (key == "mentions") {
+      if (value.is_null()) continue;
+      if (!value.is_array() || value.size() > kMaxPostedMentions) {
+        return Status(codes::kInvalidArgument,
+                      "mentions must be a list of at most " + std::to_string(kMaxPostedMentions));
+      }
+      for (const json& m : value) {
+        if (!m.is_object() || !m.contains("kind") || !m["kind"].is_string() || !m.contains("id") ||
+            !m["id"].is_string() || (m.contains("label") && !m["label"].is_string())) {
+          return Status(codes::kInvalidArgument,
+                        "each mention must be {kind, id, label} with string values");
+        }
+        out.mentions.push_back(
+            {{"kind", m["kind"]}, {"id", m["id"]}, {"label", m.value("label", "")}});
+      }
+    } else if (key == "surface") {
+      if (value.is_null()) continue;
+      if (!value.is_object()) return Status(codes::kInvalidArgument, "surface must be an object");
+      if (auto it = value.find("path"); it != value.end() && it->is_string()) {
+        out.open_path = it->get<std::string>();
+      }
+    } else if (key == "writePolicy") {
+      std::optional<core::assistant::WritePolicy> policy =
+          value.is_string() ? core::assistant::ParseWritePolicy(value.get<std::string>())
+                            : std::nullopt;
+      if (!policy) {
+        return Status(codes::kInvalidArgument,
+                      "writePolicy must be immediate, preview or needs-me");
+      }
+      out.policy = *policy;
+    } else {
+      return Status(codes::kInvalidArgument, "unknown field " + key);
+    }
+  }
+  if (core::text::Trim(out.text).empty()) {
+    return Status(codes::kInvalidArgument, "text is required");
+  }
+  if (core::text::CountCodePoints(out.text) > core::assistant::kMaxMessageChars) {
+    return Status(codes::kInvalidArgument, "a message has at most " +
+                                               std::to_string(core::assistant::kMaxMessageChars) +
+                                               " characters");
+  }
+  return out;
+}
+
+Status CheckSpaceAccess(core::store::Database& db, const Caller& caller,
+                        const std::string& space_id) {
+  if (caller.local) return Status();
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::sync::Role> role,
+                            core::sync::RoleIn(db, space_id, caller.account_id));
+  if (!role) return Status(codes::kNotFound, "no space with this id");
+  return Status();
+}
+
+}  // namespace ensemble::server::services

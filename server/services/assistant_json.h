@@ -1,0 +1,51 @@
+// The assistant routes' JSON: conversations and messages as the API shows
+// them, the body of a posted message, and the space check every
+// conversation route makes.
+//
+// Thread-safety: stateless functions (CheckSpaceAccess uses the Database
+// given).
+
+#ifndef ENSEMBLE_SERVER_SERVICES_ASSISTANT_JSON_H_
+#define ENSEMBLE_SERVER_SERVICES_ASSISTANT_JSON_H_
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "core/assistant/conversation_store.h"
+#include "core/assistant/instructions.h"
+#include "core/base/status.h"
+#include "core/store/database.h"
+#include "server/services/auth_service.h"
+
+namespace ensemble::server::services {
+
+// Mentions one message may carry (the dock's chips); more is not a request.
+inline constexpr size_t kMaxPostedMentions = 60;
+
+// {id, spaceId, title, createdAt, updatedAt}.
+nlohmann::json ConversationJson(const core::assistant::Conversation& conversation);
+// {id, conversationId, seq, role, text, mentions, toolCalls, status,
+//  errorCode?, createdAt}.
+nlohmann::json MessageJson(const core::assistant::StoredMessage& message);
+
+// A posted message's body.
+struct PostedMessage {
+  std::string text;
+  nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
+  std::string open_path;                              // surface.path, for routing.
+  core::assistant::WritePolicy policy = core::assistant::WritePolicy::kImmediate;
+};
+
+// INVALID_ARGUMENT naming the field for a body that is not
+// {text, mentions?, surface?, writePolicy?}.
+core::Result<PostedMessage> ParsePostedMessage(const nlohmann::json& body);
+
+// OK when `caller` may use `space_id`: always in local mode; in accounts mode
+// when the account is a member (NOT_FOUND otherwise, never FORBIDDEN).
+core::Status CheckSpaceAccess(core::store::Database& db, const Caller& caller,
+                              const std::string& space_id);
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_ASSISTANT_JSON_H_

@@ -1,0 +1,147 @@
+#include "server/services/assistant_service.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/assistant/conversation_store.h"
+#include "core/assistant/hub_tools.h"
+#include "core/base/id.h"
+#include "core/playbooks/embedded.h"
+#include "core/sync/authorization.h"
+#include "server/http/json_response.h"
+#include "server/http/router.h"
+#include "server/services/assistant_json.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+namespace {
+
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+namespace codes = core::codes;
+using core::Result;
+using core::Status;
+using nlohmann::json;
+
+// "/api/assistant/conversations/:id..." and "/api/assistant/turns/:id/stop":
+// the id is the fourth segment.
+constexpr size_t kIdSegment = 3;
+
+}  // namespace
+
+Result<std::unique_ptr<AssistantService>> AssistantService::Create(
+    store::StorePool& pool, const credentials::CredentialStore& credentials,
+    core::platform::Env env, std::chrono::milliseconds model_timeout,
+    assistant::OnCommit on_commit) {
+  auto set = core::playbooks::PlaybookSet::Build(core::playbooks::EmbeddedPlaybooks());
+  if (!set.ok()) {
+    return Status(codes::kInternal,
+                  "the embedded playbooks do not build: " + set.status().ToString());
+  }
+  return std::unique_ptr<AssistantService>(
+      new AssistantService(pool, credentials, env, model_timeout,
+                           core::playbooks::Router(std::move(*set)), std::move(on_commit)));
+}
+
+AssistantService::AssistantService(store::StorePool& pool,
+                                   const credentials::CredentialStore& credentials,
+                                   core::platform::Env env, std::chrono::milliseconds model_timeout,
+                                   core::playbooks::Router router, assistant::OnCommit on_commit)
+    : pool_(pool),
+      credentials_(credentials),
+      env_(env),
+      router_(std::move(router)),
+      driver_(pool, *env.logger, model_timeout, router_, core::assistant::HubToolRegistry(),
+              env.random, std::move(on_commit)) {}
+
+net::awaitable<http::Response> AssistantService::CreateConversation(const http::Request& request,
+                                                                    const Caller& caller) {
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  if (!body->is_object() || !body->contains("spaceId") || !(*body)["spaceId"].is_string() ||
+      (*body)["spaceId"].get<std::string>().empty()) {
+    co_return http::ErrorResponse(codes::kInvalidArgument,
+                                  "spaceId is required and must be a string");
+  }
+  std::string title = "New chat";
+  if (auto it = body->find("title"); it != body->end() && !it->is_null()) {
+    if (!it->is_string())
+      co_return http::ErrorResponse(codes::kInvalidArgument, "title must be a string");
+    if (!it->get<std::string>().empty()) title = it->get<std::string>();
+  }
+  std::string space_id = (*body)["spaceId"].get<std::string>();
+  std::string id = core::NewId(*env_.clock, *env_.random);
+  const int64_t now = env_.clock->NowMillis();
+  Result<core::assistant::Conversation> created =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<core::assistant::Conversation> {
+        ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, space_id));
+        return core::assistant::CreateConversation(db, id, space_id, caller.account_id, title, now);
+      });
+  if (!created.ok()) co_return FailureResponse(created.status(), "assistant", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::created, ConversationJson(*created));
+}
+
+net::awaitable<http::Response> AssistantService::ListConversations(const http::Target& target,
+                                                                   const Caller& caller) {
+  std::optional<std::string_view> space = target.Param("spaceId");
+  if (!space || space->empty()) {
+    co_return http::ErrorResponse(codes::kInvalidArgument, "spaceId is required");
+  }
+  std::string space_id(*space);
+  Result<std::vector<core::assistant::Conversation>> list = co_await pool_.Run(
+      [&](core::store::Database& db) -> Result<std::vector<core::assistant::Conversation>> {
+        ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, space_id));
+        return core::assistant::ListConversations(db, caller.account_id, space_id);
+      });
+  if (!list.ok()) co_return FailureResponse(list.status(), "assistant", *env_.logger);
+  json out = json::array();
+  for (const auto& c : *list) out.push_back(ConversationJson(c));
+  co_return http::JsonResponse(bhttp::status::ok, {{"conversations", out}});
+}
+
+net::awaitable<http::Response> AssistantService::DeleteConversation(const http::Target& target,
+                                                                    const Caller& caller) {
+  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
+  Status deleted = co_await pool_.Run([&](core::store::Database& db) {
+    return core::assistant::DeleteConversation(db, caller.account_id, *id);
+  });
+  if (!deleted.ok()) co_return FailureResponse(deleted, "assistant", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"deleted", true}});
+}
+
+net::awaitable<http::Response> AssistantService::ListMessages(const http::Target& target,
+                                                              const Caller& caller) {
+  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
+  Result<std::vector<core::assistant::StoredMessage>> messages = co_await pool_.Run(
+      [&](core::store::Database& db) -> Result<std::vector<core::assistant::StoredMessage>> {
+        ENSEMBLE_RETURN_IF_ERROR(
+            core::assistant::GetConversation(db, caller.account_id, *id).status());
+        return core::assistant::ListMessages(db, *id);
+      });
+  if (!messages.ok()) co_return FailureResponse(messages.status(), "assistant", *env_.logger);
+  json out = json::array();
+  for (const auto& m : *messages) out.push_back(MessageJson(m));
+  co_return http::JsonResponse(bhttp::status::ok, {{"messages", out}});
+}
+
+net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& target,
+                                                          const Caller& caller) {
+  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a turn id is required");
+  Status stopped = turns_.Stop(caller.account_id, *id);
+  if (!stopped.ok()) co_return http::ErrorResponse(stopped);
+  co_return http::JsonResponse(bhttp::status::ok, {{"stopped", true}, {"id", *id}});
+}
+
+net::awaitable<http::Response> AssistantService::Activity(const Caller& caller) {
+  json out = json::array();
+  for (const assistant::RunningTurn& turn : turns_.List(caller.account_id)) {
+    out.push_back(assistant::RunningTurnJson(turn));
+  }
+  co_return http::JsonResponse(bhttp::status::ok, {{"turns", out}});
+}
+
+}  // namespace ensemble::server::services

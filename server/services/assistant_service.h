@@ -1,0 +1,92 @@
+// AssistantService: the assistant's conversations and streamed turns (spec
+// 000 §1, §2 activity and Stop, §3 history). Every route acts as the
+// session's account; a conversation or turn of another account is NOT_FOUND.
+//
+//   POST   /api/assistant/conversations {spaceId, title?}      -> 201 conversation
+//   GET    /api/assistant/conversations?spaceId=               -> {conversations}
+//   DELETE /api/assistant/conversations/:id                    -> {deleted: true}
+//   GET    /api/assistant/conversations/:id/messages           -> {messages}
+//   POST   /api/assistant/conversations/:id/messages
+//          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?},
+//           writePolicy?: "immediate" | "preview" | "needs-me"}
+//          -> text/event-stream: first `turn` {turnId, conversationId,
+//             userMessageId, messageId}, then the frames of
+//             server/assistant/turn_driver.h (refs, text, tool, proposal,
+//             done | error). Bad input is answered as JSON before any frame.
+//   POST   /api/assistant/turns/:id/stop                       -> {stopped: true}
+//          (the turn id is the reply's message id, from the `turn` frame)
+//   GET    /api/assistant/activity -> {turns: [{id, conversationId, state,
+//          startedAt}]}, state working | queued | stopping | paused
+//
+// writePolicy in a message stands in for settings.assistant.writePolicy until
+// assistant settings are saved on the server (default immediate). A
+// conversation is in one space: in accounts mode the account must be a
+// member (else NOT_FOUND); local mode trusts its one person.
+//
+// Thread-safety: handlers run on the server's io thread (turns need it:
+// server/model/openai_client.h); store work goes to the StorePool.
+
+#ifndef ENSEMBLE_SERVER_SERVICES_ASSISTANT_SERVICE_H_
+#define ENSEMBLE_SERVER_SERVICES_ASSISTANT_SERVICE_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "core/platform/env.h"
+#include "core/playbooks/router.h"
+#include "server/assistant/turn_driver.h"
+#include "server/assistant/turn_registry.h"
+#include "server/credentials/credential_store.h"
+#include "server/http/message.h"
+#include "server/http/url.h"
+#include "server/services/auth_service.h"
+#include "server/store/store_pool.h"
+
+namespace ensemble::server::services {
+
+class AssistantService {
+ public:
+  // Everything given must outlive the service. INTERNAL if the embedded
+  // playbooks do not build (a bug caught by the playbook tests).
+  // `on_commit` pokes this process's subscribers after a turn's write.
+  static core::Result<std::unique_ptr<AssistantService>> Create(
+      store::StorePool& pool, const credentials::CredentialStore& credentials,
+      core::platform::Env env, std::chrono::milliseconds model_timeout,
+      assistant::OnCommit on_commit = {});
+
+  boost::asio::awaitable<http::Response> CreateConversation(const http::Request& request,
+                                                            const Caller& caller);
+  boost::asio::awaitable<http::Response> ListConversations(const http::Target& target,
+                                                           const Caller& caller);
+  boost::asio::awaitable<http::Response> DeleteConversation(const http::Target& target,
+                                                            const Caller& caller);
+  boost::asio::awaitable<http::Response> ListMessages(const http::Target& target,
+                                                      const Caller& caller);
+  boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
+  boost::asio::awaitable<http::Response> Activity(const Caller& caller);
+  // Owns the connection until the turn ends (assistant_turn_stream.cc).
+  boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
+                                           const http::Request& request, const Caller& caller);
+
+ private:
+  AssistantService(store::StorePool& pool, const credentials::CredentialStore& credentials,
+                   core::platform::Env env, std::chrono::milliseconds model_timeout,
+                   core::playbooks::Router router, assistant::OnCommit on_commit);
+
+  store::StorePool& pool_;
+  const credentials::CredentialStore& credentials_;
+  core::platform::Env env_;
+  const core::playbooks::Router router_;
+  assistant::TurnRegistry turns_;
+  assistant::TurnDriver driver_;
+};
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_ASSISTANT_SERVICE_H_

@@ -1,0 +1,168 @@
+// AssistantService::PostMessage: one turn, from the posted message to its
+// last frame (see assistant_service.h and server/assistant/turn_driver.h).
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/assistant/conversation_store.h"
+#include "core/assistant/hub_tools.h"
+#include "core/assistant/route_turn.h"
+#include "core/base/id.h"
+#include "server/assistant/sse_channel.h"
+#include "server/http/json_response.h"
+#include "server/http/router.h"
+#include "server/services/assistant_json.h"
+#include "server/services/assistant_service.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+namespace {
+
+namespace net = boost::asio;
+namespace codes = core::codes;
+using core::Result;
+using core::Status;
+using core::assistant::StoredMessage;
+using nlohmann::json;
+
+// The segment of ".../conversations/:id/messages" that holds the id.
+constexpr size_t kConversationSegment = 3;
+// Until people set a time zone, dates are UTC civil dates.
+constexpr char kDefaultTimeZone[] = "UTC";
+
+std::string CivilDate(int64_t now_ms) {
+  using namespace std::chrono;
+  year_month_day ymd{floor<days>(sys_time<milliseconds>(milliseconds(now_ms)))};
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return buf;
+}
+
+// What the turn starts from, read and written in one go on a store worker.
+struct Started {
+  core::assistant::Conversation conversation;
+  std::vector<StoredMessage> earlier;
+  StoredMessage user;
+  StoredMessage reply;
+  std::optional<credentials::ModelCredentials> credentials;
+};
+
+}  // namespace
+
+net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
+                                                   const http::Request& request,
+                                                   const Caller& caller) {
+  Result<http::Target> target = http::ParseTarget(request.target());
+  std::optional<std::string> conversation_id =
+      target.ok() ? http::PathSegment(target->path, kConversationSegment) : std::nullopt;
+  if (!conversation_id) {
+    co_await assistant::WriteAndClose(
+        stream, request,
+        http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required"));
+    co_return;
+  }
+  Result<json> body = ParseJsonBody(request.body());
+  Result<PostedMessage> posted =
+      body.ok() ? ParsePostedMessage(*body) : Result<PostedMessage>(body.status());
+  json route_json;
+  if (posted.ok()) {
+    route_json = {{"message", posted->text}, {"mentions", posted->mentions}};
+    if (!posted->open_path.empty()) route_json["path"] = posted->open_path;
+  }
+  Result<core::playbooks::RouteRequest> route =
+      posted.ok() ? core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
+                                                      route_json)
+                  : Result<core::playbooks::RouteRequest>(posted.status());
+  if (!route.ok()) {
+    co_await assistant::WriteAndClose(stream, request, http::ErrorResponse(route.status()));
+    co_return;
+  }
+
+  const int64_t now = env_.clock->NowMillis();
+  StoredMessage user;
+  user.id = core::NewId(*env_.clock, *env_.random);
+  user.conversation_id = *conversation_id;
+  user.role = core::assistant::MessageRole::kUser;
+  user.text = posted->text;
+  user.mentions = posted->mentions;
+  user.created_at = now;
+  StoredMessage reply;
+  reply.id = core::NewId(*env_.clock, *env_.random);
+  reply.conversation_id = *conversation_id;
+  reply.role = core::assistant::MessageRole::kAssistant;
+  reply.created_at = now;
+  Result<Started> started = co_await pool_.Run([&](core::store::Database& db) -> Result<Started> {
+    Started s;
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        s.conversation, core::assistant::GetConversation(db, caller.account_id, *conversation_id));
+    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::ListMessages(db, *conversation_id));
+    ENSEMBLE_ASSIGN_OR_RETURN(s.credentials,
+                              credentials_.ResolveModelCredentials(db, caller.account_id));
+    core::store::Transaction txn(db);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
+    ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
+    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+    return s;
+  });
+  if (!started.ok()) {
+    co_await assistant::WriteAndClose(stream, request,
+                                      FailureResponse(started.status(), "assistant", *env_.logger));
+    co_return;
+  }
+
+  auto channel = std::make_shared<assistant::SseChannel>(stream, request);
+  auto stop = std::make_shared<model::StopSignal>();
+  // The person going away stops the turn, as Stop does.
+  channel->set_on_broken([stop] { stop->Stop(); });
+  if (!co_await channel->Open()) co_return;
+
+  assistant::RunningTurn running;
+  running.id = started->reply.id;
+  running.account_id = caller.account_id;
+  running.conversation_id = *conversation_id;
+  running.started_at = now;
+  running.stop = stop;
+  turns_.Add(running);
+  channel->Push("turn", {{"turnId", started->reply.id},
+                         {"conversationId", *conversation_id},
+                         {"userMessageId", started->user.id},
+                         {"messageId", started->reply.id}});
+
+  assistant::TurnRequest turn;
+  turn.account_id = caller.account_id;
+  turn.local = caller.local;
+  turn.space_id = started->conversation.space_id;
+  turn.now_ms = now;
+  turn.message = posted->text;
+  turn.route = std::move(*route);
+  turn.mentions = posted->mentions;
+  turn.policy = posted->policy;
+  turn.earlier = std::move(started->earlier);
+  turn.reply = std::move(started->reply);
+  turn.credentials = std::move(started->credentials);
+  turn.today = CivilDate(now);
+  turn.time_zone = kDefaultTimeZone;
+  turn.stop = stop;
+  try {
+    const assistant::EmitFrame emit = [channel](std::string_view event, const json& data) {
+      channel->Push(event, data);
+    };
+    co_await driver_.Run(turn, emit);
+  } catch (const std::exception& e) {
+    // A stream handler must not throw; the reply stays as saved at the start.
+    env_.logger->Log(core::platform::LogLevel::kError,
+                     std::string("assistant turn threw: ") + e.what());
+    channel->Push("error", {{"code", codes::kInternal},
+                            {"message", "The turn failed on the server. Try again."}});
+  }
+  turns_.Remove(running.id);
+  co_await channel->Drain();
+}
+
+}  // namespace ensemble::server::services

@@ -1,0 +1,166 @@
+// POST /api/assistant/apply, /undo and /redo on the in-process server, on
+// both stores: exactly one execution for many concurrent Applies, Retry
+// after a partial failure, a tampered proposal refused, Undo and Redo, bad
+// bodies.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/assistant/conversation_store.h"
+#include "core/assistant/proposal_store.h"
+#include "core/base/status.h"
+#include "server/services/auth_service.h"
+#include "tests/server/server_fixture.h"
+
+namespace ensemble::testing {
+namespace {
+
+using core::assistant::ProposedCall;
+using nlohmann::json;
+namespace codes = core::codes;
+
+constexpr int kConcurrentApplies = 50;
+constexpr char kSpace[] = "space-1";
+constexpr int64_t kNow = 1'764'000'000'000;
+
+class ApplyRoutes : public ServerTest {
+ protected:
+  // A conversation whose message `message_id` proposed `calls`.
+  void Propose(const std::string& message_id, std::vector<ProposedCall> calls) {
+    const std::string local = server::services::kLocalAccountId;
+    if (!core::assistant::GetConversation(store(), local, "conv-1").ok()) {
+      ASSERT_TRUE(
+          core::assistant::CreateConversation(store(), "conv-1", kSpace, local, "Plans", kNow)
+              .ok());
+    }
+    core::assistant::StoredMessage m;
+    m.id = message_id;
+    m.conversation_id = "conv-1";
+    m.role = core::assistant::MessageRole::kAssistant;
+    m.text = "I can add these; apply to go ahead.";
+    m.created_at = kNow;
+    ASSERT_TRUE(core::assistant::AppendMessage(store(), m).ok());
+    core::assistant::Proposal p;
+    p.id = "prop-" + message_id;
+    p.conversation_id = "conv-1";
+    p.message_id = message_id;
+    p.account_id = local;
+    p.space_id = kSpace;
+    p.calls = std::move(calls);
+    auto saved = core::assistant::SaveProposal(store(), p, kNow);
+    ASSERT_TRUE(saved.ok()) << saved.status().ToString();
+  }
+
+  HttpReply Post(const std::string& route, const std::string& message_id, json call_ids = nullptr) {
+    json body = {{"conversationId", "conv-1"}, {"messageId", message_id}};
+    if (!call_ids.is_null()) body["callIds"] = call_ids;
+    return client().PostJson("/api/assistant/" + route, body);
+  }
+
+  static ProposedCall Create(std::string id, std::string title) {
+    return {std::move(id), "hub_create_tasks", {{"tasks", {{{"title", std::move(title)}}}}}};
+  }
+};
+
+TEST_P(ApplyRoutes, FiftyConcurrentAppliesRunTheProposalOnce) {
+  Propose("m1", {Create("c1", "Book the venue"), Create("c2", "Order badges")});
+  std::atomic<int> applied{0}, refused{0}, other{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kConcurrentApplies; ++i) {
+    threads.emplace_back([&] {
+      HttpReply r = Post("apply", "m1");
+      if (r.status == 200 && r.json()["state"] == "applied") {
+        ++applied;
+      } else if (r.status == 409) {
+        ++refused;
+      } else {
+        ++other;
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(applied.load(), 1);
+  EXPECT_EQ(refused.load(), kConcurrentApplies - 1);
+  EXPECT_EQ(other.load(), 0);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE title = 'Book the venue'"), 1);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks"), 2);
+  // Written as server changes: every device pulls them.
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE row_version > 0"), 2);
+}
+
+TEST_P(ApplyRoutes, ReceiptsSeparateWhatHappenedAndRetrySendsOnlyTheRest) {
+  Propose("m0", {Create("s", "Parked")});
+  ASSERT_EQ(Post("apply", "m0").status, 200);
+  auto id = store().Query("SELECT id FROM tasks WHERE title = 'Parked'");
+  const std::string parked = core::store::AsText(id->rows[0][0]);
+  ASSERT_TRUE(store().Exec("UPDATE tasks SET deleted = 1 WHERE id = '" + parked + "'").ok());
+
+  Propose("m2", {Create("c1", "First"),
+                 {"c2", "hub_update_task", {{"id", parked}, {"fields", {{"status", "done"}}}}},
+                 Create("c3", "Third")});
+  HttpReply first = Post("apply", "m2");
+  ASSERT_EQ(first.status, 200) << first.body();
+  const json receipts = first.json()["receipts"];
+  EXPECT_EQ(first.json()["state"], "partial");
+  EXPECT_EQ(receipts[0]["outcome"], "succeeded");
+  EXPECT_EQ(receipts[1]["outcome"], "failed");
+  EXPECT_EQ(receipts[1]["error"]["code"], codes::kRecordDeleted);
+  EXPECT_EQ(receipts[2]["outcome"], "unattempted");
+
+  ASSERT_TRUE(store().Exec("UPDATE tasks SET deleted = 0 WHERE id = '" + parked + "'").ok());
+  HttpReply retry = Post("apply", "m2");
+  ASSERT_EQ(retry.status, 200) << retry.body();
+  EXPECT_EQ(retry.json()["state"], "applied");
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE title = 'First'"), 1);  // Not twice.
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE title = 'Third'"), 1);
+  EXPECT_EQ(Post("apply", "m2").status, 409);  // Nothing left to apply.
+}
+
+TEST_P(ApplyRoutes, ATamperedProposalIsRefusedAndRunsNothing) {
+  Propose("m3", {Create("c1", "Draft brief")});
+  ASSERT_TRUE(store()
+                  .Exec("UPDATE assistant_proposals SET calls = REPLACE(calls, 'Draft brief', "
+                        "'Delete everything') WHERE message_id = 'm3'")
+                  .ok());
+  HttpReply r = Post("apply", "m3");
+  EXPECT_EQ(r.status, 409) << r.body();
+  EXPECT_EQ(r.json()["error"]["code"], codes::kProposalTampered);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks"), 0);
+}
+
+TEST_P(ApplyRoutes, UndoThenRedo) {
+  Propose("m4", {Create("c1", "Call Mira")});
+  ASSERT_EQ(Post("apply", "m4").status, 200);
+  HttpReply undo = Post("undo", "m4");
+  ASSERT_EQ(undo.status, 200) << undo.body();
+  EXPECT_EQ(undo.json()["receipts"][0]["undone"], true);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE deleted = 0"), 0);
+  EXPECT_EQ(Post("undo", "m4").status, 409);  // Nothing to undo.
+  HttpReply redo = Post("redo", "m4");
+  ASSERT_EQ(redo.status, 200) << redo.body();
+  EXPECT_EQ(redo.json()["receipts"][0]["undone"], false);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND title = 'Call Mira'"), 1);
+}
+
+TEST_P(ApplyRoutes, BadRequestsGetStableCodesAndChangeNothing) {
+  Propose("m5", {Create("c1", "Only this")});
+  EXPECT_EQ(client().Post("/api/assistant/apply", "{not json").status, 400);
+  EXPECT_EQ(client().PostJson("/api/assistant/apply", {{"messageId", "m5"}}).status, 400);
+  EXPECT_EQ(Post("apply", "nope").status, 404);
+  // Apply never takes a new call: only ids saved on the proposal.
+  HttpReply unknown = Post("apply", "m5", json::array({"call_made_up"}));
+  EXPECT_EQ(unknown.status, 400) << unknown.body();
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks"), 0);
+  EXPECT_EQ(Post("apply", "m5", json::array({"c1"})).status, 200);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, ApplyRoutes,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+}  // namespace
+}  // namespace ensemble::testing

@@ -1,0 +1,536 @@
+// The assistant's conversations and streamed turns end to end, on both
+// stores, with the fake model server on loopback: refs before text, text
+// deltas, tool rows, proposals under the preview policy, the timeout's
+// message, Stop and the activity endpoint, the nudge, another account's
+// conversation, the local planner without a model, and a key that never
+// shows in a response or a log line.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/assistant/local_planner.h"
+#include "core/model/model_timeout.h"
+#include "core/sync/authorization.h"
+#include "server/config.h"
+#include "server/http/router.h"
+#include "tests/server/accounts_fixture.h"
+#include "tests/server/assistant/turn_client.h"
+#include "tests/server/model/fake_model_process.h"
+
+namespace ensemble::testing {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+namespace bhttp = boost::beast::http;
+namespace codes = core::codes;
+
+constexpr char kKey[] = "sk-assist-SECRETkey-0042-ZQXW";
+constexpr char kSpace[] = "space-1";
+constexpr char kPassword[] = "correct horse battery";
+constexpr auto kTimeout = std::chrono::milliseconds(2000);
+
+// One scenario for every test (each test starts its own fake): a message
+// picks its responses by a phrase; the nudge test uses the unmatched ones.
+json Scenario() {
+  return {
+      {"requireKey", kKey},
+      {"responses",
+       json::array({
+           {{"match", "hello there"},
+            {"text", {"Hello", " from", " the fake."}},
+            {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 5}, {"cached_tokens", 64}}}},
+           {{"match", "list my tasks"},
+            {"afterTool", false},
+            {"toolCalls",
+             {{{"id", "call_list"}, {"name", "hub_list_tasks"}, {"arguments", "{}"}}}}},
+           {{"match", "list my tasks"}, {"afterTool", true}, {"text", "You have no tasks."}},
+           {{"match", "add a task"},
+            {"afterTool", false},
+            {"toolCalls",
+             {{{"id", "call_add"},
+               {"name", "hub_create_tasks"},
+               {"arguments", json{{"tasks", {{{"title", "Call Mira"}}}}}.dump()}}}}},
+           {{"match", "add a task"}, {"afterTool", true}, {"text", "Proposed: Call Mira."}},
+           {{"match", "slow answer"},
+            {"text", {"one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"}},
+            {"delayMs", 400}},
+           {{"match", "partial then silence"},
+            {"text", {"Partial ", "answer"}},
+            {"delayMs", 20000},
+            {"heartbeatMs", 200}},
+           {{"text", "Let me check your tasks."}},
+           {{"text", "You have two tasks due today."}},
+       })}};
+}
+
+std::vector<std::string> Events(const std::vector<TurnFrame>& frames) {
+  std::vector<std::string> out;
+  for (const TurnFrame& f : frames) out.push_back(f.event);
+  return out;
+}
+
+const TurnFrame* Find(const std::vector<TurnFrame>& frames, const std::string& event) {
+  for (const TurnFrame& f : frames) {
+    if (f.event == event) return &f;
+  }
+  return nullptr;
+}
+
+std::string Streamed(const std::vector<TurnFrame>& frames) {
+  std::string text;
+  for (const TurnFrame& f : frames) {
+    if (f.event == "text") text += f.data["text"].get<std::string>();
+  }
+  return text;
+}
+
+TEST(AssistantConfig, TheModelCallTimeoutIsReadClampedAndCheckedAtStartup) {
+  auto with = [](const char* value) {
+    return server::ConfigFromEnv([value](const char* name) -> const char* {
+      return std::string(name) == "ENSEMBLE_MODEL_CALL_TIMEOUT_MS" ? value : nullptr;
+    });
+  };
+  EXPECT_EQ(with(nullptr)->model_call_timeout, std::chrono::minutes(15));
+  EXPECT_EQ(with("120000")->model_call_timeout, std::chrono::minutes(2));
+  EXPECT_EQ(with("1000")->model_call_timeout, std::chrono::seconds(30));
+  EXPECT_EQ(with("99999999")->model_call_timeout, std::chrono::minutes(30));
+  auto bad = with("15m");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().code(), codes::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("ENSEMBLE_MODEL_CALL_TIMEOUT_MS"));
+}
+
+TEST(AssistantRoutePaths, AColonSegmentMatchesOneNonEmptySegment) {
+  using server::http::PathMatches;
+  using server::http::PathSegment;
+  const char kPattern[] = "/api/assistant/conversations/:id/messages";
+  EXPECT_TRUE(PathMatches(kPattern, "/api/assistant/conversations/abc/messages"));
+  EXPECT_FALSE(PathMatches(kPattern, "/api/assistant/conversations//messages"));
+  EXPECT_FALSE(PathMatches(kPattern, "/api/assistant/conversations/abc/messages/"));
+  EXPECT_FALSE(PathMatches(kPattern, "/api/assistant/conversations/abc"));
+  EXPECT_FALSE(PathMatches(kPattern, "/api/assistant/conversations/a/b/messages"));
+  EXPECT_TRUE(PathMatches("/api/sync/push", "/api/sync/push"));
+  EXPECT_FALSE(PathMatches("/api/sync/push", "/api/sync/pull"));
+  EXPECT_EQ(PathSegment("/api/assistant/conversations/a%20b/messages", 3), "a b");
+  EXPECT_EQ(PathSegment("/api/assistant/conversations", 3), std::nullopt);
+  EXPECT_EQ(PathSegment("/api/assistant/conversations/%zz", 3), std::nullopt);
+}
+
+// Local mode, with the operator's model pointed at the fake.
+class AssistantTest : public AccountsServerTest {
+ protected:
+  void SetUp() override {
+    auto fake = FakeModelProcess::Start(Scenario());
+    ASSERT_TRUE(fake.ok()) << fake.status().ToString();
+    fake_ = std::move(*fake);
+    AccountsServerTest::SetUp();
+  }
+  void TearDown() override {
+    AccountsServerTest::TearDown();
+    if (fake_) fake_->Stop();
+  }
+  void Configure(server::Config& config) override {
+    config.operator_model.provider = "openai";
+    config.operator_model.base_url = fake_->base_url();
+    config.operator_model.model = "fake-model";
+    config.operator_model.api_key = kKey;
+    config.model_call_timeout = kTimeout;  // A caller's limit, shorter than the 30 s floor.
+  }
+
+  std::string NewConversation(const Headers& h = {}) {
+    HttpReply r = PostJson("/api/assistant/conversations", {{"spaceId", kSpace}}, h);
+    EXPECT_EQ(r.status, 201) << r.body();
+    return r.json().value("id", "");
+  }
+  std::unique_ptr<TurnClient> Post(const std::string& conversation, const json& body,
+                                   const std::string& cookie = "") {
+    return std::make_unique<TurnClient>(
+        app().port(), "/api/assistant/conversations/" + conversation + "/messages", body, cookie);
+  }
+  std::vector<TurnFrame> Turn(const std::string& conversation, const json& body) {
+    auto client = Post(conversation, body);
+    EXPECT_EQ(client->Status(), 200) << client->body();
+    std::vector<TurnFrame> frames = client->Rest();
+    EXPECT_THAT(client->raw(), ::testing::Not(HasSubstr(kKey)));
+    return frames;
+  }
+  json Messages(const std::string& conversation, const Headers& h = {}) {
+    HttpReply r =
+        Send(bhttp::verb::get, "/api/assistant/conversations/" + conversation + "/messages", "", h);
+    EXPECT_EQ(r.status, 200) << r.body();
+    EXPECT_THAT(r.body(), ::testing::Not(HasSubstr(kKey)));
+    return r.json()["messages"];
+  }
+  json Activity() {
+    HttpReply r = Send(bhttp::verb::get, "/api/assistant/activity");
+    EXPECT_EQ(r.status, 200) << r.body();
+    return r.json()["turns"];
+  }
+
+  std::unique_ptr<FakeModelProcess> fake_;
+};
+
+TEST_P(AssistantTest, ConversationsAreCreatedListedAndDeleted) {
+  std::string a = NewConversation();
+  std::string b = NewConversation();
+  HttpReply list =
+      Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
+  ASSERT_EQ(list.status, 200) << list.body();
+  EXPECT_EQ(list.json()["conversations"].size(), 2u);
+  EXPECT_EQ(Send(bhttp::verb::delete_, "/api/assistant/conversations/" + a).status, 200);
+  EXPECT_EQ(Send(bhttp::verb::delete_, "/api/assistant/conversations/" + a).error_code(),
+            codes::kNotFound);
+  list = Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
+  ASSERT_EQ(list.json()["conversations"].size(), 1u);
+  EXPECT_EQ(list.json()["conversations"][0]["id"], b);
+  EXPECT_EQ(PostJson("/api/assistant/conversations", json::object()).error_code(),
+            codes::kInvalidArgument);
+}
+
+TEST_P(AssistantTest, AnAnswerStreamsRefsThenTextThenDoneAndBothMessagesAreSaved) {
+  std::string conversation = NewConversation();
+  json mentions = {{{"kind", "person"}, {"id", "01J00000000000000000000000"}, {"label", "Mira"}}};
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "hello there"}, {"mentions", mentions}});
+  std::vector<std::string> events = Events(frames);
+  ASSERT_GE(events.size(), 4u);
+  EXPECT_EQ(events.front(), "turn");
+  EXPECT_EQ(events[1], "refs");
+  EXPECT_EQ(frames[1].data["refs"], mentions);
+  EXPECT_EQ(events.back(), "done");
+  // Several deltas, each a frame of its own, all after refs.
+  EXPECT_GE(std::count(events.begin(), events.end(), "text"), 2);
+  EXPECT_EQ(Streamed(frames), "Hello from the fake.");
+  const json& done = frames.back().data;
+  EXPECT_EQ(done["status"], "ok");
+  EXPECT_EQ(done["text"], "Hello from the fake.");
+  EXPECT_EQ(done["usage"]["promptTokens"], 100);
+  EXPECT_EQ(done["usage"]["cachedTokens"], 64);
+  EXPECT_EQ(done["messageId"], frames[0].data["messageId"]);
+
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0]["role"], "user");
+  EXPECT_EQ(messages[0]["text"], "hello there");
+  EXPECT_EQ(messages[0]["mentions"], mentions);
+  EXPECT_EQ(messages[1]["role"], "assistant");
+  EXPECT_EQ(messages[1]["text"], "Hello from the fake.");
+  EXPECT_EQ(messages[1]["status"], "ok");
+  EXPECT_EQ(messages[1]["id"], done["messageId"]);
+  // The key went to the provider, and nowhere else.
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 1u);
+  EXPECT_FALSE(logger().Contains(kKey));
+}
+
+TEST_P(AssistantTest, HistoryCarriesEarlierMessagesToTheModel) {
+  std::string conversation = NewConversation();
+  Turn(conversation, {{"text", "hello there"}});
+  Turn(conversation, {{"text", "hello there again"}});
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  const json& sent = requests[1]["body"]["messages"];
+  // System, the earlier question and answer, then this message.
+  ASSERT_EQ(sent.size(), 4u);
+  EXPECT_EQ(sent[1]["content"], "hello there");
+  EXPECT_EQ(sent[2]["content"], "Hello from the fake.");
+}
+
+TEST_P(AssistantTest, AToolCallProducesToolRows) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "list my tasks"}});
+  std::vector<std::string> phases;
+  for (const TurnFrame& f : frames) {
+    if (f.event == "tool") {
+      EXPECT_EQ(f.data["callId"], "call_list");
+      EXPECT_EQ(f.data["name"], "hub_list_tasks");
+      phases.push_back(f.data["phase"]);
+    }
+  }
+  EXPECT_THAT(phases, ::testing::ElementsAre("started", "status", "ended"));
+  const TurnFrame* ended = nullptr;
+  for (const TurnFrame& f : frames) {
+    if (f.event == "tool" && f.data["phase"] == "ended") ended = &f;
+  }
+  ASSERT_NE(ended, nullptr);
+  EXPECT_TRUE(ended->data["receipt"].contains("state"));
+  ASSERT_EQ(frames.back().event, "done");
+  EXPECT_EQ(frames.back().data["text"], "You have no tasks.");
+  // The tool's outcome went back to the model as a tool message.
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[1]["body"]["messages"].back()["role"], "tool");
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages.size(), 2u);
+  ASSERT_EQ(messages[1]["toolCalls"].size(), 1u);
+  EXPECT_EQ(messages[1]["toolCalls"][0]["name"], "hub_list_tasks");
+}
+
+TEST_P(AssistantTest, AHeldWriteUnderPreviewIsAProposal) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "add a task to call Mira"}, {"writePolicy", "preview"}});
+  const TurnFrame* proposal = Find(frames, "proposal");
+  ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
+  EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
+  EXPECT_EQ(proposal->data["callId"], "call_add");
+  EXPECT_EQ(proposal->data["input"]["tasks"][0]["title"], "Call Mira");
+  EXPECT_THAT(proposal->data["preview"].get<std::string>(), HasSubstr("Call Mira"));
+  ASSERT_EQ(frames.back().event, "done");
+  // The model was told it is proposed, not done.
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_THAT(requests[1]["body"]["messages"].back()["content"].get<std::string>(),
+              HasSubstr("proposed"));
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages[1]["toolCalls"].size(), 1u);
+  EXPECT_EQ(messages[1]["toolCalls"][0]["proposal"], true);
+  EXPECT_EQ(messages[1]["toolCalls"][0]["receipt"]["state"], "proposed");
+}
+
+TEST_P(AssistantTest, AModelPastItsLimitEndsWithTheSpecsMessageAndKeepsTheText) {
+  std::string conversation = NewConversation();
+  auto started = std::chrono::steady_clock::now();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "partial then silence"}});
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(15));
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(Streamed(frames), "Partial ");
+  ASSERT_EQ(frames.back().event, "error");
+  const std::string message = core::model::ModelTimeoutMessage("fake-model", kTimeout);
+  EXPECT_EQ(message,
+            "fake-model did not answer within 2 seconds, so I stopped waiting. Ask again, or try "
+            "a narrower question.");
+  EXPECT_EQ(frames.back().data["code"], codes::kModelTimeout);
+  EXPECT_EQ(frames.back().data["message"], message);
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[1]["status"], "error");
+  EXPECT_EQ(messages[1]["errorCode"], codes::kModelTimeout);
+  EXPECT_EQ(messages[1]["text"], "Partial \n\n" + message);
+}
+
+TEST_P(AssistantTest, StopEndsTheTurnAsStoppedAndActivityShowsItThenNot) {
+  std::string conversation = NewConversation();
+  auto client = Post(conversation, {{"text", "slow answer"}});
+  ASSERT_EQ(client->Status(), 200);
+  auto turn = client->Next();
+  ASSERT_TRUE(turn && turn->event == "turn");
+  const std::string turn_id = turn->data["turnId"];
+  // Wait for the first text: the model stream is open.
+  std::optional<TurnFrame> frame;
+  while ((frame = client->Next()) && frame->event != "text") {
+  }
+  ASSERT_TRUE(frame);
+  json running = Activity();
+  ASSERT_EQ(running.size(), 1u);
+  EXPECT_EQ(running[0]["id"], turn_id);
+  EXPECT_EQ(running[0]["state"], "working");
+  EXPECT_EQ(running[0]["conversationId"], conversation);
+
+  HttpReply stop = PostJson("/api/assistant/turns/" + turn_id + "/stop", json::object());
+  EXPECT_EQ(stop.status, 200) << stop.body();
+  std::vector<TurnFrame> rest = client->Rest();
+  ASSERT_FALSE(rest.empty());
+  EXPECT_EQ(rest.back().event, "done");
+  EXPECT_EQ(rest.back().data["status"], "stopped");
+  EXPECT_TRUE(Activity().empty());
+  EXPECT_EQ(PostJson("/api/assistant/turns/" + turn_id + "/stop", json::object()).error_code(),
+            codes::kNotFound);
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[1]["status"], "stopped");
+  EXPECT_THAT(messages[1]["text"].get<std::string>(), StartsWith("one "));
+  EXPECT_NE(messages[1]["text"], "one two three four five six seven eight");
+}
+
+TEST_P(AssistantTest, APromisedLookupGoesBackOnceWithANudge) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "what is due for me"}});
+  ASSERT_EQ(frames.back().event, "done");
+  EXPECT_EQ(frames.back().data["text"], "You have two tasks due today.");
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  const json& second = requests[1]["body"]["messages"];
+  EXPECT_EQ(second[second.size() - 2]["content"], "Let me check your tasks.");
+  EXPECT_EQ(second.back()["role"], "user");
+  json messages = Messages(conversation);
+  EXPECT_EQ(messages[1]["text"], "You have two tasks due today.");
+}
+
+TEST_P(AssistantTest, BadInputIsRefusedBeforeAnyFrame) {
+  std::string conversation = NewConversation();
+  auto empty = Post(conversation, {{"text", "  "}});
+  EXPECT_EQ(empty->Status(), 400);
+  EXPECT_THAT(empty->body(), HasSubstr(codes::kInvalidArgument));
+  auto unknown = Post("01J00000000000000000000000", {{"text", "hello there"}});
+  EXPECT_EQ(unknown->Status(), 404);
+  auto policy = Post(conversation, {{"text", "hi"}, {"writePolicy", "sometimes"}});
+  EXPECT_EQ(policy->Status(), 400);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, AssistantTest,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+// Local mode without any model: the local planner answers.
+class AssistantWithoutModelTest : public AssistantTest {
+ protected:
+  void Configure(server::Config& config) override {}
+};
+
+TEST_P(AssistantWithoutModelTest, TheLocalPlannerAnswersAndSaysWhatNeedsAModel) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "write me a poem about autumn"}});
+  ASSERT_EQ(frames.back().event, "done");
+  std::string text = frames.back().data["text"];
+  EXPECT_THAT(text, HasSubstr("Settings"));
+  EXPECT_EQ(Streamed(frames), text);
+  EXPECT_TRUE(fake_->Requests().empty());
+  json messages = Messages(conversation);
+  EXPECT_EQ(messages[1]["text"], text);
+}
+
+TEST_P(AssistantWithoutModelTest, TheLocalPlannerRunsTheSameToolCalls) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "list my tasks"}});
+  const TurnFrame* tool = Find(frames, "tool");
+  ASSERT_NE(tool, nullptr) << json(Events(frames)).dump();
+  EXPECT_EQ(tool->data["name"], "hub_list_tasks");
+  EXPECT_TRUE(frames.back().event == "done" || frames.back().event == "error");
+}
+
+TEST_P(AssistantWithoutModelTest, AWriteUnderPreviewIsProposedByThePlanner) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "add a task to call Mira"}, {"writePolicy", "preview"}});
+  const TurnFrame* proposal = Find(frames, "proposal");
+  ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
+  EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
+  ASSERT_EQ(frames.back().event, "done");
+  auto count = [this] {
+    auto rows = store().Query("SELECT COUNT(*) FROM tasks WHERE deleted = 0");
+    return core::store::AsInt(rows->rows[0][0]);
+  };
+  EXPECT_EQ(count(), 0);  // Nothing changes until the person applies it.
+
+  HttpReply applied =
+      PostJson("/api/assistant/apply",
+               {{"conversationId", conversation}, {"messageId", proposal->data["messageId"]}});
+  ASSERT_EQ(applied.status, 200) << applied.body();
+  EXPECT_EQ(applied.json()["state"], "applied");
+  EXPECT_EQ(applied.json()["receipts"][0]["outcome"], "succeeded");
+  EXPECT_EQ(count(), 1);
+  // Applied once: a second Apply of the same message runs nothing.
+  EXPECT_EQ(PostJson("/api/assistant/apply",
+                     {{"conversationId", conversation}, {"messageId", proposal->data["messageId"]}})
+                .status,
+            409);
+  EXPECT_EQ(count(), 1);
+}
+
+TEST_P(AssistantWithoutModelTest, AnImmediateWriteRunsAtOnceThroughSync) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "add a task to call Mira tomorrow"}});
+  ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
+  EXPECT_EQ(Find(frames, "proposal"), nullptr);
+  bool succeeded = false;
+  for (const TurnFrame& f : frames) {
+    if (f.event == "tool" && f.data.value("phase", "") == "ended" &&
+        f.data["receipt"]["state"] == "succeeded" && f.data["name"] == "hub_create_tasks") {
+      succeeded = true;
+    }
+  }
+  EXPECT_TRUE(succeeded) << json(Events(frames)).dump();
+  // Written as a server change (every device pulls it), not behind sync.
+  auto rows = store().Query("SELECT title, row_version FROM tasks WHERE deleted = 0");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_GT(core::store::AsInt(rows->rows[0][1]), 0);
+  EXPECT_THAT(std::string(frames.back().data["text"]), HasSubstr("Call Mira"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, AssistantWithoutModelTest,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+// Accounts mode: each person's model saved with their account.
+class AssistantAccountsTest : public AssistantTest {
+ protected:
+  void Configure(server::Config& config) override {
+    config.accounts = true;
+    config.open_signup = true;
+    config.model_call_timeout = kTimeout;
+  }
+  struct Person {
+    std::string cookie;
+    std::string account_id;
+    std::string space_id;
+  };
+  Person SignUp(const std::string& email) {
+    HttpReply r = Signup(email, kPassword);
+    EXPECT_EQ(r.status, 201) << r.body();
+    Person p{SessionCookieOf(r), r.json()["account"]["id"], r.json()["spaces"][0]["id"]};
+    HttpReply put = Send(bhttp::verb::put, "/api/settings/model",
+                         json{{"provider", "openai"},
+                              {"baseUrl", fake_->base_url()},
+                              {"model", "fake-model"},
+                              {"apiKey", kKey}}
+                             .dump(),
+                         WithCookie(p.cookie));
+    EXPECT_EQ(put.status, 200) << put.body();
+    return p;
+  }
+};
+
+TEST_P(AssistantAccountsTest, AnotherAccountsConversationIsNotFound) {
+  Person ada = SignUp("ada@example.com");
+  Person bob = SignUp("bob@example.com");
+  HttpReply created =
+      PostJson("/api/assistant/conversations", {{"spaceId", ada.space_id}}, WithCookie(ada.cookie));
+  ASSERT_EQ(created.status, 201) << created.body();
+  const std::string id = created.json()["id"];
+  // Bob cannot start one in Ada's space either.
+  EXPECT_EQ(
+      PostJson("/api/assistant/conversations", {{"spaceId", ada.space_id}}, WithCookie(bob.cookie))
+          .error_code(),
+      codes::kNotFound);
+
+  auto ada_turn = Post(id, {{"text", "hello there"}}, ada.cookie);
+  ASSERT_EQ(ada_turn->Status(), 200) << ada_turn->body();
+  std::vector<TurnFrame> frames = ada_turn->Rest();
+  ASSERT_EQ(frames.back().event, "done");
+  EXPECT_THAT(ada_turn->raw(), ::testing::Not(HasSubstr(kKey)));
+
+  const std::string path = "/api/assistant/conversations/" + id;
+  EXPECT_EQ(Send(bhttp::verb::get, path + "/messages", "", WithCookie(bob.cookie)).error_code(),
+            codes::kNotFound);
+  auto bob_turn = Post(id, {{"text", "hello there"}}, bob.cookie);
+  EXPECT_EQ(bob_turn->Status(), 404);
+  EXPECT_EQ(Send(bhttp::verb::delete_, path, "", WithCookie(bob.cookie)).error_code(),
+            codes::kNotFound);
+  HttpReply bobs = Send(bhttp::verb::get, "/api/assistant/conversations?spaceId=" + ada.space_id,
+                        "", WithCookie(bob.cookie));
+  EXPECT_EQ(bobs.error_code(), codes::kNotFound);
+  // Without a session: 401.
+  EXPECT_EQ(Send(bhttp::verb::get, path + "/messages").status, 401);
+  // Ada still has both messages.
+  EXPECT_EQ(Messages(id, WithCookie(ada.cookie)).size(), 2u);
+  EXPECT_FALSE(logger().Contains(kKey));
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, AssistantAccountsTest,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+}  // namespace
+}  // namespace ensemble::testing
