@@ -108,6 +108,16 @@ void App::AddRoutes() {
       [this](const http::Request& req, const http::Target& t) { return auth_.Me(req, t); });
 
   router_.AddAsync(
+      bhttp::verb::get, "/api/settings",
+      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
+        return settings_.GetSettings(caller);
+      }));
+  router_.AddAsync(bhttp::verb::patch, "/api/settings",
+                   AsCaller([this](const http::Request& req, const http::Target&,
+                                   const services::Caller& caller) {
+                     return settings_.PatchSettings(req, caller);
+                   }));
+  router_.AddAsync(
       bhttp::verb::get, "/api/settings/model",
       AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
         return settings_.GetModel(caller);
@@ -161,6 +171,11 @@ void App::AddAssistantRoutes() {
       bhttp::verb::get, "/api/assistant/activity",
       AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
                                   const services::Caller& caller) { return a.Activity(caller); }));
+  router_.AddAsync(bhttp::verb::get, "/api/assistant/approvals",
+                   AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
+                                               const services::Caller& caller) {
+                     return a.ListApprovals(caller);
+                   }));
   router_.AddAsync(
       bhttp::verb::post, "/api/assistant/apply",
       AsCaller([this](const http::Request& req, const http::Target&,

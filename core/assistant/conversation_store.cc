@@ -34,7 +34,8 @@ namespace {
 
 constexpr char kConversationColumns[] = "id, space_id, account_id, title, created_at, updated_at";
 constexpr char kMessageColumns[] =
-    "id, conversation_id, seq, role, text, mentions, tool_calls, status, error_code, created_at";
+    "id, conversation_id, seq, role, text, mentions, tool_calls, status, error_code, created_at,"
+    " usage_prompt_tokens, usage_completion_tokens, usage_cached_tokens";
 
 Conversation ConversationFromRow(const std::vector<Value>& row) {
   return Conversation{AsText(row[0]), AsText(row[1]), AsText(row[2]),
@@ -70,6 +71,7 @@ StoredMessage MessageFromRow(const std::vector<Value>& row) {
   m.status = ParseStatus(AsText(row[7]));
   m.error_code = AsText(row[8]);
   m.created_at = AsInt(row[9]);
+  m.usage = {AsInt(row[10]), AsInt(row[11]), AsInt(row[12])};
   return m;
 }
 
@@ -187,12 +189,13 @@ Result<StoredMessage> AppendMessage(store::Database& db, StoredMessage message) 
   message.seq = AsInt(rows.rows.at(0).at(0)) + 1;
   ENSEMBLE_RETURN_IF_ERROR(
       db.Exec(std::string("INSERT INTO assistant_messages (") + kMessageColumns +
-                  ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                  ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
               {Value(message.id), Value(message.conversation_id), Value(message.seq),
                Value(std::string(MessageRoleName(message.role))), Value(message.text),
                Value(text::DumpJson(message.mentions)), Value(text::DumpJson(message.tool_calls)),
                Value(std::string(MessageStatusName(message.status))), Value(message.error_code),
-               Value(message.created_at)}));
+               Value(message.created_at), Value(message.usage.prompt_tokens),
+               Value(message.usage.completion_tokens), Value(message.usage.cached_tokens)}));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec(
       "UPDATE assistant_conversations SET updated_at = $2 WHERE id = $1 AND updated_at < $2",
       {Value(message.conversation_id), Value(message.created_at)}));
@@ -206,10 +209,13 @@ Status UpdateMessage(store::Database& db, const StoredMessage& message) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
       db.Query("UPDATE assistant_messages SET text = $2, mentions = $3, tool_calls = $4,"
-               " status = $5, error_code = $6 WHERE id = $1 RETURNING id",
+               " status = $5, error_code = $6, usage_prompt_tokens = $7,"
+               " usage_completion_tokens = $8, usage_cached_tokens = $9 WHERE id = $1 RETURNING id",
                {Value(checked.id), Value(checked.text), Value(text::DumpJson(checked.mentions)),
                 Value(text::DumpJson(checked.tool_calls)),
-                Value(std::string(MessageStatusName(checked.status))), Value(checked.error_code)}));
+                Value(std::string(MessageStatusName(checked.status))), Value(checked.error_code),
+                Value(checked.usage.prompt_tokens), Value(checked.usage.completion_tokens),
+                Value(checked.usage.cached_tokens)}));
   if (rows.empty()) return Status(codes::kNotFound, "no such message");
   return Status::Ok();
 }
@@ -224,6 +230,25 @@ Result<std::vector<StoredMessage>> ListMessages(store::Database& db,
   std::vector<StoredMessage> out;
   out.reserve(rows.size());
   for (const auto& row : rows.rows) out.push_back(MessageFromRow(row));
+  return out;
+}
+
+Result<std::vector<StoredMessage>> LoadHistory(store::Database& db,
+                                               std::string_view conversation_id) {
+  // The same filter as History(), newest first through the
+  // (conversation_id, seq) index, so only the kept rows are read and parsed.
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query(std::string("SELECT ") + kMessageColumns +
+                   " FROM assistant_messages WHERE conversation_id = $1"
+                   " AND NOT (role = 'assistant' AND status IN ('error', 'stopped'))"
+                   " ORDER BY seq DESC LIMIT $2",
+               {Value(std::string(conversation_id)), Value(int64_t{kHistoryMessages})}));
+  std::vector<StoredMessage> out;
+  out.reserve(rows.size());
+  for (auto it = rows.rows.rbegin(); it != rows.rows.rend(); ++it) {
+    out.push_back(MessageFromRow(*it));
+  }
   return out;
 }
 

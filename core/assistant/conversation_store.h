@@ -62,6 +62,16 @@ enum class MessageStatus { kOk, kError, kStopped };
 std::string_view MessageRoleName(MessageRole role);
 std::string_view MessageStatusName(MessageStatus status);
 
+// A reply's model tokens, as the turn's `done` frame reported them (a
+// stopped or failed turn keeps what was known when it ended).
+struct MessageUsage {
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  int64_t cached_tokens = 0;
+
+  bool operator==(const MessageUsage&) const = default;
+};
+
 struct StoredMessage {
   std::string id;
   std::string conversation_id;
@@ -73,6 +83,7 @@ struct StoredMessage {
   MessageStatus status = MessageStatus::kOk;
   std::string error_code;  // Empty unless status is kError.
   int64_t created_at = 0;
+  MessageUsage usage;  // Zero for the person's messages.
 };
 
 // Starts a conversation for `account_id` in `space_id`. The title is trimmed
@@ -104,8 +115,8 @@ Status DeleteConversation(store::Database& db, std::string_view account_id,
 // checked that the conversation is the account's.
 Result<StoredMessage> AppendMessage(store::Database& db, StoredMessage message);
 
-// Replaces a saved message's text, tool calls, status and mentions: a turn
-// saves its reply once when it starts and again as it ends.
+// Replaces a saved message's text, tool calls, status, mentions and usage: a
+// turn saves its reply once when it starts and again as it ends.
 Status UpdateMessage(store::Database& db, const StoredMessage& message);
 
 // Every message of the conversation, oldest first.
@@ -116,6 +127,11 @@ Result<std::vector<StoredMessage>> ListMessages(store::Database& db,
 // kHistoryMessages, as written, without the assistant's error and stopped
 // turns (they are never replayed as answers).
 std::vector<StoredMessage> History(std::span<const StoredMessage> messages);
+
+// History() of the whole conversation, read from the store without loading
+// the rest of it: a turn's cost must not grow with the conversation.
+Result<std::vector<StoredMessage>> LoadHistory(store::Database& db,
+                                               std::string_view conversation_id);
 
 }  // namespace ensemble::core::assistant
 

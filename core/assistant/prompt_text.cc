@@ -79,20 +79,23 @@ bool StartsOwnTag(std::string_view s, size_t i) {
 std::string CleanUtf8(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  size_t run = 0;  // Start of the bytes kept but not yet copied.
   for (size_t i = 0; i < s.size();) {
-    if (s[i] == '\0') {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c != 0 && c < 0x80) {
       ++i;
       continue;
     }
-    const size_t n = SequenceLength(s, i);
-    if (n == 0) {
-      out += kReplacement;
-      ++i;
-    } else {
-      out.append(s.substr(i, n));
+    const size_t n = c == 0 ? 0 : SequenceLength(s, i);
+    if (n > 0) {
       i += n;
+      continue;
     }
+    out.append(s.data() + run, i - run);
+    if (c != 0) out += kReplacement;  // A NUL is dropped.
+    run = ++i;
   }
+  out.append(s.data() + run, s.size() - run);
   return out;
 }
 
@@ -146,28 +149,33 @@ std::string Block(std::string_view s) {
   const std::string clean = CleanUtf8(s);
   std::string out;
   out.reserve(clean.size());
+  size_t run = 0;  // Start of the bytes kept but not yet copied.
   for (size_t i = 0; i < clean.size(); ++i) {
     const char c = clean[i];
+    const bool control = static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+    if (!control || c == '\n' || c == '\t') continue;
+    out.append(clean.data() + run, i - run);
     if (c == '\r') {
       out += '\n';
       if (i + 1 < clean.size() && clean[i + 1] == '\n') ++i;
-    } else if (c == '\n' || c == '\t' || !(static_cast<unsigned char>(c) < 0x20 || c == 0x7F)) {
-      out += c;
     }
+    run = i + 1;  // Other control characters are dropped.
   }
+  out.append(clean.data() + run, clean.size() - run);
   return NeutraliseTags(out);
 }
 
 std::string NeutraliseTags(std::string_view s) {
   std::string out;
   out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<' && StartsOwnTag(s, i)) {
-      out += kTagGuard;
-    } else {
-      out += s[i];
-    }
+  size_t run = 0;
+  for (size_t i = s.find('<'); i != std::string_view::npos; i = s.find('<', i + 1)) {
+    if (!StartsOwnTag(s, i)) continue;
+    out.append(s.data() + run, i - run);
+    out += kTagGuard;
+    run = i + 1;
   }
+  out.append(s.data() + run, s.size() - run);
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/base/sha256.h"
+#include "core/refs/readable_preview.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::assistant {
@@ -29,7 +30,7 @@ namespace {
 
 constexpr char kColumns[] =
     "id, conversation_id, message_id, account_id, space_id, calls, hash, state, receipts,"
-    " revision, created_at, updated_at";
+    " revision, created_at, updated_at, waits_on";
 
 constexpr std::pair<ProposalState, std::string_view> kStateNames[] = {
     {ProposalState::kPending, "pending"}, {ProposalState::kApplying, "applying"},
@@ -136,6 +137,8 @@ Proposal FromRow(const std::vector<Value>& row) {
   p.revision = AsInt(row[9]);
   p.created_at = AsInt(row[10]);
   p.updated_at = AsInt(row[11]);
+  p.waits_on =
+      AsText(row[12]) == WaitsOnName(WaitsOn::kNeedsMe) ? WaitsOn::kNeedsMe : WaitsOn::kChat;
   return p;
 }
 
@@ -314,6 +317,10 @@ std::string_view ProposalStateName(ProposalState state) {
   return "failed";
 }
 
+std::string_view WaitsOnName(WaitsOn waits_on) {
+  return waits_on == WaitsOn::kNeedsMe ? "needs-me" : "chat";
+}
+
 std::string_view CallOutcomeName(CallOutcome outcome) {
   for (const auto& [o, name] : kOutcomeNames) {
     if (o == outcome) return name;
@@ -359,11 +366,12 @@ Result<Proposal> SaveProposal(store::Database& db, Proposal p, int64_t now) {
   p.updated_at = now;
   ENSEMBLE_RETURN_IF_ERROR(
       db.Exec(std::string("INSERT INTO assistant_proposals (") + kColumns +
-                  ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                  ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
               {Value(p.id), Value(p.conversation_id), Value(p.message_id), Value(p.account_id),
                Value(p.space_id), Value(text::DumpJson(CallsToJson(p.calls))), Value(p.hash),
                Value(std::string(ProposalStateName(p.state))), Value(ReceiptsText(p.receipts)),
-               Value(p.revision), Value(p.created_at), Value(p.updated_at)}));
+               Value(p.revision), Value(p.created_at), Value(p.updated_at),
+               Value(std::string(WaitsOnName(p.waits_on)))}));
   return p;
 }
 
@@ -389,6 +397,53 @@ Result<Proposal> GetMessageProposal(store::Database& db, std::string_view accoun
                 Value(std::string(account_id))}));
   if (rows.empty()) return NotFound();
   return FromRow(rows.rows[0]);
+}
+
+Result<std::vector<Approval>> ListApprovals(store::Database& db, std::string_view account_id,
+                                            std::size_t limit) {
+  limit = std::min(limit, kMaxApprovalsListed);
+  // The join keeps the list to the account's own conversations, and brings
+  // the reply's saved calls for the previews it showed.
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT p.id, p.conversation_id, p.message_id, p.created_at, p.calls, m.tool_calls"
+               " FROM assistant_proposals p"
+               " JOIN assistant_conversations c"
+               " ON c.id = p.conversation_id AND c.account_id = p.account_id"
+               " LEFT JOIN assistant_messages m ON m.id = p.message_id"
+               " WHERE p.account_id = $1 AND p.waits_on = $2 AND p.state = $3"
+               " ORDER BY p.created_at DESC, p.id DESC LIMIT $4",
+               {Value(std::string(account_id)), Value(std::string(WaitsOnName(WaitsOn::kNeedsMe))),
+                Value(std::string(ProposalStateName(ProposalState::kPending))),
+                Value(static_cast<int64_t>(limit))}));
+  std::vector<Approval> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows.rows) {
+    Approval a;
+    a.proposal_id = AsText(row[0]);
+    a.conversation_id = AsText(row[1]);
+    a.message_id = AsText(row[2]);
+    a.created_at = AsInt(row[3]);
+    json saved = store::IsNull(row[5])
+                     ? json::array()
+                     : json::parse(AsText(row[5]), nullptr, /*allow_exceptions=*/false);
+    for (ProposedCall& call : CallsFromJson(AsText(row[4]))) {
+      std::string summary;
+      if (saved.is_array()) {
+        for (const json& c : saved) {
+          if (c.is_object() && c.value("id", "") == call.call_id && c.contains("preview") &&
+              c["preview"].is_string()) {
+            summary = c["preview"].get<std::string>();
+            break;
+          }
+        }
+      }
+      if (summary.empty()) summary = refs::ReadablePreview(call.tool, call.input, refs::RefSet());
+      a.calls.push_back({std::move(call.call_id), std::move(call.tool), std::move(summary)});
+    }
+    out.push_back(std::move(a));
+  }
+  return out;
 }
 
 std::vector<ProposedCall> CallsToRun(const Proposal& proposal,

@@ -63,6 +63,11 @@ struct ProposedCall {
 
 enum class ProposalState { kPending, kApplying, kApplied, kPartial, kFailed, kDiscarded };
 
+// Where a proposal waits for the person (spec 000 §6): on the Needs me list
+// when the needs-me write policy held it, else in the chat (preview, and the
+// alwaysHold and connected-app writes every policy holds).
+enum class WaitsOn { kChat, kNeedsMe };
+
 // What became of one call.
 enum class CallOutcome {
   kRunning,      // Recorded as started (RecordProgress); no outcome yet.
@@ -74,6 +79,8 @@ enum class CallOutcome {
 };
 
 std::string_view ProposalStateName(ProposalState state);
+// "chat" or "needs-me".
+std::string_view WaitsOnName(WaitsOn waits_on);
 std::string_view CallOutcomeName(CallOutcome outcome);
 
 struct CallReceipt {
@@ -97,6 +104,7 @@ struct Proposal {
   std::string space_id;
   std::vector<ProposedCall> calls;  // In the model's order.
   std::string hash;                 // ProposalHash(calls) when saved.
+  WaitsOn waits_on = WaitsOn::kChat;
   ProposalState state = ProposalState::kPending;
   std::vector<CallReceipt> receipts;  // In call order; only calls that have one.
   int64_t revision = 0;               // Bumped by every write; guards updates.
@@ -132,6 +140,30 @@ Result<Proposal> GetProposal(store::Database& db, std::string_view account_id,
 // message".
 Result<Proposal> GetMessageProposal(store::Database& db, std::string_view account_id,
                                     std::string_view conversation_id, std::string_view message_id);
+
+// A page of the Needs me list.
+inline constexpr std::size_t kMaxApprovalsListed = 100;
+
+// One proposal on the Needs me list, with each call's display text.
+struct Approval {
+  struct Call {
+    std::string call_id;
+    std::string tool;
+    std::string summary;  // The preview the reply showed, else ReadablePreview.
+  };
+  std::string proposal_id;
+  std::string conversation_id;
+  std::string message_id;
+  int64_t created_at = 0;
+  std::vector<Call> calls;
+};
+
+// The account's proposals that wait on Needs me and are not yet decided
+// (pending: never applied, not discarded), newest first, at most `limit`
+// (capped at kMaxApprovalsListed). Only proposals on the account's own
+// conversations are listed.
+Result<std::vector<Approval>> ListApprovals(store::Database& db, std::string_view account_id,
+                                            std::size_t limit = kMaxApprovalsListed);
 
 // The calls a run should send, in order: those named (all when nullopt)
 // that have not succeeded; an interrupted call only when named. Pure.

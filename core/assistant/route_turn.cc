@@ -14,9 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(std::string message) {
-  return Status(codes::kInvalidArgument, std::move(message));
-}
+Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
 
 // The two keys route_json.h does not know, read and removed from `request`.
 struct AccessFields {
@@ -119,7 +117,8 @@ bool ReadSurface(JsonReader& reader, TextRequest* request) {
       request->has_surface_path = true;
       return seen.First(0) && reader.ReadString(&request->surface_path);
     }
-    if (key == "customBoard") return seen.First(1) && ReadCustomBoard(reader, &request->custom_board);
+    if (key == "customBoard")
+      return seen.First(1) && ReadCustomBoard(reader, &request->custom_board);
     if (key != "surface" || !seen.First(2) || reader.Peek() != '{') return false;
     // The rest of AssistantPageContext's surface does not route: skipped.
     SeenKeys inner_seen;
@@ -178,12 +177,23 @@ bool ReadApps(JsonReader& reader, TextRequest* request) {
 
 // The keys of a request, each read once.
 enum RequestKey {
-  kMessage, kMentions, kMentionKinds, kSurface, kPath, kApps, kAllowedTools, kBuildTools,
-  kAppTools, kLoaded, kToolsetsOff, kEnabledModules, kRole, kAllowedWriteAreas,
+  kMessage,
+  kMentions,
+  kMentionKinds,
+  kSurface,
+  kPath,
+  kApps,
+  kAllowedTools,
+  kBuildTools,
+  kAppTools,
+  kLoaded,
+  kToolsetsOff,
+  kEnabledModules,
+  kRole,
+  kAllowedWriteAreas,
 };
 
-bool ReadRequestMember(JsonReader& reader, std::string_view key, SeenKeys& seen,
-                       TextRequest* r) {
+bool ReadRequestMember(JsonReader& reader, std::string_view key, SeenKeys& seen, TextRequest* r) {
   const auto list = [&](RequestKey k, bool* has, std::vector<std::string_view>* out) {
     if (!seen.First(k)) return false;
     if (has != nullptr) *has = true;
@@ -222,9 +232,8 @@ bool ReadRequestMember(JsonReader& reader, std::string_view key, SeenKeys& seen,
 bool ReadTextRequest(JsonReader& reader, TextRequest* request) {
   SeenKeys seen;
   if (reader.Peek() != '{') return false;
-  if (!reader.ReadObject([&](std::string_view key) {
-        return ReadRequestMember(reader, key, seen, request);
-      })) {
+  if (!reader.ReadObject(
+          [&](std::string_view key) { return ReadRequestMember(reader, key, seen, request); })) {
     return false;
   }
   return reader.AtEnd() && request->has_message &&
@@ -287,8 +296,7 @@ TurnRouter::TurnRouter(playbooks::Router router, const tools::ToolRegistry& regi
   }
 }
 
-bool TurnRouter::RouteFast(std::string_view request_text, bool ok_member,
-                           std::string* out) const {
+bool TurnRouter::RouteFast(std::string_view request_text, bool ok_member, std::string* out) const {
   JsonReader reader(request_text);
   TextRequest r;
   if (!ReadTextRequest(reader, &r)) return false;
@@ -331,10 +339,6 @@ bool TurnRouter::RouteFast(std::string_view request_text, bool ok_member,
   view.enabled_modules = modules;
   const playbooks::RouteResultView routed = router_.Route(view);
 
-  std::size_t size = 64 + routed.recipe.size();
-  for (std::string_view name : routed.guides) size += name.size() + 3;
-  for (std::string_view name : routed.tools) size += name.size() + 3;
-  out->reserve(size);
   playbooks::AppendRouteResultJson(routed, ok_member, out);
   return true;
 }

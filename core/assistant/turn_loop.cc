@@ -50,7 +50,8 @@ Result<model::ChatRequest> TurnLoop::NextRequest() {
   request.messages.insert(request.messages.end(), transcript_.begin(), transcript_.end());
   for (const std::string& name : offered_) {
     if (const tools::ToolDef* def = registry_.Find(name)) {
-      request.tools.push_back(model::ToolSpec::From(*def));
+      request.tools.push_back(
+          {def->name, def->description, std::string(registry_.SchemaText(name))});
     }
   }
   // The last request keeps the tools (so earlier calls stay meaningful) but

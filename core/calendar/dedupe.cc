@@ -127,8 +127,7 @@ void MergeFields(std::span<const int32_t> members, std::vector<CalendarEvent>& c
   merged.sources.reserve(members.size());
   for (int32_t i : members) {
     CalendarEvent& c = copies[i];
-    merged.sources.push_back(
-        {std::move(c.id), c.source, std::move(c.calendar), std::move(c.uid)});
+    merged.sources.push_back({std::move(c.id), c.source, std::move(c.calendar), std::move(c.uid)});
   }
 }
 
@@ -139,7 +138,7 @@ std::vector<int32_t> GroupCalendarEvents(const std::vector<CalendarEvent>& copie
   return dedupe_internal::CopyGroups(copies).Numbers(&group_count);
 }
 
-std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent> copies) {
+std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies) {
   dedupe_internal::CopyGroups groups(copies);
   int32_t group_count = 0;
   const std::vector<int32_t> group = groups.Numbers(&group_count);
@@ -180,31 +179,46 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent> copies) 
   // copy's id. Walking the copies in start order and taking each group at
   // its best copy gives that order up to runs of one start and (raised) end,
   // which are sorted here; the group number breaks a tie of ids.
-  std::vector<int32_t> order;
-  order.reserve(group_count);
-  for (const int32_t i : groups.by_start()) {
-    if (members[begin[group[i]]] == i) order.push_back(group[i]);
-  }
-  auto best = [&](int32_t g) -> const dedupe_internal::CopyRank& {
-    return groups.rank(members[begin[g]]);
+  struct Placed {
+    int64_t start, end;  // The best copy's; end as written.
+    int32_t group;
   };
-  for (size_t x = 0; x < order.size();) {
-    const dedupe_internal::CopyRank& first = best(order[x]);
-    const int64_t raised = std::max(first.end, first.start + 1);
+  std::vector<Placed> placed;
+  placed.reserve(static_cast<size_t>(group_count));
+  for (const int32_t i : groups.by_start()) {
+    const int32_t g = group[i];
+    if (members[begin[g]] == i) {
+      const dedupe_internal::CopyRank& r = groups.rank(i);
+      placed.push_back({r.start, r.end, g});
+    }
+  }
+  // A run's ids are read from the copies, which on a large input are far
+  // apart: each id is fetched a few groups ahead, while earlier runs sort.
+  constexpr size_t kIdsAhead = 16;
+  size_t fetched = 0;
+  for (size_t x = 0; x < placed.size();) {
+    for (; fetched < std::min(placed.size(), x + kIdsAhead); ++fetched) {
+      __builtin_prefetch(&copies[earliest[placed[fetched].group]]);
+    }
+    const int64_t start = placed[x].start;
+    const int64_t raised = std::max(placed[x].end, start + 1);
     size_t end = x + 1;
-    while (end < order.size() && best(order[end]).start == first.start &&
-           std::max(best(order[end]).end, first.start + 1) == raised) {
+    while (end < placed.size() && placed[end].start == start &&
+           std::max(placed[end].end, start + 1) == raised) {
       ++end;
     }
     if (end - x > 1) {
-      dedupe_internal::SortSmall(order.data() + x, order.data() + end, [&](int32_t a, int32_t b) {
-        if (best(a).end != best(b).end) return best(a).end < best(b).end;
-        const int c = copies[earliest[a]].id.compare(copies[earliest[b]].id);
-        return c != 0 ? c < 0 : a < b;
-      });
+      dedupe_internal::SortSmall(
+          placed.data() + x, placed.data() + end, [&](const Placed& a, const Placed& b) {
+            if (a.end != b.end) return a.end < b.end;
+            const int c = copies[earliest[a.group]].id.compare(copies[earliest[b.group]].id);
+            return c != 0 ? c < 0 : a.group < b.group;
+          });
     }
     x = end;
   }
+  std::vector<int32_t> order(static_cast<size_t>(group_count));
+  for (size_t s = 0; s < placed.size(); ++s) order[s] = placed[s].group;
   std::vector<int32_t> slot(group_count);
   for (int32_t s = 0; s < group_count; ++s) slot[order[s]] = s;
   // Built in group order (close to input order, so each copy's strings are
@@ -216,6 +230,28 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent> copies) 
       const char* ahead = reinterpret_cast<const char*>(&out[slot[g + kPrefetchAhead]]);
       for (size_t line = 0; line < sizeof(MergedEvent); line += 64) {
         __builtin_prefetch(ahead + line, 1);
+      }
+    }
+    // The copies themselves, then (once their lines have come) their texts:
+    // on a large input each would otherwise wait for memory.
+    if (g + 2 * kPrefetchAhead < group_count) {
+      for (int32_t x = begin[g + 2 * kPrefetchAhead]; x < begin[g + 2 * kPrefetchAhead + 1]; ++x) {
+        const char* copy = reinterpret_cast<const char*>(&copies[members[x]]);
+        for (size_t line = 0; line < sizeof(CalendarEvent); line += 64) {
+          __builtin_prefetch(copy + line);
+        }
+      }
+    }
+    if (g + kPrefetchAhead < group_count) {
+      for (int32_t x = begin[g + kPrefetchAhead]; x < begin[g + kPrefetchAhead + 1]; ++x) {
+        const CalendarEvent& c = copies[members[x]];
+        __builtin_prefetch(c.title.data());
+        __builtin_prefetch(c.uid.data());
+        __builtin_prefetch(c.join_url.data());
+        __builtin_prefetch(c.organizer.data());
+        const char* attendees = reinterpret_cast<const char*>(c.attendees.data());
+        const size_t bytes = std::min<size_t>(c.attendees.size() * sizeof(Attendee), 192);
+        for (size_t line = 0; line < bytes; line += 64) __builtin_prefetch(attendees + line);
       }
     }
     MergedEvent& merged = out[slot[g]];

@@ -62,8 +62,12 @@ struct MergedEvent {
 // -1 for a dropped (cancelled) copy. Deterministic for a given input order.
 std::vector<int32_t> GroupCalendarEvents(const std::vector<CalendarEvent>& copies);
 
-// Merges copies into events, ordered by start, then end, then id.
-std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent> copies);
+// Merges copies into events, ordered by start, then end, then id. The
+// merged events take their text from `copies` by move, so the caller is left
+// with copies whose text may be gone: fit only to be destroyed, which is
+// the caller's to do (that is why this takes an rvalue reference and not a
+// value: destroying the input is not part of the merge's cost).
+std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies);
 
 // The JSON of one merged event: the fields of ToJson(CalendarEvent) plus
 // id, title, joinUrl, location, organizer, status, attendees (at most 50,

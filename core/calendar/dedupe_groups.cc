@@ -25,11 +25,6 @@ int FieldCount(const CalendarEvent& e) {
          !e.organizer.empty() + !e.uid.empty() + !e.status.empty() + !e.attendees.empty();
 }
 
-struct KeyedIndex {
-  uint64_t key;
-  int32_t index;
-};
-
 // Sorts by key, keeping the order of equal keys: a least-significant-digit
 // radix sort over the low `bits` bits, 11 bits a pass; a pass whose digit is
 // the same for every item is skipped. Linear in the items.
@@ -72,8 +67,9 @@ void CountingSort(size_t n, size_t buckets, BucketOf&& bucket_of, std::vector<in
   // was computed: shifted by one, then restored.
   for (size_t i = n; i-- > 0;) {
     const int32_t b = bucket_of(i);
-    if (b >= 0) (*members)[static_cast<size_t>(--(*begin)[static_cast<size_t>(b) + 1])] =
-        static_cast<int32_t>(i);
+    if (b >= 0)
+      (*members)[static_cast<size_t>(--(*begin)[static_cast<size_t>(b) + 1])] =
+          static_cast<int32_t>(i);
   }
   // Now begin[b + 1] is bucket b's first position; shift back.
   for (size_t b = 0; b < buckets; ++b) (*begin)[b] = (*begin)[b + 1];
@@ -200,7 +196,6 @@ class CopyGroups::UnionFind {
 
 CopyGroups::CopyGroups(const std::vector<CalendarEvent>& copies)
     : copies_(copies), key_ids_(copies.size() / 4), title_ids_(copies.size() / 4) {
-  SortByStart();
   Read();
   UnionFind groups(near_, calendar_count_);
   SameUidAndOccurrence(groups);
@@ -228,39 +223,36 @@ std::vector<int32_t> CopyGroups::Numbers(int32_t* group_count) {
 
 // Numbers the active copies in start order: a radix sort on start and length
 // packed in one key when they fit (they do for any real calendar), so equal
-// keys keep input order.
-void CopyGroups::SortByStart() {
-  std::vector<KeyedIndex> items;
-  items.reserve(copies_.size());
+// keys keep input order. `items` holds each active copy's length (end raised
+// to at least start + 1, minus start) and input index; `start` is by input
+// index.
+void CopyGroups::SortByStart(std::vector<KeyedIndex>& items, const std::vector<int64_t>& start) {
   int64_t min_start = 0, max_start = 0;
   uint64_t min_length = 0, max_length = 0;
-  for (size_t i = 0; i < copies_.size(); ++i) {
-    const CalendarEvent& e = copies_[i];
-    if (e.cancelled()) continue;
-    const auto length =
-        static_cast<uint64_t>(std::max(e.end, e.start + 1)) - static_cast<uint64_t>(e.start);
-    if (items.empty()) {
-      min_start = max_start = e.start;
-      min_length = max_length = length;
+  for (const KeyedIndex& x : items) {
+    const int64_t s = start[static_cast<size_t>(x.index)];
+    if (&x == items.data()) {
+      min_start = max_start = s;
+      min_length = max_length = x.key;
     } else {
-      min_start = std::min(min_start, e.start), max_start = std::max(max_start, e.start);
-      min_length = std::min(min_length, length), max_length = std::max(max_length, length);
+      min_start = std::min(min_start, s), max_start = std::max(max_start, s);
+      min_length = std::min(min_length, x.key), max_length = std::max(max_length, x.key);
     }
-    items.push_back({length, static_cast<int32_t>(i)});
   }
   const int start_bits =
       std::bit_width(static_cast<uint64_t>(max_start) - static_cast<uint64_t>(min_start));
   const int length_bits = std::bit_width(max_length - min_length);
   if (start_bits + length_bits <= 64) {
     for (KeyedIndex& x : items) {
-      const uint64_t start =
-          static_cast<uint64_t>(copies_[x.index].start) - static_cast<uint64_t>(min_start);
-      x.key = (length_bits == 64 ? 0 : start << length_bits) | (x.key - min_length);
+      const uint64_t s = static_cast<uint64_t>(start[static_cast<size_t>(x.index)]) -
+                         static_cast<uint64_t>(min_start);
+      x.key = (length_bits == 64 ? 0 : s << length_bits) | (x.key - min_length);
     }
     RadixSort(items, start_bits + length_bits);
   } else {
-    std::sort(items.begin(), items.end(), [this](const KeyedIndex& a, const KeyedIndex& b) {
-      const int64_t sa = copies_[a.index].start, sb = copies_[b.index].start;
+    std::sort(items.begin(), items.end(), [&start](const KeyedIndex& a, const KeyedIndex& b) {
+      const int64_t sa = start[static_cast<size_t>(a.index)];
+      const int64_t sb = start[static_cast<size_t>(b.index)];
       if (sa != sb) return sa < sb;
       return a.key != b.key ? a.key < b.key : a.index < b.index;
     });
@@ -275,10 +267,13 @@ void CopyGroups::SortByStart() {
 
 int32_t CopyGroups::InternMeetingKey(std::string_view key) {
   bool added = false;
-  const int32_t id = key_ids_.Intern(key, Hash(key), [this](int32_t other) {
-    const size_t begin = key_begin_[static_cast<size_t>(other)];
-    return std::string_view(key_texts_).substr(begin, key_begin_[other + 1] - begin);
-  }, &added);
+  const int32_t id = key_ids_.Intern(
+      key, Hash(key),
+      [this](int32_t other) {
+        const size_t begin = key_begin_[static_cast<size_t>(other)];
+        return std::string_view(key_texts_).substr(begin, key_begin_[other + 1] - begin);
+      },
+      &added);
   if (added) {
     if (key_begin_.empty()) key_begin_.push_back(0);
     key_texts_.append(key);
@@ -287,16 +282,23 @@ int32_t CopyGroups::InternMeetingKey(std::string_view key) {
   return id;
 }
 
-// Reads each active copy once, in input order (its strings are then read in
-// the order they were allocated), into the arrays by start order.
+// Reads each copy once, in input order (its strings are then read in the
+// order they were allocated, and every array is written in order), into
+// arrays by input index; then numbers the active copies in start order and
+// gathers those arrays into start order, which reads only compact data.
 void CopyGroups::Read() {
-  const size_t n = active_.size();
-  near_.resize(n);
-  uid_.resize(n);
-  occurrence_.resize(n);
-  key_.resize(n);
-  title_.assign(n, -1);
-  ranks_.resize(copies_.size());
+  const size_t n = copies_.size();
+  // By input index, gathered into the arrays by k below.
+  struct Fields {
+    int64_t occurrence;
+    int32_t uid, key, title;
+  };
+  std::vector<Near> near(n);
+  std::vector<Fields> fields(n);
+  std::vector<int64_t> start(n);
+  std::vector<KeyedIndex> items;  // Active copies: length and input index.
+  items.reserve(n);
+  ranks_.resize(n);
   TextIds calendars;
   std::vector<int32_t> calendar_first;
   std::string_view last_calendar;
@@ -306,33 +308,64 @@ void CopyGroups::Read() {
   std::vector<int32_t> link_key;    // By link id: its meeting key id, or -1.
   std::vector<bool> link_personal;  // By link id: a personal room.
   std::string scratch;
-  for (size_t i = 0; i < copies_.size(); ++i) {
-    const int32_t k = rank_of_[i];
-    if (k < 0) continue;
+  // The texts of the copy kTextsAhead ahead are fetched, and those of the
+  // copy kSlotsAhead ahead hashed and their table slots fetched, while this
+  // one is read: on a large input each would otherwise wait for memory.
+  constexpr size_t kTextsAhead = 8, kSlotsAhead = 4;
+  struct Hashes {
+    uint64_t uid, link, title;
+  };
+  std::array<Hashes, kSlotsAhead> ahead;  // By input index modulo kSlotsAhead.
+  auto hash_ahead = [&](size_t i) {
     const CalendarEvent& e = copies_[i];
+    Hashes& h = ahead[i % kSlotsAhead];
+    h.uid = Hash(e.uid);
+    h.link = Hash(e.join_url);
+    h.title = Hash(e.title);
+    uids.Prefetch(h.uid);
+    links.Prefetch(h.link);
+    title_ids_.Prefetch(h.title);
+  };
+  for (size_t i = 0; i < std::min(n, kSlotsAhead); ++i) hash_ahead(i);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + kTextsAhead < n) {
+      const CalendarEvent& next = copies_[i + kTextsAhead];
+      __builtin_prefetch(next.title.data());
+      __builtin_prefetch(next.uid.data());
+      __builtin_prefetch(next.join_url.data());
+    }
+    const Hashes hashes = ahead[i % kSlotsAhead];
+    if (i + kSlotsAhead < n) hash_ahead(i + kSlotsAhead);
+    const CalendarEvent& e = copies_[i];
+    if (e.cancelled()) continue;
     bool added = false;
     if (calendar < 0 || e.calendar != last_calendar) {  // Copies come in runs.
-      calendar = calendars.Intern(e.calendar, Hash(e.calendar), [&](int32_t other) {
-        return std::string_view(copies_[calendar_first[other]].calendar);
-      }, &added);
+      calendar = calendars.Intern(
+          e.calendar, Hash(e.calendar),
+          [&](int32_t other) { return std::string_view(copies_[calendar_first[other]].calendar); },
+          &added);
       if (added) calendar_first.push_back(static_cast<int32_t>(i));
       last_calendar = e.calendar;
     }
-    Near& near = near_[k];
-    near.start = e.start;
-    near.end = std::max(e.end, e.start + 1);
-    near.calendar = calendar;
-    near.all_day = e.all_day;
-    near.has_title = !e.title.empty();
+    Near& nr = near[i];
+    nr.start = e.start;
+    nr.end = std::max(e.end, e.start + 1);
+    nr.calendar = calendar;
+    nr.all_day = e.all_day;
+    nr.has_title = !e.title.empty();
+    start[i] = e.start;
+    items.push_back(
+        {static_cast<uint64_t>(nr.end) - static_cast<uint64_t>(e.start), static_cast<int32_t>(i)});
     // The meeting key, from the join link (classified once per distinct
     // link), else a link in the location or (with no join link) the
     // description.
     int32_t key = -1;
     bool personal = false;
     if (!e.join_url.empty()) {
-      const int32_t link = links.Intern(e.join_url, Hash(e.join_url), [&](int32_t other) {
-        return std::string_view(copies_[link_first[other]].join_url);
-      }, &added);
+      const int32_t link = links.Intern(
+          e.join_url, hashes.link,
+          [&](int32_t other) { return std::string_view(copies_[link_first[other]].join_url); },
+          &added);
       if (added) {
         link_first.push_back(static_cast<int32_t>(i));
         scratch.clear();
@@ -350,36 +383,58 @@ void CopyGroups::Read() {
         key = InternMeetingKey(scratch);
       }
     }
-    key_[k] = key;
-    near.personal_room = key >= 0 && personal;
+    Fields& f = fields[i];
+    f.key = key;
+    nr.personal_room = key >= 0 && personal;
     if (e.uid.empty()) {
-      uid_[k] = -1;
+      f.uid = -1;
     } else {
-      uid_[k] = uids.Intern(e.uid, Hash(e.uid), [&](int32_t other) {
-        return std::string_view(copies_[uid_first_[other]].uid);
-      }, &added);
+      f.uid = uids.Intern(
+          e.uid, hashes.uid,
+          [&](int32_t other) { return std::string_view(copies_[uid_first_[other]].uid); }, &added);
       if (added) uid_first_.push_back(static_cast<int32_t>(i));
     }
-    occurrence_[k] = e.original_start != 0 ? e.original_start : e.start;
+    f.occurrence = e.original_start != 0 ? e.original_start : e.start;
     // Titles are normalized here, while the copy's strings are in cache, not
     // in a later pass over the copies: rules 3 and 4 compare most of them.
-    if (near.has_title) TitleId(k);
+    f.title = nr.has_title ? InternTitle(static_cast<int32_t>(i), hashes.title) : -1;
     ranks_[i] = {e.start, e.end, static_cast<uint64_t>(e.created - 1), SourceRank(e.source),
                  FieldCount(e)};
   }
   calendar_count_ = calendars.size();
+  SortByStart(items, start);
+  const size_t m = active_.size();
+  near_.resize(m);
+  uid_.resize(m);
+  occurrence_.resize(m);
+  key_.resize(m);
+  title_.resize(m);
+  constexpr size_t kGatherAhead = 16;  // Copies: the gather's reads are scattered.
+  for (size_t k = 0; k < m; ++k) {
+    if (k + kGatherAhead < m) {
+      const auto ahead = static_cast<size_t>(active_[k + kGatherAhead]);
+      __builtin_prefetch(&near[ahead]);
+      __builtin_prefetch(&fields[ahead]);
+    }
+    const auto i = static_cast<size_t>(active_[k]);
+    near_[k] = near[i];
+    const Fields& f = fields[i];
+    uid_[k] = f.uid;
+    occurrence_[k] = f.occurrence;
+    key_[k] = f.key;
+    title_[k] = f.title;
+  }
 }
 
-int32_t CopyGroups::TitleId(int32_t k) {
-  int32_t& id = title_[k];
-  if (id >= 0) return id;
-  const std::string& raw = copies_[active_[k]].title;
+int32_t CopyGroups::InternTitle(int32_t i, uint64_t hash) {
+  const std::string& raw = copies_[static_cast<size_t>(i)].title;
   bool added = false;
-  id = title_ids_.Intern(raw, Hash(raw), [this](int32_t other) {
-    return std::string_view(copies_[title_first_[other]].title);
-  }, &added);
+  const int32_t id = title_ids_.Intern(
+      raw, hash,
+      [this](int32_t other) { return std::string_view(copies_[title_first_[other]].title); },
+      &added);
   if (added) {
-    title_first_.push_back(active_[k]);
+    title_first_.push_back(i);
     NormalizedTitle t;
     t.text_begin = static_cast<uint32_t>(titles_.size());
     AppendNormalizedTitle(raw, &titles_);
@@ -388,6 +443,15 @@ int32_t CopyGroups::TitleId(int32_t k) {
     t.words_size = static_cast<uint32_t>(
         AppendWordHashes(std::string_view(titles_).substr(t.text_begin, t.text_size), &words_));
     normalized_.push_back(t);
+  }
+  return id;
+}
+
+int32_t CopyGroups::TitleId(int32_t k) {
+  int32_t& id = title_[k];
+  if (id < 0) {
+    const int32_t i = active_[k];
+    id = InternTitle(i, Hash(copies_[static_cast<size_t>(i)].title));
   }
   return id;
 }
@@ -413,8 +477,8 @@ bool CopyGroups::TitlesMatch(int32_t a, int32_t b) {
 // unconditionally, so the order of its unions does not change the groups.
 void CopyGroups::SameUidAndOccurrence(UnionFind& groups) {
   std::vector<int32_t> begin, members;
-  CountingSort(active_.size(), uid_first_.size(), [this](size_t k) { return uid_[k]; }, &begin,
-               &members);
+  CountingSort(
+      active_.size(), uid_first_.size(), [this](size_t k) { return uid_[k]; }, &begin, &members);
   for (size_t u = 0; u < uid_first_.size(); ++u) {
     int32_t* first = members.data() + begin[u];
     int32_t* last = members.data() + begin[u + 1];
@@ -452,8 +516,9 @@ void CopyGroups::SameOnlineMeeting(UnionFind& groups) {
     bucket_of[static_cast<size_t>(order[x].index)] = buckets - 1;
   }
   std::vector<int32_t> begin, members;
-  CountingSort(active_.size(), static_cast<size_t>(buckets),
-               [&](size_t k) { return key_[k] < 0 ? -1 : bucket_of[key_[k]]; }, &begin, &members);
+  CountingSort(
+      active_.size(), static_cast<size_t>(buckets),
+      [&](size_t k) { return key_[k] < 0 ? -1 : bucket_of[key_[k]]; }, &begin, &members);
   for (int32_t b = 0; b < buckets; ++b) {
     const int32_t last = begin[b + 1];
     for (int32_t i = begin[b]; i + 1 < last; ++i) {

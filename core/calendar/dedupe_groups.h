@@ -3,11 +3,13 @@
 // dedupe.cc (apart so that each file reads in one sitting); other code calls
 // GroupCalendarEvents or MergeCalendarEvents.
 //
-// The copies are read once, in input order, into compact arrays numbered in
-// start order; every rule then walks those arrays and compares texts as
-// dense ids (equal ids are equal texts). Buckets are filled by counting
-// sorts and the start order by a radix sort, so apart from a sort of the
-// distinct meeting keys the work grows linearly with the copies.
+// The copies are read once, in input order, into compact arrays, which are
+// then gathered into start order; every rule walks those arrays and compares
+// texts as dense ids (equal ids are equal texts). Buckets are filled by
+// counting sorts and the start order by a radix sort, so apart from a sort
+// of the distinct meeting keys the work grows linearly with the copies. On
+// a large input the copies no longer fit in cache, so the reads of the
+// copies ahead (and of their hash table slots) are started early.
 //
 // One object per merge, not thread-safe; `copies` must outlive it.
 
@@ -82,6 +84,12 @@ class TextIds {
     }
   }
 
+  // Starts loading the slot that Intern(text, hash) probes first, so that a
+  // later Intern does not wait for memory.
+  void Prefetch(uint64_t hash) const {
+    __builtin_prefetch(&slots_[static_cast<size_t>(hash >> shift_)]);
+  }
+
   size_t size() const { return hashes_.size(); }
   uint64_t hash(int32_t id) const { return hashes_[static_cast<size_t>(id)]; }
 
@@ -95,6 +103,12 @@ class TextIds {
   std::vector<Slot> slots_;
   std::vector<uint64_t> hashes_;  // By id.
   int shift_ = 61;                // 64 - log2(slots_.size()).
+};
+
+// An item to sort: its key and the index of what it stands for.
+struct KeyedIndex {
+  uint64_t key;
+  int32_t index;
 };
 
 // What the merge ranks a copy by, read in the same pass as the rules' data
@@ -141,8 +155,9 @@ class CopyGroups {
   };
   class UnionFind;
 
-  void SortByStart();
   void Read();
+  void SortByStart(std::vector<KeyedIndex>& items, const std::vector<int64_t>& start);
+  int32_t InternTitle(int32_t i, uint64_t hash);
   int32_t InternMeetingKey(std::string_view key);
   int32_t TitleId(int32_t k);
   std::string_view Title(int32_t k);
@@ -158,18 +173,18 @@ class CopyGroups {
   // Active copies are numbered k in start order; these are by k.
   std::vector<int32_t> active_;  // Input index.
   std::vector<Near> near_;
-  std::vector<int32_t> uid_;          // UID id, or -1.
-  std::vector<int64_t> occurrence_;   // Original start, else start.
-  std::vector<int32_t> key_;          // Meeting key id, or -1.
-  std::vector<int32_t> title_;        // NormalizedTitle id, or -1 until needed.
-  std::vector<int32_t> root_;         // The group's root after the rules.
-  std::vector<int32_t> rank_of_;      // By input index: k, or -1 if dropped.
-  std::vector<CopyRank> ranks_;       // By input index.
+  std::vector<int32_t> uid_;         // UID id, or -1.
+  std::vector<int64_t> occurrence_;  // Original start, else start.
+  std::vector<int32_t> key_;         // Meeting key id, or -1.
+  std::vector<int32_t> title_;       // NormalizedTitle id, or -1 until needed.
+  std::vector<int32_t> root_;        // The group's root after the rules.
+  std::vector<int32_t> rank_of_;     // By input index: k, or -1 if dropped.
+  std::vector<CopyRank> ranks_;      // By input index.
   size_t calendar_count_ = 0;
   // Texts behind the ids: the first copy (input index) that had each.
   std::vector<int32_t> uid_first_, title_first_;
   TextIds key_ids_;
-  std::string key_texts_;  // Every distinct meeting key, back to back.
+  std::string key_texts_;            // Every distinct meeting key, back to back.
   std::vector<uint32_t> key_begin_;  // By key id, in key_texts_ (one more at the end).
   TextIds title_ids_;
   std::vector<NormalizedTitle> normalized_;  // By title id.

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "core/accounts/account.h"
+#include "core/accounts/account_settings.h"
 #include "core/accounts/model_credentials.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
@@ -29,7 +30,8 @@ std::span<const store::Migration> Migrations() {
                                                      accounts::kCreateAccountTables,
                                                      accounts::kCreateModelCredentialsTable,
                                                      assistant::kCreateProposalTable,
-                                                     sync::kAddSyncClientAccounts};
+                                                     sync::kAddSyncClientAccounts,
+                                                     accounts::kCreateAccountSettingsTable};
   return kAll;
 }
 

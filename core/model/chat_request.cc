@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/text/json_string.h"
+
 namespace ensemble::core::model {
 namespace {
 
@@ -22,29 +24,48 @@ const char* RoleName(Role role) {
   return "user";
 }
 
+std::string Dump(const json& value) {
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
 std::string Join(const std::vector<std::string>& values) {
   std::string out;
   for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
   return out;
 }
 
-json MessageJson(const ChatMessage& m) {
-  json out = {{"role", RoleName(m.role)}};
-  if (m.role == Role::kAssistant && !m.tool_calls.empty()) {
-    // An assistant turn that only called tools has null content.
-    out["content"] = m.content.empty() ? json(nullptr) : json(m.content);
-    json calls = json::array();
-    for (const auto& c : m.tool_calls) {
-      calls.push_back({{"id", c.id},
-                       {"type", "function"},
-                       {"function", {{"name", c.name}, {"arguments", c.arguments}}}});
-    }
-    out["tool_calls"] = std::move(calls);
+// One message in nlohmann's key order (content, role, tool_call_id,
+// tool_calls).
+void AppendMessage(std::string& out, const ChatMessage& m) {
+  out += "{\"content\":";
+  if (m.role == Role::kAssistant && !m.tool_calls.empty() && m.content.empty()) {
+    out += "null";  // An assistant turn that only called tools.
   } else {
-    out["content"] = m.content;
+    text::AppendJsonString(out, m.content);
   }
-  if (m.role == Role::kTool) out["tool_call_id"] = m.tool_call_id;
-  return out;
+  out += ",\"role\":\"";
+  out += RoleName(m.role);
+  out += '"';
+  if (m.role == Role::kTool) {
+    out += ",\"tool_call_id\":";
+    text::AppendJsonString(out, m.tool_call_id);
+  }
+  if (m.role == Role::kAssistant && !m.tool_calls.empty()) {
+    out += ",\"tool_calls\":[";
+    for (size_t i = 0; i < m.tool_calls.size(); ++i) {
+      const ToolCallRecord& c = m.tool_calls[i];
+      if (i > 0) out += ',';
+      out += "{\"function\":{\"arguments\":";
+      text::AppendJsonString(out, c.arguments);
+      out += ",\"name\":";
+      text::AppendJsonString(out, c.name);
+      out += "},\"id\":";
+      text::AppendJsonString(out, c.id);
+      out += ",\"type\":\"function\"}";
+    }
+    out += ']';
+  }
+  out += '}';
 }
 
 }  // namespace
@@ -61,7 +82,8 @@ ChatMessage ChatMessage::ToolResult(std::string call_id, std::string result) {
 }
 
 ToolSpec ToolSpec::From(const tools::ToolDef& def) {
-  return {def.name, def.description, def.input_schema};
+  return {def.name, def.description,
+          def.input_schema.is_object() ? Dump(def.input_schema) : std::string()};
 }
 
 Status CheckChatRequest(const ModelInfo& model, const ChatRequest& request) {
@@ -90,7 +112,7 @@ Status CheckChatRequest(const ModelInfo& model, const ChatRequest& request) {
                   "a request offers at most " + std::to_string(kMaxRequestTools) + " tools");
   }
   for (const auto& tool : request.tools) {
-    if (tool.name.empty() || !tool.parameters.is_object()) {
+    if (tool.name.empty() || !tool.parameters_json.starts_with('{')) {
       return Status(codes::kInvalidArgument,
                     "tool '" + tool.name + "' needs a name and an object schema");
     }
@@ -111,32 +133,50 @@ Status CheckChatRequest(const ModelInfo& model, const ChatRequest& request) {
   return Status::Ok();
 }
 
-Result<json> BuildChatBody(const ModelInfo& model, const ChatRequest& request) {
+Result<std::string> BuildChatBodyText(const ModelInfo& model, const ChatRequest& request) {
   ENSEMBLE_RETURN_IF_ERROR(CheckChatRequest(model, request));
-  json body = {{"model", model.id}};
-  json messages = json::array();
-  for (const auto& m : request.messages) messages.push_back(MessageJson(m));
-  body["messages"] = std::move(messages);
-  if (!request.tools.empty()) {
-    json tools = json::array();
-    for (const auto& t : request.tools) {
-      tools.push_back(
-          {{"type", "function"},
-           {"function",
-            {{"name", t.name}, {"description", t.description}, {"parameters", t.parameters}}}});
-    }
-    body["tools"] = std::move(tools);
-    body["tool_choice"] = request.tool_choice == ToolChoice::kNone ? "none" : "auto";
+  // Written directly, in nlohmann's key order, so a turn's schemas are copied
+  // as text instead of being rebuilt as trees and serialized every step.
+  std::string out = "{\"messages\":[";
+  for (size_t i = 0; i < request.messages.size(); ++i) {
+    if (i > 0) out += ',';
+    AppendMessage(out, request.messages[i]);
   }
-  if (request.effort) body["reasoning_effort"] = *request.effort;
-  body["stream"] = request.stream;
-  if (request.stream) body["stream_options"] = {{"include_usage", true}};
-  return body;
+  out += "],\"model\":";
+  text::AppendJsonString(out, model.id);
+  if (request.effort) {
+    out += ",\"reasoning_effort\":";
+    text::AppendJsonString(out, *request.effort);
+  }
+  out += request.stream ? ",\"stream\":true,\"stream_options\":{\"include_usage\":true}"
+                        : ",\"stream\":false";
+  if (!request.tools.empty()) {
+    out += request.tool_choice == ToolChoice::kNone ? ",\"tool_choice\":\"none\",\"tools\":["
+                                                    : ",\"tool_choice\":\"auto\",\"tools\":[";
+    for (size_t i = 0; i < request.tools.size(); ++i) {
+      const ToolSpec& t = request.tools[i];
+      if (i > 0) out += ',';
+      out += "{\"function\":{\"description\":";
+      text::AppendJsonString(out, t.description);
+      out += ",\"name\":";
+      text::AppendJsonString(out, t.name);
+      out += ",\"parameters\":";
+      out += t.parameters_json;
+      out += "},\"type\":\"function\"}";
+    }
+    out += ']';
+  }
+  out += '}';
+  return out;
 }
 
-Result<std::string> BuildChatBodyText(const ModelInfo& model, const ChatRequest& request) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json body, BuildChatBody(model, request));
-  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+Result<json> BuildChatBody(const ModelInfo& model, const ChatRequest& request) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string text, BuildChatBodyText(model, request));
+  json body = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (body.is_discarded()) {
+    return Status(codes::kInvalidArgument, "a tool's parameters are not JSON");
+  }
+  return body;
 }
 
 }  // namespace ensemble::core::model

@@ -66,8 +66,12 @@ struct ChatMessage {
 struct ToolSpec {
   std::string name;
   std::string description;
-  nlohmann::json parameters;  // JSON Schema, {"type":"object",...}.
+  // The JSON Schema, {"type":"object",...}, as compact JSON text: a turn
+  // sends the same schemas every step, so they are serialized once (the
+  // registry's SchemaText) and copied as text.
+  std::string parameters_json;
 
+  // Serializes the definition's schema.
   static ToolSpec From(const tools::ToolDef& def);
 };
 
@@ -89,11 +93,12 @@ struct ChatRequest {
 // without its call id, too many tools or messages).
 Status CheckChatRequest(const ModelInfo& model, const ChatRequest& request);
 
-// The JSON body, after CheckChatRequest.
-Result<nlohmann::json> BuildChatBody(const ModelInfo& model, const ChatRequest& request);
-// The same as text to send; invalid UTF-8 in any string becomes U+FFFD
-// rather than failing the call.
+// The body to send, after CheckChatRequest, as compact JSON with its keys in
+// sorted order; invalid UTF-8 in any string becomes U+FFFD rather than
+// failing the call.
 Result<std::string> BuildChatBodyText(const ModelInfo& model, const ChatRequest& request);
+// The same body parsed (for tests and tools that inspect it).
+Result<nlohmann::json> BuildChatBody(const ModelInfo& model, const ChatRequest& request);
 
 }  // namespace ensemble::core::model
 

@@ -12,8 +12,8 @@
 // characters are refused, as nlohmann does. The route fuzzer compares the two.
 //
 // Strings come back as views: into the text when the string has no escape,
-// else into the reader's own buffer, reserved to the text's size up front so
-// that the views stay valid for the reader's lifetime.
+// else into the reader's own buffer, reserved to the text's size at the first
+// escape so that the views stay valid for the reader's lifetime.
 //
 // Thread-safety: a JsonReader is used by one thread; the text must outlive it.
 
@@ -65,7 +65,8 @@ class JsonReader {
 
   std::string_view text_;
   std::size_t pos_ = 0;
-  std::string decoded_;  // Reserved to text_.size(): never reallocates.
+  std::string decoded_;  // Reserved to text_.size() when first used: never
+                         // reallocates after.
 };
 
 template <typename Fn>

@@ -1,6 +1,7 @@
 #include "core/playbooks/route_json.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -102,17 +103,20 @@ Status ReadApps(const json& value, RouteRequest* request) {
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string where = "apps[" + std::to_string(i) + "]";
     const json& app = value[i];
-    ENSEMBLE_RETURN_IF_ERROR(CheckKeys(app, where, {"catalogName", "id", "vendor", "meetingNotes"}));
+    ENSEMBLE_RETURN_IF_ERROR(
+        CheckKeys(app, where, {"catalogName", "id", "vendor", "meetingNotes"}));
     ConnectedApp out;
     if (app.contains("catalogName")) {
-      ENSEMBLE_RETURN_IF_ERROR(ReadString(app["catalogName"], where + ".catalogName", &out.catalog_name));
+      ENSEMBLE_RETURN_IF_ERROR(
+          ReadString(app["catalogName"], where + ".catalogName", &out.catalog_name));
     }
     if (app.contains("id")) ENSEMBLE_RETURN_IF_ERROR(ReadString(app["id"], where + ".id", &out.id));
     if (app.contains("vendor")) {
       ENSEMBLE_RETURN_IF_ERROR(ReadString(app["vendor"], where + ".vendor", &out.vendor));
     }
     if (app.contains("meetingNotes")) {
-      ENSEMBLE_RETURN_IF_ERROR(ReadBool(app["meetingNotes"], where + ".meetingNotes", &out.meeting_notes));
+      ENSEMBLE_RETURN_IF_ERROR(
+          ReadBool(app["meetingNotes"], where + ".meetingNotes", &out.meeting_notes));
     }
     request->connected_apps.push_back(std::move(out));
   }
@@ -137,24 +141,26 @@ Status ReadMentions(const json& value, RouteRequest* request) {
 Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& router,
                                           bool default_tools) {
   const PlaybookSet& set = router.playbooks();
-  ENSEMBLE_RETURN_IF_ERROR(CheckKeys(
-      value, "the request",
-      {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
-       "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
+  ENSEMBLE_RETURN_IF_ERROR(
+      CheckKeys(value, "the request",
+                {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
+                 "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
   RouteRequest request;
   if (!value.contains("message")) return Invalid("message is required");
   ENSEMBLE_RETURN_IF_ERROR(ReadString(value["message"], "message", &request.message));
   if (request.message.size() > kMaxRouteMessageBytes) {
     return Invalid("message is longer than " + std::to_string(kMaxRouteMessageBytes) + " bytes");
   }
-  if (value.contains("mentions")) ENSEMBLE_RETURN_IF_ERROR(ReadMentions(value["mentions"], &request));
+  if (value.contains("mentions"))
+    ENSEMBLE_RETURN_IF_ERROR(ReadMentions(value["mentions"], &request));
   if (value.contains("mentionKinds")) {
     std::vector<std::string> kinds;
     ENSEMBLE_RETURN_IF_ERROR(ReadStrings(value["mentionKinds"], "mentionKinds", &kinds));
     request.mention_kinds.insert(request.mention_kinds.end(), kinds.begin(), kinds.end());
   }
   if (value.contains("surface")) ENSEMBLE_RETURN_IF_ERROR(ReadSurface(value["surface"], &request));
-  if (value.contains("path")) ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "path", &request.open_path));
+  if (value.contains("path"))
+    ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "path", &request.open_path));
   if (value.contains("apps")) ENSEMBLE_RETURN_IF_ERROR(ReadApps(value["apps"], &request));
 
   if (default_tools) {
@@ -165,11 +171,11 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
     const char* key;
     std::vector<std::string>* out;
   };
-  for (const ListField& field : {ListField{"allowedTools", &request.allowed_tools},
-                                 ListField{"buildTools", &request.build_tools},
-                                 ListField{"appTools", &request.app_tools},
-                                 ListField{"loaded", &request.loaded},
-                                 ListField{"enabledModules", &request.enabled_modules}}) {
+  for (const ListField& field :
+       {ListField{"allowedTools", &request.allowed_tools},
+        ListField{"buildTools", &request.build_tools}, ListField{"appTools", &request.app_tools},
+        ListField{"loaded", &request.loaded},
+        ListField{"enabledModules", &request.enabled_modules}}) {
     if (value.contains(field.key)) {
       ENSEMBLE_RETURN_IF_ERROR(ReadStrings(value[field.key], field.key, field.out));
     }
@@ -185,51 +191,124 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
   return request;
 }
 
-void AppendJsonString(std::string_view text, std::string* out) {
+namespace {
+
+// The answer is sized first and then written through a pointer: appending
+// piece by piece costs a call per piece in the wasm build (libc++'s string
+// members are out of line there), more than the writing itself.
+
+bool NeedsEscape(unsigned char c) { return c < 0x20 || c == '"' || c == '\\'; }
+
+bool HasShortEscape(unsigned char c) {
+  return c == '"' || c == '\\' || c == '\b' || c == '\f' || c == '\n' || c == '\r' || c == '\t';
+}
+
+// The bytes WriteJsonString writes for `text`, quotes included.
+std::size_t JsonStringSize(std::string_view text) {
+  std::size_t size = text.size() + 2;
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (NeedsEscape(c)) size += HasShortEscape(c) ? 1 : 5;
+  }
+  return size;
+}
+
+// Writes `text` as nlohmann's dump() does at `p`; returns the end.
+char* WriteJsonString(std::string_view text, char* p) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  std::size_t plain = 0;  // Start of the run not yet copied.
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
-    out->append(text.substr(plain, i - plain));
-    plain = i + 1;
+  *p++ = '"';
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (!NeedsEscape(c)) {
+      *p++ = ch;
+      continue;
+    }
+    *p++ = '\\';
     switch (c) {
-      case '"': out->append("\\\""); break;
-      case '\\': out->append("\\\\"); break;
-      case '\b': out->append("\\b"); break;
-      case '\f': out->append("\\f"); break;
-      case '\n': out->append("\\n"); break;
-      case '\r': out->append("\\r"); break;
-      case '\t': out->append("\\t"); break;
+      case '"':
+        *p++ = '"';
+        break;
+      case '\\':
+        *p++ = '\\';
+        break;
+      case '\b':
+        *p++ = 'b';
+        break;
+      case '\f':
+        *p++ = 'f';
+        break;
+      case '\n':
+        *p++ = 'n';
+        break;
+      case '\r':
+        *p++ = 'r';
+        break;
+      case '\t':
+        *p++ = 't';
+        break;
       default:
-        out->append("\\u00");
-        out->push_back(kHex[c >> 4]);
-        out->push_back(kHex[c & 0xF]);
+        *p++ = 'u';
+        *p++ = '0';
+        *p++ = '0';
+        *p++ = kHex[c >> 4];
+        *p++ = kHex[c & 0xF];
     }
   }
-  out->append(text.substr(plain));
-  out->push_back('"');
+  *p++ = '"';
+  return p;
+}
+
+char* WriteText(std::string_view text, char* p) {
+  std::memcpy(p, text.data(), text.size());
+  return p + text.size();
+}
+
+std::size_t JsonListSize(const std::vector<std::string_view>& names) {
+  std::size_t size = 2 + (names.empty() ? 0 : names.size() - 1);
+  for (std::string_view name : names) size += JsonStringSize(name);
+  return size;
+}
+
+char* WriteJsonList(const std::vector<std::string_view>& names, char* p) {
+  *p++ = '[';
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) *p++ = ',';
+    p = WriteJsonString(names[i], p);
+  }
+  *p++ = ']';
+  return p;
+}
+
+}  // namespace
+
+void AppendJsonString(std::string_view text, std::string* out) {
+  const std::size_t start = out->size();
+  out->resize(start + JsonStringSize(text));
+  WriteJsonString(text, out->data() + start);
 }
 
 void AppendRouteResultJson(const RouteResultView& result, bool ok_member, std::string* out) {
-  const auto append_list = [out](const std::vector<std::string_view>& names) {
-    out->push_back('[');
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      if (i > 0) out->push_back(',');
-      AppendJsonString(names[i], out);
-    }
-    out->push_back(']');
-  };
   // Keys in the sorted order of nlohmann's std::map-backed objects.
-  out->append("{\"guides\":");
-  append_list(result.guides);
-  if (ok_member) out->append(",\"ok\":true");
-  out->append(",\"recipe\":");
-  AppendJsonString(result.recipe, out);
-  out->append(result.simple_todo ? ",\"simpleTodo\":true,\"tools\":" : ",\"simpleTodo\":false,\"tools\":");
-  append_list(result.tools);
-  out->push_back('}');
+  constexpr std::string_view kGuides = "{\"guides\":";
+  constexpr std::string_view kOk = ",\"ok\":true";
+  constexpr std::string_view kRecipe = ",\"recipe\":";
+  constexpr std::string_view kSimple = ",\"simpleTodo\":true,\"tools\":";
+  constexpr std::string_view kNotSimple = ",\"simpleTodo\":false,\"tools\":";
+  const std::string_view simple = result.simple_todo ? kSimple : kNotSimple;
+  const std::size_t size =
+      kGuides.size() + JsonListSize(result.guides) + (ok_member ? kOk.size() : 0) + kRecipe.size() +
+      JsonStringSize(result.recipe) + simple.size() + JsonListSize(result.tools) + 1;
+  const std::size_t start = out->size();
+  out->resize(start + size);
+  char* p = out->data() + start;
+  p = WriteText(kGuides, p);
+  p = WriteJsonList(result.guides, p);
+  if (ok_member) p = WriteText(kOk, p);
+  p = WriteText(kRecipe, p);
+  p = WriteJsonString(result.recipe, p);
+  p = WriteText(simple, p);
+  p = WriteJsonList(result.tools, p);
+  *p = '}';
 }
 
 json RouteResultToJson(const RouteResult& result) {

@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <functional>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 
 #include "core/playbooks/message_words.h"
+#include "core/playbooks/name_index.h"
 
 namespace ensemble::core::playbooks {
 namespace {
@@ -28,8 +27,7 @@ constexpr std::array<std::string_view, 4> kTodoWords = {"task", "tasks", "todo",
 // tasks", "add to my todo list").
 constexpr std::size_t kTodoWordWindow = 3;
 // Mention kinds a simple todo may carry (the recipe resolves them).
-constexpr std::array<std::string_view, 3> kSimpleTodoMentionKinds = {"people", "person",
-                                                                     "project"};
+constexpr std::array<std::string_view, 3> kSimpleTodoMentionKinds = {"people", "person", "project"};
 
 template <std::size_t N>
 bool In(const std::array<std::string_view, N>& list, std::string_view s) {
@@ -100,11 +98,13 @@ struct Router::Tables {
 
   PlaybookSet set;
   std::vector<Term> terms;
-  // First word of a term -> the terms starting with it. Keys view into terms.
-  std::unordered_map<std::string_view, std::vector<std::uint32_t>> terms_by_first_word;
+  // First word of a term -> its index in term_groups, the terms starting
+  // with it. Keys view into terms.
+  NameIndex terms_by_first_word;
+  std::vector<std::vector<std::uint32_t>> term_groups;
   // Every tool name the routing can offer by itself, and its index.
   std::vector<std::string> tool_names;
-  std::unordered_map<std::string_view, std::uint32_t> tool_ids;
+  NameIndex tool_ids;
   std::vector<std::vector<std::uint32_t>> playbook_tools;  // By playbook index.
   std::vector<std::uint32_t> core_tools;
   std::vector<std::uint32_t> simple_todo_tools;
@@ -117,10 +117,9 @@ struct Router::Tables {
     return pb == nullptr ? kNone : static_cast<std::uint32_t>(pb - set.all().data());
   }
 
-  std::uint32_t ToolId(std::string_view name) {
-    auto it = tool_ids.find(name);
-    if (it != tool_ids.end()) return it->second;
-    return kNone;
+  std::uint32_t ToolId(std::string_view name) const {
+    static_assert(NameIndex::kAbsent == kNone);
+    return tool_ids.Get(name);
   }
 };
 
@@ -129,9 +128,9 @@ namespace {
 // Everything Route works out from one request before choosing tools.
 struct Scoring {
   std::vector<char> visible;
-  std::vector<int> match;  // Best match-term score, by playbook.
-  std::vector<int> score;  // Match plus mention.
-  std::vector<int> path;   // Path bonus of candidates.
+  std::vector<int> match;             // Best match-term score, by playbook.
+  std::vector<int> score;             // Match plus mention.
+  std::vector<int> path;              // Path bonus of candidates.
   std::vector<std::uint32_t> ranked;  // Candidates, best first.
 };
 
@@ -144,38 +143,18 @@ bool IsVisible(const Playbook& pb, const Request& request) {
   return true;
 }
 
-// An open-addressing set of borrowed names: one allocation, none per name.
+// A set of borrowed names: one allocation, none per name.
 class NameSet {
  public:
-  explicit NameSet(std::size_t expected) {
-    std::size_t capacity = 16;
-    while (capacity < 2 * expected) capacity *= 2;
-    slots_.assign(capacity, std::string_view());
-    used_.assign(capacity, 0);
-  }
+  explicit NameSet(std::size_t expected) : index_(expected) {}
 
   // False when `name` was already in the set.
-  bool Insert(std::string_view name) {
-    std::size_t slot = Slot(name);
-    if (used_[slot]) return false;
-    used_[slot] = 1;
-    slots_[slot] = name;
-    return true;
-  }
+  bool Insert(std::string_view name) { return index_.Insert(name, 0); }
 
-  bool Contains(std::string_view name) const { return used_[Slot(name)] != 0; }
+  bool Contains(std::string_view name) const { return index_.Contains(name); }
 
  private:
-  // The slot holding `name`, or the empty one where it would go.
-  std::size_t Slot(std::string_view name) const {
-    const std::size_t mask = slots_.size() - 1;
-    std::size_t slot = std::hash<std::string_view>()(name) & mask;
-    while (used_[slot] && slots_[slot] != name) slot = (slot + 1) & mask;
-    return slot;
-  }
-
-  std::vector<std::string_view> slots_;
-  std::vector<char> used_;
+  NameIndex index_;
 };
 
 // Collects offered tool names: allowed only, each once, at most
@@ -183,8 +162,7 @@ class NameSet {
 // allowed names (app tools) by their index in the allowed list.
 class ToolCollector {
  public:
-  ToolCollector(const std::vector<std::string>& tool_names,
-                const std::unordered_map<std::string_view, std::uint32_t>& tool_ids,
+  ToolCollector(const std::vector<std::string>& tool_names, const NameIndex& tool_ids,
                 std::span<const std::string_view> allowed_names, std::vector<std::string_view>* out)
       : tool_names_(tool_names),
         allowed_names_(allowed_names),
@@ -194,10 +172,10 @@ class ToolCollector {
         out_(out) {
     out_->reserve(kMaxToolSchemas);
     for (std::size_t i = 0; i < allowed_names_.size(); ++i) {
-      auto it = tool_ids.find(allowed_names_[i]);
-      if (it == tool_ids.end()) continue;
-      allowed_[it->second] = 1;
-      known_id_[i] = it->second;
+      const std::uint32_t id = tool_ids.Get(allowed_names_[i]);
+      if (id == NameIndex::kAbsent) continue;
+      allowed_[id] = 1;
+      known_id_[i] = id;
     }
   }
 
@@ -235,10 +213,10 @@ class ToolCollector {
 
   const std::vector<std::string>& tool_names_;
   std::span<const std::string_view> allowed_names_;
-  std::vector<char> allowed_;             // By known id.
-  std::vector<char> emitted_;             // By known id.
-  std::vector<std::uint32_t> known_id_;   // By allowed index.
-  std::vector<char> skip_;                // By allowed index; built lazily.
+  std::vector<char> allowed_;            // By known id.
+  std::vector<char> emitted_;            // By known id.
+  std::vector<std::uint32_t> known_id_;  // By allowed index.
+  std::vector<char> skip_;               // By allowed index; built lazily.
   std::vector<std::string_view>* out_;
 };
 
@@ -319,12 +297,15 @@ Router::Router(PlaybookSet set) {
     }
   }
   for (std::uint32_t i = 0; i < t->terms.size(); ++i) {
-    t->terms_by_first_word[t->terms[i].words.front()].push_back(i);
+    const std::string_view first = t->terms[i].words.front();
+    const auto group = static_cast<std::uint32_t>(t->term_groups.size());
+    if (t->terms_by_first_word.Insert(first, group)) t->term_groups.emplace_back();
+    t->term_groups[t->terms_by_first_word.Get(first)].push_back(i);
   }
 
   std::vector<std::string> names = KnownToolNames(t->set);
   t->tool_names = std::move(names);
-  for (std::uint32_t i = 0; i < t->tool_names.size(); ++i) t->tool_ids[t->tool_names[i]] = i;
+  for (std::uint32_t i = 0; i < t->tool_names.size(); ++i) t->tool_ids.Insert(t->tool_names[i], i);
   for (const Playbook& pb : all) {
     std::vector<std::uint32_t> ids;
     for (const std::string& tool : pb.tools) ids.push_back(t->ToolId(tool));
@@ -380,9 +361,9 @@ RouteResultView Router::Route(const RouteRequestView& request) const {
 
   const MessageWords words(request.message);
   for (std::size_t i = 0; i < words.size(); ++i) {
-    auto it = t.terms_by_first_word.find(words.words()[i].text);
-    if (it == t.terms_by_first_word.end()) continue;
-    for (std::uint32_t term_index : it->second) {
+    const std::uint32_t group = t.terms_by_first_word.Get(words.words()[i].text);
+    if (group == NameIndex::kAbsent) continue;
+    for (std::uint32_t term_index : t.term_groups[group]) {
       const Tables::Term& term = t.terms[term_index];
       if (term.score > s.match[term.playbook] && words.MatchesAt(i, term.words)) {
         s.match[term.playbook] = term.score;
@@ -417,8 +398,8 @@ RouteResultView Router::Route(const RouteRequestView& request) const {
   for (std::uint32_t p : s.ranked) result.scores.push_back({all[p].name, s.score[p], s.path[p]});
 
   // Guides by rank, then the custom-board and app extras.
-  std::vector<std::uint32_t> guides(
-      s.ranked.begin(), s.ranked.begin() + std::min(kMaxGuides, s.ranked.size()));
+  std::vector<std::uint32_t> guides(s.ranked.begin(),
+                                    s.ranked.begin() + std::min(kMaxGuides, s.ranked.size()));
   auto is_guide = [&](std::uint32_t p) {
     return std::find(guides.begin(), guides.end(), p) != guides.end();
   };
@@ -492,12 +473,9 @@ RouteResultView Router::Route(const RouteRequestView& request) const {
   return result;
 }
 
-bool Router::IsSimpleTodo(const RouteRequest& request) const {
-  return Route(request).simple_todo;
-}
+bool Router::IsSimpleTodo(const RouteRequest& request) const { return Route(request).simple_todo; }
 
-Result<std::string> Router::PlaybookText(std::string_view name,
-                                         const RouteRequest& request) const {
+Result<std::string> Router::PlaybookText(std::string_view name, const RouteRequest& request) const {
   const Playbook* pb = tables_->set.Find(name);
   if (pb == nullptr || !IsVisible(*pb, request)) {
     std::string known;

@@ -42,10 +42,10 @@ Status Database::Exec(std::string_view sql, const std::vector<Value>& params) {
   return Query(sql, params).status();
 }
 
-Transaction::Transaction(Database& db) : db_(db) {
+Transaction::Transaction(Database& db, Durability durability) : db_(db) {
   int& d = db_.transaction_depth_;
   if (d == 0) {
-    begin_status_ = db_.Begin();
+    begin_status_ = db_.Begin(durability);
   } else {
     savepoint_ = "sp" + std::to_string(d);
     begin_status_ = db_.ExecDeferred("SAVEPOINT " + savepoint_);

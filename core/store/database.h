@@ -41,6 +41,21 @@ int64_t AsInt(const Value& v, int64_t if_null = 0);
 std::string AsText(const Value& v);
 bool IsNull(const Value& v);
 
+// What a commit waits for.
+enum class Durability {
+  // The commit returns once the transaction is on disk. Records, the sync
+  // log, receipts: everything a client is told was saved.
+  kFull,
+  // The commit returns without waiting for the disk (PostgreSQL:
+  // synchronous_commit off; SQLite in WAL mode: synchronous NORMAL). A crash
+  // of the process loses nothing; a power loss or OS crash moments later may
+  // lose the transaction, never corrupt the store, and a later kFull commit
+  // makes it durable too (both logs are written in order). Only for what a
+  // person can recreate, such as chat text, where waiting for the disk would
+  // be most of the request's time.
+  kRelaxed,
+};
+
 class Database {
  public:
   virtual ~Database() = default;
@@ -60,7 +75,8 @@ class Database {
 
   // Starts a write transaction; on SQLite this takes the write lock at once
   // (BEGIN IMMEDIATE) so a transaction never fails halfway on a busy lock.
-  virtual Status Begin() = 0;
+  // Its Commit waits for the disk as `durability` says.
+  virtual Status Begin(Durability durability) = 0;
   virtual Status Commit() = 0;
   virtual Status Rollback() = 0;
 
@@ -87,7 +103,9 @@ class Database {
 // mutation can be undone without losing the rest of a batch.
 class Transaction {
  public:
-  explicit Transaction(Database& db);
+  // `durability` applies to the outermost transaction only: a savepoint
+  // commits with its enclosing transaction.
+  explicit Transaction(Database& db, Durability durability = Durability::kFull);
   ~Transaction();
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;

@@ -7,7 +7,7 @@
 namespace ensemble::core::store {
 
 Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::string& path,
-                                                            const std::string& vfs) {
+                                                             const std::string& vfs) {
   sqlite3* raw = nullptr;
   int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
                            vfs.empty() ? nullptr : vfs.c_str());
@@ -114,8 +114,38 @@ Status SqliteDatabase::ExecScript(std::string_view sql) {
   return Status::Ok();
 }
 
-Status SqliteDatabase::Begin() { return ExecScript("BEGIN IMMEDIATE"); }
-Status SqliteDatabase::Commit() { return ExecScript("COMMIT"); }
-Status SqliteDatabase::Rollback() { return ExecScript("ROLLBACK"); }
+Status SqliteDatabase::Begin(Durability durability) {
+  if (durability == Durability::kRelaxed) {
+    ENSEMBLE_ASSIGN_OR_RETURN(Rows level, Query("PRAGMA synchronous"));
+    const int64_t from = level.rows.empty() ? 2 : AsInt(level.rows[0][0]);
+    // NORMAL (1) already waits for no commit in WAL mode; OFF stays OFF.
+    if (from > 1) {
+      ENSEMBLE_RETURN_IF_ERROR(ExecScript("PRAGMA synchronous = NORMAL"));
+      relaxed_from_ = static_cast<int>(from);
+    }
+  }
+  Status begun = ExecScript("BEGIN IMMEDIATE");
+  if (!begun.ok()) EndRelaxed();
+  return begun;
+}
+
+Status SqliteDatabase::Commit() {
+  Status committed = ExecScript("COMMIT");
+  EndRelaxed();
+  return committed;
+}
+
+Status SqliteDatabase::Rollback() {
+  Status rolled_back = ExecScript("ROLLBACK");
+  EndRelaxed();
+  return rolled_back;
+}
+
+void SqliteDatabase::EndRelaxed() {
+  if (relaxed_from_ < 0) return;
+  // Cannot fail outside a transaction with a valid level; a failed COMMIT
+  // above may leave one open, and then the ROLLBACK that follows retries.
+  if (ExecScript("PRAGMA synchronous = " + std::to_string(relaxed_from_)).ok()) relaxed_from_ = -1;
+}
 
 }  // namespace ensemble::core::store

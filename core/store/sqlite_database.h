@@ -33,7 +33,7 @@ class SqliteDatabase final : public Database {
   Dialect dialect() const override { return Dialect::kSqlite; }
   Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) override;
   Status ExecScript(std::string_view sql) override;
-  Status Begin() override;
+  Status Begin(Durability durability) override;
   Status Commit() override;
   Status Rollback() override;
 
@@ -41,11 +41,17 @@ class SqliteDatabase final : public Database {
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}
   Status Error(std::string_view what) const;
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
+  // Puts back the synchronous level a relaxed transaction changed.
+  void EndRelaxed();
 
   sqlite3* db_;
   // Prepared statements reused by SQL text: mutators run the same few
   // statements many times.
   std::unordered_map<std::string, sqlite3_stmt*> cache_;
+  // The connection's PRAGMA synchronous level while a kRelaxed transaction
+  // runs at NORMAL (SQLite refuses the change inside a transaction, so it is
+  // made around one); -1 otherwise.
+  int relaxed_from_ = -1;
 };
 
 }  // namespace ensemble::core::store

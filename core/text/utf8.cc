@@ -1,12 +1,24 @@
 #include "core/text/utf8.h"
 
 #include <cstdint>
+#include <cstring>
 
 namespace ensemble::core::text {
+namespace {
+
+constexpr uint64_t kHighBits = 0x8080808080808080ull;
+
+}  // namespace
 
 bool IsValidUtf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
+    // ASCII runs (most text) eight bytes at a time.
+    uint64_t word;
+    while (i + 8 <= s.size() && (std::memcpy(&word, s.data() + i, 8), (word & kHighBits) == 0)) {
+      i += 8;
+    }
+    if (i == s.size()) break;
     auto c = static_cast<uint8_t>(s[i]);
     if (c < 0x80) {
       ++i;
@@ -48,7 +60,9 @@ size_t CountCodePoints(std::string_view s) {
 }
 
 std::string_view Trim(std::string_view s) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; };
+  auto space = [](char c) {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+  };
   while (!s.empty() && space(s.front())) s.remove_prefix(1);
   while (!s.empty() && space(s.back())) s.remove_suffix(1);
   return s;

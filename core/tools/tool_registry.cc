@@ -11,6 +11,7 @@ namespace ensemble::core::tools {
 struct ToolRegistry::Entry {
   ToolDef def;
   valijson::Schema schema;
+  std::string schema_text;
 };
 
 namespace {
@@ -109,6 +110,8 @@ Status ToolRegistry::Register(ToolDef tool) {
   if (!compiled.ok()) {
     return Status(compiled.code(), "tool " + tool.name + ": " + compiled.message());
   }
+  entry->schema_text =
+      tool.input_schema.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string name = tool.name;
   entry->def = std::move(tool);
   tools_.emplace(std::move(name), std::move(entry));
@@ -123,6 +126,11 @@ const ToolDef* ToolRegistry::Find(std::string_view name) const {
 const valijson::Schema* ToolRegistry::CompiledSchema(std::string_view name) const {
   auto it = tools_.find(name);
   return it == tools_.end() ? nullptr : &it->second->schema;
+}
+
+std::string_view ToolRegistry::SchemaText(std::string_view name) const {
+  auto it = tools_.find(name);
+  return it == tools_.end() ? std::string_view() : std::string_view(it->second->schema_text);
 }
 
 std::vector<std::string> ToolRegistry::names() const {

@@ -63,6 +63,9 @@ class ToolRegistry {
   const ToolDef* Find(std::string_view name) const;
   // The compiled input schema of a registered tool; null when unknown.
   const valijson::Schema* CompiledSchema(std::string_view name) const;
+  // The input schema as compact JSON text, written once at Register (model
+  // requests carry it every step); empty when unknown.
+  std::string_view SchemaText(std::string_view name) const;
 
   std::vector<std::string> names() const;  // Sorted.
   std::size_t size() const { return tools_.size(); }

@@ -1,5 +1,6 @@
 #include "server/assistant/turn_driver.h"
 
+#include <algorithm>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "core/assistant/local_planner.h"
@@ -141,6 +142,13 @@ Result<json> RunInTransaction(core::store::Database& db, const core::tools::Tool
   }
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   return out;
+}
+
+// True when the turn's routing lets this account run `name` (the write tools
+// of areas turned off in settings are not among them).
+bool RouteAllows(const core::playbooks::RouteRequest& route, std::string_view name) {
+  return std::find(route.allowed_tools.begin(), route.allowed_tools.end(), name) !=
+         route.allowed_tools.end();
 }
 
 // The calls a turn held (saved on its reply with "proposal": true).
@@ -365,6 +373,14 @@ net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {
       }
       const std::string id = "local_" + std::to_string(step->step) + "_" + std::to_string(c);
       core::assistant::LocalCallRecord record{call.name, call.args, nullptr, std::nullopt};
+      if (!RouteAllows(turn.request.route, call.name)) {
+        // A write area the person turned off: the planner is told, as a
+        // model would never have been offered the tool.
+        record.error = core::refs::ToolAction(call.name) +
+                       " is turned off in Settings (the assistant's allowed write areas).";
+        input.calls.push_back(std::move(record));
+        continue;
+      }
       if (core::assistant::HoldsWrite(turn.request.policy, *tool)) {
         Result<std::string> preview = co_await Hold(turn, id, *tool, call.args);
         if (preview.ok()) {
@@ -517,6 +533,7 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
     reply.status = MessageStatus::kOk;
     reply.text = turn.final_text;
   }
+  reply.usage = {turn.usage.prompt_tokens, turn.usage.completion_tokens, turn.usage.cached_tokens};
   if (core::text::CountCodePoints(reply.text) > core::assistant::kMaxMessageChars) {
     reply.text = core::text::TruncateChars(reply.text, core::assistant::kMaxMessageChars);
   }
@@ -529,9 +546,15 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
   proposal.message_id = reply.id;
   proposal.account_id = turn.request.account_id;
   proposal.space_id = turn.request.space_id;
+  proposal.waits_on = turn.request.policy == core::assistant::WritePolicy::kNeedsMe
+                          ? core::assistant::WaitsOn::kNeedsMe
+                          : core::assistant::WaitsOn::kChat;
   const int64_t now = turn.request.now_ms;
   Status saved = co_await pool_.Run([&reply, &proposal, now](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
+    // Chat text alone is not worth waiting for the disk (the turn's writes
+    // committed durably as they ran); a draft waiting for the person is.
+    core::store::Transaction txn(db, proposal.calls.empty() ? core::store::Durability::kRelaxed
+                                                            : core::store::Durability::kFull);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_RETURN_IF_ERROR(core::assistant::UpdateMessage(db, reply));
     if (!proposal.calls.empty()) {

@@ -24,12 +24,13 @@
 // as the turn ends: its text, tool calls with receipts, status ok / error
 // (with its code) / stopped, and usage; its held calls are saved with it as
 // its proposal (core/assistant/proposal_store.h), which POST
-// /api/assistant/apply runs. Writes that run at once go through ServerSync
-// as the turn's account, each call in one transaction, and poke subscribers.
-// A model call past its limit ends the turn with MODEL_TIMEOUT and the spec's
-// message; text already streamed stays in the reply, with the message after
-// it. Stop (or the person going away) closes the model stream and keeps
-// what is known: usage, receipts and text.
+// /api/assistant/apply runs; it waits on Needs me under the needs-me policy,
+// else in the chat. The local planner runs only tools the turn's routing
+// allows (request.route.allowed_tools), as a model is offered no others. Writes that run at once go
+// through ServerSync as the turn's account, each call in one transaction, and poke subscribers. A
+// model call past its limit ends the turn with MODEL_TIMEOUT and the spec's message; text already
+// streamed stays in the reply, with the message after it. Stop (or the person going away) closes
+// the model stream and keeps what is known: usage, receipts and text.
 //
 // Thread-safety: Run runs on the server's single io thread (OpenAiClient's
 // requirement); store work goes to the StorePool's workers.
@@ -77,7 +78,8 @@ struct TurnRequest {
   core::playbooks::RouteRequest route;                // Built from the message (route_turn.h).
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
   core::assistant::WritePolicy policy = core::assistant::WritePolicy::kImmediate;
-  // The conversation's messages before this one, oldest first.
+  // The conversation's messages before this one, oldest first: at least
+  // its History() (LoadHistory reads just that).
   std::vector<core::assistant::StoredMessage> earlier;
   core::assistant::StoredMessage reply;                      // Saved already; updated at the end.
   std::optional<credentials::ModelCredentials> credentials;  // None: local planner.

@@ -2,7 +2,6 @@
 
 #include <optional>
 
-#include "core/assistant/write_policy.h"
 #include "core/sync/authorization.h"
 #include "core/text/utf8.h"
 
@@ -31,7 +30,23 @@ json MessageJson(const core::assistant::StoredMessage& m) {
               {"status", core::assistant::MessageStatusName(m.status)},
               {"createdAt", m.created_at}};
   if (!m.error_code.empty()) out["errorCode"] = m.error_code;
+  if (m.role == core::assistant::MessageRole::kAssistant) {
+    out["usage"] = {{"promptTokens", m.usage.prompt_tokens},
+                    {"completionTokens", m.usage.completion_tokens},
+                    {"cachedTokens", m.usage.cached_tokens}};
+  }
   return out;
+}
+
+json ApprovalJson(const core::assistant::Approval& a) {
+  json calls = json::array();
+  for (const auto& c : a.calls) {
+    calls.push_back({{"callId", c.call_id}, {"tool", c.tool}, {"summary", c.summary}});
+  }
+  return {{"conversationId", a.conversation_id},
+          {"messageId", a.message_id},
+          {"createdAt", a.created_at},
+          {"calls", std::move(calls)}};
 }
 
 core::Result<PostedMessage> ParsePostedMessage(const json& body) {
@@ -64,15 +79,6 @@ core::Result<PostedMessage> ParsePostedMessage(const json& body) {
       if (auto it = value.find("path"); it != value.end() && it->is_string()) {
         out.open_path = it->get<std::string>();
       }
-    } else if (key == "writePolicy") {
-      std::optional<core::assistant::WritePolicy> policy =
-          value.is_string() ? core::assistant::ParseWritePolicy(value.get<std::string>())
-                            : std::nullopt;
-      if (!policy) {
-        return Status(codes::kInvalidArgument,
-                      "writePolicy must be immediate, preview or needs-me");
-      }
-      out.policy = *policy;
     } else {
       return Status(codes::kInvalidArgument, "unknown field " + key);
     }

@@ -14,6 +14,7 @@
 
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/instructions.h"
+#include "core/assistant/proposal_store.h"
 #include "core/base/status.h"
 #include "core/store/database.h"
 #include "server/services/auth_service.h"
@@ -26,19 +27,22 @@ inline constexpr size_t kMaxPostedMentions = 60;
 // {id, spaceId, title, createdAt, updatedAt}.
 nlohmann::json ConversationJson(const core::assistant::Conversation& conversation);
 // {id, conversationId, seq, role, text, mentions, toolCalls, status,
-//  errorCode?, createdAt}.
+//  errorCode?, createdAt, usage? (a reply's: {promptTokens,
+//  completionTokens, cachedTokens}, as its `done` frame said)}.
 nlohmann::json MessageJson(const core::assistant::StoredMessage& message);
+// {conversationId, messageId, createdAt, calls: [{callId, tool, summary}]}.
+nlohmann::json ApprovalJson(const core::assistant::Approval& approval);
 
 // A posted message's body.
 struct PostedMessage {
   std::string text;
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
   std::string open_path;                              // surface.path, for routing.
-  core::assistant::WritePolicy policy = core::assistant::WritePolicy::kImmediate;
 };
 
 // INVALID_ARGUMENT naming the field for a body that is not
-// {text, mentions?, surface?, writePolicy?}.
+// {text, mentions?, surface?}. The write policy is the person's saved
+// setting (GET /api/settings), never a field of the message.
 core::Result<PostedMessage> ParsePostedMessage(const nlohmann::json& body);
 
 // OK when `caller` may use `space_id`: always in local mode; in accounts mode

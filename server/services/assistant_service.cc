@@ -6,6 +6,7 @@
 
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
+#include "core/assistant/proposal_store.h"
 #include "core/base/id.h"
 #include "core/playbooks/embedded.h"
 #include "core/sync/authorization.h"
@@ -142,6 +143,17 @@ net::awaitable<http::Response> AssistantService::Activity(const Caller& caller) 
     out.push_back(assistant::RunningTurnJson(turn));
   }
   co_return http::JsonResponse(bhttp::status::ok, {{"turns", out}});
+}
+
+net::awaitable<http::Response> AssistantService::ListApprovals(const Caller& caller) {
+  Result<std::vector<core::assistant::Approval>> approvals =
+      co_await pool_.Run([&caller](core::store::Database& db) {
+        return core::assistant::ListApprovals(db, caller.account_id);
+      });
+  if (!approvals.ok()) co_return FailureResponse(approvals.status(), "assistant", *env_.logger);
+  json out = json::array();
+  for (const auto& a : *approvals) out.push_back(ApprovalJson(a));
+  co_return http::JsonResponse(bhttp::status::ok, {{"approvals", out}});
 }
 
 }  // namespace ensemble::server::services

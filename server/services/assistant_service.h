@@ -7,8 +7,7 @@
 //   DELETE /api/assistant/conversations/:id                    -> {deleted: true}
 //   GET    /api/assistant/conversations/:id/messages           -> {messages}
 //   POST   /api/assistant/conversations/:id/messages
-//          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?},
-//           writePolicy?: "immediate" | "preview" | "needs-me"}
+//          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?}}
 //          -> text/event-stream: first `turn` {turnId, conversationId,
 //             userMessageId, messageId}, then the frames of
 //             server/assistant/turn_driver.h (refs, text, tool, proposal,
@@ -17,11 +16,17 @@
 //          (the turn id is the reply's message id, from the `turn` frame)
 //   GET    /api/assistant/activity -> {turns: [{id, conversationId, state,
 //          startedAt}]}, state working | queued | stopping | paused
+//   GET    /api/assistant/approvals -> {approvals: [{conversationId,
+//          messageId, createdAt, calls: [{callId, tool, summary}]}]}
+//          the caller's proposals waiting on Needs me, newest first
 //
-// writePolicy in a message stands in for settings.assistant.writePolicy until
-// assistant settings are saved on the server (default immediate). A
-// conversation is in one space: in accounts mode the account must be a
-// member (else NOT_FOUND); local mode trusts its one person.
+// A turn runs under the caller's saved settings (core/accounts/
+// account_settings.h): assistant.writePolicy decides which writes run and
+// which wait (needs-me proposals wait on the Needs me list, the rest in the
+// chat), and assistant.allowedWriteAreas drops the write tools of the areas
+// turned off from what the turn is offered. A conversation is in one space:
+// in accounts mode the account must be a member (else NOT_FOUND); local mode
+// trusts its one person.
 //
 // Thread-safety: handlers run on the server's io thread (turns need it:
 // server/model/openai_client.h); store work goes to the StorePool.
@@ -70,6 +75,7 @@ class AssistantService {
                                                       const Caller& caller);
   boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
   boost::asio::awaitable<http::Response> Activity(const Caller& caller);
+  boost::asio::awaitable<http::Response> ListApprovals(const Caller& caller);
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);

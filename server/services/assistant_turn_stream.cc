@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/accounts/account_settings.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
@@ -50,6 +51,7 @@ struct Started {
   StoredMessage user;
   StoredMessage reply;
   std::optional<credentials::ModelCredentials> credentials;
+  core::accounts::AccountSettings settings;  // The caller's saved settings.
 };
 
 }  // namespace
@@ -100,10 +102,13 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     Started s;
     ENSEMBLE_ASSIGN_OR_RETURN(
         s.conversation, core::assistant::GetConversation(db, caller.account_id, *conversation_id));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::ListMessages(db, *conversation_id));
+    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::LoadHistory(db, *conversation_id));
     ENSEMBLE_ASSIGN_OR_RETURN(s.credentials,
                               credentials_.ResolveModelCredentials(db, caller.account_id));
-    core::store::Transaction txn(db);
+    ENSEMBLE_ASSIGN_OR_RETURN(s.settings,
+                              core::accounts::GetAccountSettings(db, caller.account_id));
+    // Chat text: not worth a wait for the disk (core/store/database.h).
+    core::store::Transaction txn(db, core::store::Durability::kRelaxed);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
     ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
@@ -114,6 +119,20 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     co_await assistant::WriteAndClose(stream, request,
                                       FailureResponse(started.status(), "assistant", *env_.logger));
     co_return;
+  }
+  const core::accounts::AssistantSettings& settings = started->settings.assistant;
+  if (!settings.AllWriteAreasAllowed()) {
+    // Routed again with the areas turned off, so their write tools are not
+    // offered (the first routing checked the request before anything was
+    // saved; most people never narrow the areas).
+    route_json["allowedWriteAreas"] = settings.allowed_write_areas;
+    route = core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
+                                              std::move(route_json));
+    if (!route.ok()) {
+      co_await assistant::WriteAndClose(stream, request,
+                                        FailureResponse(route.status(), "assistant", *env_.logger));
+      co_return;
+    }
   }
 
   auto channel = std::make_shared<assistant::SseChannel>(stream, request);
@@ -142,7 +161,7 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   turn.message = posted->text;
   turn.route = std::move(*route);
   turn.mentions = posted->mentions;
-  turn.policy = posted->policy;
+  turn.policy = settings.write_policy;
   turn.earlier = std::move(started->earlier);
   turn.reply = std::move(started->reply);
   turn.credentials = std::move(started->credentials);

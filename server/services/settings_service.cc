@@ -3,6 +3,7 @@
 #include <optional>
 #include <string>
 
+#include "core/accounts/account_settings.h"
 #include "server/http/json_response.h"
 #include "server/services/json_body.h"
 
@@ -34,6 +35,29 @@ SettingsService::SettingsService(store::StorePool& pool,
                                  const credentials::CredentialStore& credentials,
                                  core::platform::Env env)
     : pool_(pool), credentials_(credentials), env_(env) {}
+
+net::awaitable<http::Response> SettingsService::GetSettings(const Caller& caller) {
+  Result<core::accounts::AccountSettings> settings =
+      co_await pool_.Run([&caller](core::store::Database& db) {
+        return core::accounts::GetAccountSettings(db, caller.account_id);
+      });
+  if (!settings.ok()) co_return FailureResponse(settings.status(), "settings", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, core::accounts::AccountSettingsJson(*settings));
+}
+
+net::awaitable<http::Response> SettingsService::PatchSettings(const http::Request& request,
+                                                              const Caller& caller) {
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  const json* patch = &*body;
+  const int64_t now = env_.clock->NowMillis();
+  Result<core::accounts::AccountSettings> settings =
+      co_await pool_.Run([&caller, patch, now](core::store::Database& db) {
+        return core::accounts::PatchAccountSettings(db, caller.account_id, *patch, now);
+      });
+  if (!settings.ok()) co_return FailureResponse(settings.status(), "settings", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, core::accounts::AccountSettingsJson(*settings));
+}
 
 net::awaitable<http::Response> SettingsService::GetModel(const Caller& caller) {
   Result<std::optional<ModelCredentialsView>> view =

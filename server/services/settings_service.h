@@ -1,4 +1,9 @@
-// SettingsService: the caller's own model settings.
+// SettingsService: the caller's own settings and model settings.
+//   GET    /api/settings -> {"assistant": {"writePolicy", "allowedWriteAreas"}}
+//          with defaults filled in (core/accounts/account_settings.h)
+//   PATCH  /api/settings {partial object of allowlisted keys} -> as GET
+//          merged; an unknown key, a key given twice or a bad value is 400
+//          INVALID_ARGUMENT naming the key, and nothing changes
 //   GET    /api/settings/model -> {configured, source, provider, baseUrl, model, hasKey}
 //   PUT    /api/settings/model {provider, baseUrl, model, apiKey?}
 //   DELETE /api/settings/model -> {deleted}
@@ -31,6 +36,10 @@ class SettingsService {
   // Everything given must outlive the service.
   SettingsService(store::StorePool& pool, const credentials::CredentialStore& credentials,
                   core::platform::Env env);
+
+  boost::asio::awaitable<http::Response> GetSettings(const Caller& caller);
+  boost::asio::awaitable<http::Response> PatchSettings(const http::Request& request,
+                                                       const Caller& caller);
 
   boost::asio::awaitable<http::Response> GetModel(const Caller& caller);
   boost::asio::awaitable<http::Response> PutModel(const http::Request& request,

@@ -50,7 +50,6 @@ constexpr char kKeyInt = 'i';
 constexpr char kKeyDouble = 'd';
 constexpr char kKeyUnknown = 'u';  // Text and NULL: the server infers both.
 
-
 // libpq messages end with a newline; a Status message is one line.
 std::string Trimmed(const char* message) {
   std::string s = message ? message : "";
@@ -341,11 +340,10 @@ Result<PgDatabase::ResultPtr> PgDatabase::RunPipeline(std::vector<Bound>& batch)
     const Bound& b = batch[i];
     const std::vector<const char*> values = b.Values();
     const int n = static_cast<int>(values.size());
-    sent = names[i].empty()
-               ? PQsendQueryParams(conn_, b.text.c_str(), n, b.types.data(), values.data(),
-                                   nullptr, nullptr, kTextFormat) == 1
-               : PQsendQueryPrepared(conn_, names[i].c_str(), n, values.data(), nullptr,
-                                     nullptr, kTextFormat) == 1;
+    sent = names[i].empty() ? PQsendQueryParams(conn_, b.text.c_str(), n, b.types.data(),
+                                                values.data(), nullptr, nullptr, kTextFormat) == 1
+                            : PQsendQueryPrepared(conn_, names[i].c_str(), n, values.data(),
+                                                  nullptr, nullptr, kTextFormat) == 1;
   }
   if (!sent || PQpipelineSync(conn_) != 1) {
     Status st = Error("statement failed", nullptr);
@@ -405,12 +403,16 @@ Status PgDatabase::ExecScript(std::string_view sql) {
   return Status::Ok();
 }
 
-Status PgDatabase::Begin() {
+Status PgDatabase::Begin(core::store::Durability durability) {
   ENSEMBLE_RETURN_IF_ERROR(EnsureConnected());
   DeallocateEvicted();
   // Held, like the statements after it: BEGIN costs no round trip of its own.
   deferred_.clear();
   deferred_.push_back(Bind("BEGIN", {}, /*prepare=*/false));
+  if (durability == core::store::Durability::kRelaxed) {
+    // For this transaction only: COMMIT returns before the WAL is flushed.
+    deferred_.push_back(Bind("SET LOCAL synchronous_commit = off", {}, /*prepare=*/false));
+  }
   in_transaction_ = true;
   return Status::Ok();
 }

@@ -66,7 +66,7 @@ class PgDatabase final : public core::store::Database {
   // with the next statement that needs an answer, or with COMMIT.
   core::Status ExecDeferred(std::string_view sql,
                             const std::vector<core::store::Value>& params = {}) override;
-  core::Status Begin() override;
+  core::Status Begin(core::store::Durability durability) override;
   core::Status Commit() override;
   core::Status Rollback() override;
 

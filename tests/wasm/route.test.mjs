@@ -38,6 +38,25 @@ describe('route binding', () => {
     assert.match(unknown.message, /nope/);
   });
 
+  // routeMessage crosses the JS edge as UTF-8 (route_pre.js): text outside
+  // ASCII, escapes and a request larger than the kept buffer come back intact.
+  test('passes any text through the edge unchanged', () => {
+    const odd = 'caf\u00e9_\u2014_\u{1F600}_"q"\\';
+    const allowedTools = ['hub_how_to', odd];
+    const request = {message: 'ask Jira about the caf\u00e9 \u{1F600} board', allowedTools,
+                     appTools: [odd], apps: [{catalogName: 'Jira', id: 'jira', vendor: 'Atlassian'}]};
+    const out = call(core, 'routeMessage', JSON.stringify(request));
+    assert.equal(out.ok, true, `${out.code}: ${out.message}`);
+    assert.deepEqual(out.tools, allowedTools);
+    assert.ok(out.guides.includes('apps'));
+    const big = call(core, 'routeMessage', JSON.stringify({message: 'x'.repeat(200_000) + ' task'}));
+    assert.equal(big.ok, true, `${big.code}: ${big.message}`);
+    assert.ok(big.guides.includes('tasks'));
+    const tooBig = call(core, 'routeMessage', JSON.stringify({message: '\u00e9'.repeat(200_000)}));
+    assert.equal(tooBig.code, 'INVALID_ARGUMENT');
+    assert.deepEqual(call(core, 'routeMessage', JSON.stringify(request)), out);
+  });
+
   test('never offers a tool outside allowedTools', () => {
     const allowedTools = ['hub_how_to', 'hub_list_boards'];
     const out = call(core, 'routeMessage', JSON.stringify({message: 'move the card on my board', allowedTools}));

@@ -1,8 +1,11 @@
 // dedupe_bench: cross-calendar dedupe (core/calendar/dedupe.h) on generated
 // event sets of 6,000, 60,000 and 600,000 copies. Prints one JSON object per
 // line: calendar.dedupe_{6k,60k,600k}_ms (the median of several runs; the
-// input copy is made outside the timed region) and calendar.dedupe_growth_10x
-// (the larger ratio of consecutive sizes). --quick runs fewer repetitions.
+// input copy is made outside the timed region, and destroyed outside it too:
+// MergeCalendarEvents moves text out of the caller's copies and leaves
+// destroying them to the caller, as MergeIcsFilesJson does on return) and
+// calendar.dedupe_growth_10x (the larger ratio of consecutive sizes). --quick
+// runs fewer repetitions.
 // Times are the CPU time of the (only) thread, user plus system: on an idle
 // machine that is the wall time, and on a shared one it does not count the
 // time other processes hold the core.
@@ -173,6 +176,7 @@ double TimeOnce(const std::vector<CalendarEvent>& input, size_t* merged_count) {
   const double t0 = ThreadCpuMs();
   std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copy));
   const double t1 = ThreadCpuMs();
+  // `copy` (its text moved into `merged`) and `merged` are freed from here.
   *merged_count = merged.size();
   return t1 - t0;
 }

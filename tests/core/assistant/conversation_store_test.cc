@@ -150,6 +150,35 @@ TEST_F(ConversationStoreTest, DeleteRemovesTheConversationItsMessagesAndTheirPro
   EXPECT_TRUE(GetProposal(*db_, "mira", "p-c2").ok());
 }
 
+TEST_F(ConversationStoreTest, LoadHistoryReadsWhatHistoryKeepsOfTheWholeConversation) {
+  Start("c1", "mira", 10);
+  Start("c2", "mira", 10);
+  for (int i = 0; i < 30; ++i) {
+    const bool answer = i % 2 == 1;
+    MessageStatus status = MessageStatus::kOk;
+    if (answer && i % 7 == 1) status = MessageStatus::kError;
+    if (answer && i % 11 == 3) status = MessageStatus::kStopped;
+    Say("c1", "m" + std::to_string(i), answer ? MessageRole::kAssistant : MessageRole::kUser,
+        "text " + std::to_string(i), status);
+    if (i < 3) Say("c2", "other" + std::to_string(i), MessageRole::kUser, "elsewhere");
+  }
+  auto all = ListMessages(*db_, "c1");
+  ASSERT_TRUE(all.ok());
+  std::vector<StoredMessage> expected = History(*all);
+  auto loaded = LoadHistory(*db_, "c1");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  ASSERT_EQ(loaded->size(), expected.size());
+  ASSERT_EQ(loaded->size(), kHistoryMessages);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ((*loaded)[i].id, expected[i].id) << i;
+    EXPECT_EQ((*loaded)[i].seq, expected[i].seq) << i;
+  }
+  auto few = LoadHistory(*db_, "c2");
+  ASSERT_TRUE(few.ok());
+  EXPECT_EQ(few->size(), 3u);
+  EXPECT_EQ(few->front().id, "other0");
+}
+
 TEST(ConversationHistory, IsTheLastTwelveWithoutErrorOrStoppedAnswers) {
   std::vector<StoredMessage> messages;
   for (int i = 0; i < 20; ++i) {

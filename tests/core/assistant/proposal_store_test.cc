@@ -10,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/assistant/conversation_store.h"
 #include "core/hub/hub.h"
 #include "core/store/sqlite_database.h"
 
@@ -377,6 +378,63 @@ TEST_F(ProposalStoreTest, DeletingAConversationsProposalsRemovesThem) {
   Save("p1");
   ASSERT_TRUE(DeleteConversationProposals(*db_, "conv-1").ok());
   EXPECT_EQ(GetProposal(*db_, "mira", "p1").status().code(), codes::kNotFound);
+}
+
+// The Needs me list: only needs-me proposals still pending, newest first, on
+// the account's own conversations, with the preview the reply showed.
+TEST_F(ProposalStoreTest, ApprovalsListWhatWaitsOnNeedsMe) {
+  ASSERT_TRUE(CreateConversation(*db_, "conv-1", "space-1", "mira", "Plans", 1).ok());
+  ASSERT_TRUE(CreateConversation(*db_, "conv-2", "space-1", "ada", "Hers", 1).ok());
+  StoredMessage reply;
+  reply.id = "msg-p2";
+  reply.conversation_id = "conv-1";
+  reply.role = MessageRole::kAssistant;
+  reply.tool_calls = {{{"id", "c1"}, {"name", "hub_create_task"}, {"preview", "Add Draft it"}}};
+  ASSERT_TRUE(AppendMessage(*db_, reply).ok());
+  auto save = [this](const std::string& id, WaitsOn waits, int64_t at, std::string account = "mira",
+                     std::string conversation = "conv-1") {
+    Proposal p = NewProposal(id, std::move(account));
+    p.conversation_id = std::move(conversation);
+    p.waits_on = waits;
+    ASSERT_TRUE(SaveProposal(*db_, p, at).ok());
+  };
+  save("p1", WaitsOn::kNeedsMe, 10);
+  save("p2", WaitsOn::kNeedsMe, 20);
+  save("p3", WaitsOn::kChat, 30);
+  save("p4", WaitsOn::kNeedsMe, 40);
+  save("p5", WaitsOn::kNeedsMe, 50, "ada", "conv-2");
+  // Another account's proposal naming mira's conversation is never hers.
+  save("p6", WaitsOn::kNeedsMe, 60, "ada", "conv-1");
+  ASSERT_TRUE(DiscardProposal(*db_, "mira", "p4", 41).ok());
+  EXPECT_EQ(GetProposal(*db_, "mira", "p1")->waits_on, WaitsOn::kNeedsMe);
+  EXPECT_EQ(GetProposal(*db_, "mira", "p3")->waits_on, WaitsOn::kChat);
+
+  auto listed = ListApprovals(*db_, "mira");
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].proposal_id, "p2");
+  EXPECT_EQ((*listed)[0].message_id, "msg-p2");
+  EXPECT_EQ((*listed)[0].conversation_id, "conv-1");
+  EXPECT_EQ((*listed)[0].created_at, 20);
+  ASSERT_EQ((*listed)[0].calls.size(), 3u);
+  EXPECT_EQ((*listed)[0].calls[0].call_id, "c1");
+  EXPECT_EQ((*listed)[0].calls[0].tool, "hub_create_task");
+  EXPECT_EQ((*listed)[0].calls[0].summary, "Add Draft it");
+  // Without a saved preview, the readable preview of the call.
+  EXPECT_NE((*listed)[0].calls[2].summary.find("Send the plan"), std::string::npos)
+      << (*listed)[0].calls[2].summary;
+  EXPECT_EQ((*listed)[1].proposal_id, "p1");
+
+  // Claimed for Apply: no longer waiting.
+  ASSERT_TRUE(ClaimForApply(*db_, "mira", "p2", std::nullopt, 70).ok());
+  listed = ListApprovals(*db_, "mira");
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].proposal_id, "p1");
+  listed = ListApprovals(*db_, "ada");
+  ASSERT_TRUE(listed.ok());
+  ASSERT_EQ(listed->size(), 1u);
+  EXPECT_EQ((*listed)[0].proposal_id, "p5");
 }
 
 }  // namespace

@@ -322,5 +322,23 @@ TEST(PromptText, OneLineCutsOnACharacterAndMarksTheCut) {
   EXPECT_TRUE(cut);
 }
 
+TEST(PromptText, CleanUtf8DropsNulsAndReplacesBrokenBytes) {
+  EXPECT_EQ(CleanUtf8(std::string("a\0b", 3)), "ab");
+  EXPECT_EQ(CleanUtf8("x\xFFy\xC3"), "x\xEF\xBF\xBDy\xEF\xBF\xBD");
+  EXPECT_EQ(CleanUtf8("\xED\xA0\x80"), "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // A surrogate.
+  EXPECT_EQ(CleanUtf8("caf\xC3\xA9 \xF0\x9F\x99\x82"), "caf\xC3\xA9 \xF0\x9F\x99\x82");
+}
+
+TEST(PromptText, BlockKeepsLinesAndTabsAndDropsOtherControls) {
+  EXPECT_EQ(Block("a\r\nb\rc\nd\te\x01"
+                  "f\x7F"),
+            "a\nb\nc\nd\tef");
+  EXPECT_EQ(Block("</guide> and <context> and <b> and < guide"),
+            "\xE2\x80\xB9/guide> and \xE2\x80\xB9"
+            "context> and <b> and \xE2\x80\xB9 guide");
+  EXPECT_EQ(NeutraliseTags("<guides"), "<guides");
+  EXPECT_EQ(NeutraliseTags("x<"), "x<");
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant

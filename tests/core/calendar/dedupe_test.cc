@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ensemble::core::calendar {
@@ -170,7 +171,7 @@ TEST(Dedupe, RecurringOccurrencesJoinOccurrenceByOccurrence) {
     copies.push_back(g);
     copies.push_back(ics);
   }
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(copies);
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
   ASSERT_EQ(merged.size(), 4u);
   for (int week = 0; week < 4; ++week) {
     EXPECT_EQ(std::set<std::string>(merged[week].member_ids.begin(), merged[week].member_ids.end()),
@@ -198,9 +199,9 @@ TEST(Dedupe, CancelledCopiesAreDropped) {
   CalendarEvent lonely =
       Timed("ics1", SourceKind::kIcs, "Link", kT0 + kDay, kT0 + kDay + kHour, "Gone");
   lonely.status = "CANCELLED";
-  const std::vector<CalendarEvent> copies = {outlook, google, lonely};
+  std::vector<CalendarEvent> copies = {outlook, google, lonely};
   EXPECT_EQ(GroupCalendarEvents(copies), (std::vector<int32_t>{-1, 0, -1}));
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(copies);
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].member_ids, (std::vector<std::string>{"g1"}));
   EXPECT_EQ(merged[0].event.status, "");
@@ -254,7 +255,7 @@ TEST(Dedupe, NeverJoinsTwoCopiesOfOneCalendarThroughAThird) {
       Timed("z3", SourceKind::kGoogle, "B", kT0, kT0 + kHour, "Interviews"),
   };
   for (CalendarEvent& e : zoom) e.join_url = "https://us02web.zoom.us/j/85412345678?pwd=abc";
-  const std::vector<MergedEvent> by_link = MergeCalendarEvents(zoom);
+  const std::vector<MergedEvent> by_link = MergeCalendarEvents(std::move(zoom));
   EXPECT_EQ(by_link.size(), 2u);
   ExpectNoCalendarTwice(by_link);
 }
@@ -338,13 +339,13 @@ TEST(Dedupe, JsonListsAtMostFiftyAttendees) {
 }
 
 TEST(Dedupe, GroupsAreNumberedInInputOrder) {
-  const std::vector<CalendarEvent> copies = {
+  std::vector<CalendarEvent> copies = {
       Timed("a", SourceKind::kIcs, "A", kT0 + kDay, kT0 + kDay + kHour, "Later"),
       Timed("b", SourceKind::kIcs, "A", kT0, kT0 + kHour, "Earlier"),
       Timed("c", SourceKind::kGoogle, "B", kT0 + kDay, kT0 + kDay + kHour, "Later"),
   };
   EXPECT_EQ(GroupCalendarEvents(copies), (std::vector<int32_t>{0, 1, 0}));
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(copies);
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(merged[0].event.title, "Earlier");  // Output in start order.
 }
@@ -358,7 +359,7 @@ TEST(Dedupe, ManyCalendarsUseTheListPath) {
                            kT0, kT0 + kHour, "Launch"));
   }
   copies.push_back(Timed("dup", SourceKind::kIcs, "cal5", kT0, kT0 + kHour, "Launch"));
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(copies);
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(merged[0].sources.size() + merged[1].sources.size(), 71u);
   ExpectNoCalendarTwice(merged);
@@ -392,7 +393,7 @@ TEST(Dedupe, SixThousandEvents) {
                             "Holiday " + std::to_string(d) + " (observed)"));
   }
   ASSERT_EQ(copies.size(), 6600u);
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(copies);
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
   ASSERT_EQ(merged.size(), 2300u);
   for (const MergedEvent& m : merged) {
     ASSERT_EQ(m.sources.size(), m.event.all_day ? 2u : 3u) << m.event.title;

@@ -25,7 +25,7 @@ ChatRequest Conversation() {
                 ChatMessage::User("Add a task"),
                 ChatMessage::Assistant("", {{"call_1", "hub_create_tasks", R"({"tasks":[]})"}}),
                 ChatMessage::ToolResult("call_1", "Added 1 task"), ChatMessage::User("thanks")};
-  r.tools = {{"hub_create_tasks", "Create tasks.", json{{"type", "object"}}}};
+  r.tools = {{"hub_create_tasks", "Create tasks.", R"({"type":"object"})"}};
   return r;
 }
 
@@ -114,6 +114,27 @@ TEST(ChatRequest, BodyTextSurvivesInvalidUtf8) {
   EXPECT_NE(text->find("bad \xEF\xBF\xBD byte"), std::string::npos);
 }
 
+TEST(ChatRequest, BodyTextIsTheCompactDumpOfTheBody) {
+  // The text is written by hand for speed; it must be byte for byte what a
+  // JSON library would write for the same body, in every optional shape.
+  for (int shape = 0; shape < 8; ++shape) {
+    ChatRequest r = Conversation();
+    r.messages.push_back(ChatMessage::User("quote \" tab \t \u00e9 \xf0\x9f\x99\x82 </script>"));
+    r.messages.push_back(ChatMessage::Assistant("looking \\ \x01",
+                                                {{"call_2", "hub_list_tasks", R"({"limit":5})"}}));
+    r.messages.push_back(ChatMessage::ToolResult("call_2", "[]"));
+    r.tools.push_back({"hub_list_tasks", "List \"open\" tasks.\n",
+                       R"({"properties":{"limit":{"type":"integer"}},"type":"object"})"});
+    if (shape & 1) r.effort = "low";
+    if (shape & 2) r.stream = false;
+    if (shape & 4) r.tool_choice = ToolChoice::kNone;
+    if (shape == 7) r.tools.clear();
+    auto text = BuildChatBodyText(Model(), r);
+    ASSERT_TRUE(text.ok()) << text.status().ToString();
+    EXPECT_EQ(*text, json::parse(*text).dump()) << "shape " << shape;
+  }
+}
+
 TEST(ChatRequest, ToolSpecFromADefinition) {
   tools::ToolDef def;
   def.name = "hub_list_tasks";
@@ -122,7 +143,7 @@ TEST(ChatRequest, ToolSpecFromADefinition) {
   ToolSpec spec = ToolSpec::From(def);
   EXPECT_EQ(spec.name, "hub_list_tasks");
   EXPECT_EQ(spec.description, "List tasks.");
-  EXPECT_EQ(spec.parameters, def.input_schema);
+  EXPECT_EQ(json::parse(spec.parameters_json), def.input_schema);
 }
 
 }  // namespace

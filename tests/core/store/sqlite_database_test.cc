@@ -16,10 +16,10 @@ std::unique_ptr<SqliteDatabase> OpenMemory() {
 TEST(SqliteDatabase, ValuesComeBackTyped) {
   auto db = OpenMemory();
   ASSERT_TRUE(db->ExecScript("CREATE TABLE t (i BIGINT, d DOUBLE PRECISION, s TEXT, n TEXT)").ok());
-  ASSERT_TRUE(db->Exec("INSERT INTO t VALUES ($1, $2, $3, $4)",
-                       {Value(int64_t{9007199254740993}), Value(2.5), Value("héllo 'q'"),
-                        Value(Null{})})
-                  .ok());
+  ASSERT_TRUE(
+      db->Exec("INSERT INTO t VALUES ($1, $2, $3, $4)",
+               {Value(int64_t{9007199254740993}), Value(2.5), Value("héllo 'q'"), Value(Null{})})
+          .ok());
   auto rows = db->Query("SELECT i, d, s, n FROM t");
   ASSERT_TRUE(rows.ok());
   ASSERT_EQ(rows->size(), 1u);
@@ -54,6 +54,42 @@ TEST(Transaction, RollsBackUnlessCommitted) {
     ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (1)").ok());
   }
   EXPECT_EQ(AsInt(db->Query("SELECT COUNT(*) FROM t")->rows[0][0]), 0);
+}
+
+int64_t SynchronousLevel(Database& db) { return AsInt(db.Query("PRAGMA synchronous")->rows[0][0]); }
+
+TEST(Transaction, ARelaxedOneWaitsForNoDiskAndPutsTheLevelBack) {
+  auto db = OpenMemory();
+  ASSERT_TRUE(db->ExecScript("CREATE TABLE t (x BIGINT); PRAGMA synchronous = FULL").ok());
+  {
+    Transaction txn(*db, Durability::kRelaxed);
+    ASSERT_TRUE(txn.status().ok()) << txn.status().ToString();
+    EXPECT_EQ(SynchronousLevel(*db), 1);  // NORMAL
+    ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (1)").ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(SynchronousLevel(*db), 2);  // FULL again
+  EXPECT_EQ(AsInt(db->Query("SELECT COUNT(*) FROM t")->rows[0][0]), 1);
+  {
+    Transaction rolled_back(*db, Durability::kRelaxed);
+    ASSERT_TRUE(db->Exec("INSERT INTO t VALUES (2)").ok());
+  }
+  EXPECT_EQ(SynchronousLevel(*db), 2);
+  {
+    Transaction full(*db);
+    EXPECT_EQ(SynchronousLevel(*db), 2);
+    // A savepoint inside takes its enclosing transaction's durability.
+    Transaction inner(*db, Durability::kRelaxed);
+    EXPECT_EQ(SynchronousLevel(*db), 2);
+    ASSERT_TRUE(inner.Commit().ok());
+    ASSERT_TRUE(full.Commit().ok());
+  }
+  ASSERT_TRUE(db->ExecScript("PRAGMA synchronous = OFF").ok());
+  {
+    Transaction relaxed(*db, Durability::kRelaxed);
+    EXPECT_EQ(SynchronousLevel(*db), 0);  // Never made stricter.
+  }
+  EXPECT_EQ(SynchronousLevel(*db), 0);
 }
 
 TEST(Transaction, InnerTransactionIsASavepoint) {

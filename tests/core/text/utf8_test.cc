@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace ensemble::core::text {
 namespace {
 
@@ -19,9 +21,22 @@ TEST(Utf8, RejectsMalformedText) {
   EXPECT_FALSE(IsValidUtf8("\x80"));              // Lone continuation.
 }
 
-TEST(Utf8, CountsCodePointsNotBytes) {
-  EXPECT_EQ(CountCodePoints("Zoë🎉"), 4u);
+TEST(Utf8, FindsABadByteAtAnyOffsetInLongAsciiRuns) {
+  // ASCII is skipped a word at a time: a bad or multi-byte sequence must be
+  // seen wherever it falls relative to the words.
+  for (size_t at = 0; at < 20; ++at) {
+    std::string text(24, 'a');
+    std::string bad = text, good = text, cut = text;
+    bad.insert(at, "\xFF");
+    good.insert(at, "\xE2\x9C\x93");
+    cut.insert(cut.size() - at % 3, "\xE2\x9C");
+    EXPECT_FALSE(IsValidUtf8(bad)) << at;
+    EXPECT_TRUE(IsValidUtf8(good)) << at;
+    EXPECT_FALSE(IsValidUtf8(cut)) << at;
+  }
 }
+
+TEST(Utf8, CountsCodePointsNotBytes) { EXPECT_EQ(CountCodePoints("Zoë🎉"), 4u); }
 
 TEST(Utf8, TrimsAsciiWhiteSpaceOnly) {
   EXPECT_EQ(Trim("  \t a b \n"), "a b");

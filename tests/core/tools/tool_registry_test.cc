@@ -53,6 +53,9 @@ TEST(ToolRegistry, FindsAndListsSortedNames) {
   EXPECT_EQ(registry.Find("hub_nope"), nullptr);
   EXPECT_NE(registry.CompiledSchema("hub_list_tasks"), nullptr);
   EXPECT_EQ(registry.CompiledSchema("hub_nope"), nullptr);
+  EXPECT_EQ(nlohmann::json::parse(registry.SchemaText("hub_list_tasks")),
+            registry.Find("hub_list_tasks")->input_schema);
+  EXPECT_EQ(registry.SchemaText("hub_nope"), "");
   EXPECT_THAT(registry.names(),
               ElementsAre("hub_create_tasks", "hub_list_pages", "hub_list_skills", "hub_list_tasks",
                           "hub_manage_skill", "hub_update_page"));

@@ -170,6 +170,11 @@ class AssistantTest : public AccountsServerTest {
     EXPECT_THAT(r.body(), ::testing::Not(HasSubstr(kKey)));
     return r.json()["messages"];
   }
+  // Saves the caller's settings (PATCH /api/settings) before a turn.
+  void SaveSettings(const json& patch, const Headers& h = {}) {
+    HttpReply r = Send(bhttp::verb::patch, "/api/settings", patch.dump(), h);
+    ASSERT_EQ(r.status, 200) << r.body();
+  }
   json Activity() {
     HttpReply r = Send(bhttp::verb::get, "/api/assistant/activity");
     EXPECT_EQ(r.status, 200) << r.body();
@@ -277,8 +282,8 @@ TEST_P(AssistantTest, AToolCallProducesToolRows) {
 
 TEST_P(AssistantTest, AHeldWriteUnderPreviewIsAProposal) {
   std::string conversation = NewConversation();
-  std::vector<TurnFrame> frames =
-      Turn(conversation, {{"text", "add a task to call Mira"}, {"writePolicy", "preview"}});
+  SaveSettings({{"assistant", {{"writePolicy", "preview"}}}});
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "add a task to call Mira"}});
   const TurnFrame* proposal = Find(frames, "proposal");
   ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
   EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
@@ -373,8 +378,10 @@ TEST_P(AssistantTest, BadInputIsRefusedBeforeAnyFrame) {
   EXPECT_THAT(empty->body(), HasSubstr(codes::kInvalidArgument));
   auto unknown = Post("01J00000000000000000000000", {{"text", "hello there"}});
   EXPECT_EQ(unknown->Status(), 404);
-  auto policy = Post(conversation, {{"text", "hi"}, {"writePolicy", "sometimes"}});
+  // The write policy is a saved setting, not a field of a message.
+  auto policy = Post(conversation, {{"text", "hi"}, {"writePolicy", "preview"}});
   EXPECT_EQ(policy->Status(), 400);
+  EXPECT_THAT(policy->body(), HasSubstr("writePolicy"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AssistantTest,
@@ -410,8 +417,8 @@ TEST_P(AssistantWithoutModelTest, TheLocalPlannerRunsTheSameToolCalls) {
 
 TEST_P(AssistantWithoutModelTest, AWriteUnderPreviewIsProposedByThePlanner) {
   std::string conversation = NewConversation();
-  std::vector<TurnFrame> frames =
-      Turn(conversation, {{"text", "add a task to call Mira"}, {"writePolicy", "preview"}});
+  SaveSettings({{"assistant", {{"writePolicy", "preview"}}}});
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "add a task to call Mira"}});
   const TurnFrame* proposal = Find(frames, "proposal");
   ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
   EXPECT_EQ(proposal->data["name"], "hub_create_tasks");

@@ -36,7 +36,7 @@ std::string Body(const std::string& question = "hello") {
   core::model::ChatRequest request;
   request.messages = {core::model::ChatMessage::System("Be brief."),
                       core::model::ChatMessage::User(question)};
-  request.tools = {{"hub_list_tasks", "List tasks.", json{{"type", "object"}}}};
+  request.tools = {{"hub_list_tasks", "List tasks.", R"({"type":"object"})"}};
   return *core::model::BuildChatBodyText(model, request);
 }
 

@@ -230,8 +230,7 @@ TEST_P(StoreContract, RepeatedStatementReturnsTheSameTypedRows) {
     EXPECT_EQ(got.rows[0], want) << "run " << run;
   }
   // The same text bound with other types each time keeps each value's type.
-  const std::vector<Value> echoes = {Value(int64_t{42}), Value(2.25), Value("text"),
-                                     Value(Null{})};
+  const std::vector<Value> echoes = {Value(int64_t{42}), Value(2.25), Value("text"), Value(Null{})};
   for (int run = 0; run < kRuns; ++run) {
     const Value& v = echoes[run % echoes.size()];
     Rows got = Query("SELECT $1 AS v", {v});
@@ -321,9 +320,9 @@ TEST_P(StoreContract, ManyDeferredStatementsAreSentInBoundedBatches) {
     Transaction txn(*db_);
     ASSERT_TRUE(txn.status().ok());
     for (int64_t i = 0; i < count; ++i) {
-      ASSERT_TRUE(
-          db_->ExecDeferred("INSERT INTO t (k, i) VALUES ($1, $2)", {Value(std::to_string(i)), Value(i)})
-              .ok());
+      ASSERT_TRUE(db_->ExecDeferred("INSERT INTO t (k, i) VALUES ($1, $2)",
+                                    {Value(std::to_string(i)), Value(i)})
+                      .ok());
     }
     ASSERT_TRUE(txn.Commit().ok());
   }
@@ -365,7 +364,7 @@ TEST(ServerPgDatabase, CommitAfterAFailedStatementReportsTheRollback) {
   auto db = (*store)->Connect();
   ASSERT_TRUE(db.ok());
   ASSERT_TRUE((*db)->ExecScript("CREATE TABLE t (k TEXT PRIMARY KEY)").ok());
-  ASSERT_TRUE((*db)->Begin().ok());
+  ASSERT_TRUE((*db)->Begin(core::store::Durability::kFull).ok());
   ASSERT_TRUE((*db)->Exec("INSERT INTO t (k) VALUES ('a')").ok());
   EXPECT_FALSE((*db)->Exec("SELEC 1").ok());
   core::Status commit = (*db)->Commit();
@@ -464,6 +463,31 @@ TEST_F(ServerPgPrepared, ReconnectingForgetsThePreparedStatements) {
     ASSERT_TRUE(txn.Commit().ok());
   }
   EXPECT_EQ(Count(), 2);
+}
+
+TEST(ServerPgDatabase, ARelaxedTransactionTurnsOffSynchronousCommitForItselfOnly) {
+  ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
+  auto store = ScratchStore::Create(StoreKind::kPostgres);
+  ASSERT_TRUE(store.ok()) << store.status().ToString();
+  auto db = (*store)->Connect();
+  ASSERT_TRUE(db.ok());
+  ASSERT_TRUE((*db)->ExecScript("CREATE TABLE t (k TEXT PRIMARY KEY)").ok());
+  auto setting = [&] {
+    return core::store::AsText((*db)->Query("SHOW synchronous_commit")->rows[0][0]);
+  };
+  {
+    Transaction txn(**db, core::store::Durability::kRelaxed);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE((*db)->Exec("INSERT INTO t (k) VALUES ('a')").ok());
+    EXPECT_EQ(setting(), "off");
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  EXPECT_EQ(setting(), "on");
+  {
+    Transaction txn(**db);
+    EXPECT_EQ(setting(), "on");
+  }
+  EXPECT_EQ(core::store::AsInt((*db)->Query("SELECT COUNT(*) FROM t")->rows[0][0]), 1);
 }
 
 TEST(ServerPgDatabase, OpenFailureIsStorageErrorWithoutTheUrl) {
