@@ -31,7 +31,13 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
-App::~App() = default;
+App::~App() {
+  // Work on the hash and store pools ends by posting its result to the
+  // io_context, which is destroyed before them (app.h): let that work finish
+  // while the io_context exists; the results it queues are dropped with it.
+  auth_.WaitForHashes();
+  pool_->WaitForJobs();
+}
 
 Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::Env env) {
   if (!env.clock || !env.random || !env.logger) {

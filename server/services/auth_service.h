@@ -84,6 +84,10 @@ class AuthService {
     std::string hash;
   };
 
+  // Waits for password hashing in flight. Its results are handed to the
+  // io_context, so the owner calls this before destroying that.
+  void WaitForHashes() { hash_pool_.join(); }
+
  private:
   boost::asio::awaitable<HashOutcome> Hash(std::string password);
   boost::asio::awaitable<bool> Verify(std::string hash, std::string password);

@@ -55,28 +55,34 @@ class StorePool {
   boost::asio::awaitable<std::invoke_result_t<Fn&, core::store::Database&>> Run(Fn fn) {
     using R = std::invoke_result_t<Fn&, core::store::Database&>;
     auto caller = co_await boost::asio::this_coro::executor;
-    std::optional<R> result = co_await boost::asio::async_initiate<
-        decltype(boost::asio::use_awaitable), void(std::exception_ptr, std::optional<R>)>(
-        [this, caller](auto handler, Fn fn) {
-          boost::asio::post(workers_, [this, caller, fn = std::move(fn),
-                                       handler = std::move(handler)]() mutable {
-            std::exception_ptr error;
-            std::optional<R> result;
-            try {
-              Lease lease(*this);
-              result.emplace(fn(lease.db()));
-            } catch (...) {
-              error = std::current_exception();
-            }
-            boost::asio::post(caller, [handler = std::move(handler), error,
-                                       result = std::move(result)]() mutable {
-              std::move(handler)(error, std::move(result));
-            });
-          });
-        },
-        boost::asio::use_awaitable, std::move(fn));
+    std::optional<R> result =
+        co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
+                                             void(std::exception_ptr, std::optional<R>)>(
+            [this, caller](auto handler, Fn fn) {
+              boost::asio::post(workers_, [this, caller, fn = std::move(fn),
+                                           handler = std::move(handler)]() mutable {
+                std::exception_ptr error;
+                std::optional<R> result;
+                try {
+                  Lease lease(*this);
+                  result.emplace(fn(lease.db()));
+                } catch (...) {
+                  error = std::current_exception();
+                }
+                boost::asio::post(caller, [handler = std::move(handler), error,
+                                           result = std::move(result)]() mutable {
+                  std::move(handler)(error, std::move(result));
+                });
+              });
+            },
+            boost::asio::use_awaitable, std::move(fn));
     co_return std::move(*result);
   }
+
+  // Waits for the work in flight and accepts no more. Results are posted to
+  // each caller's executor, so the owner calls this before destroying an
+  // io_context that callers ran on.
+  void WaitForJobs() { workers_.join(); }
 
  private:
   StorePool(core::store::Dialect dialect, std::vector<std::unique_ptr<core::store::Database>> dbs);
