@@ -24,6 +24,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       credentials_(*secret_box_, config.operator_model, config.accounts),
       auth_(*pool_, env, config),
       settings_(*pool_, credentials_, env),
+      spaces_(*pool_, env),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
       sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
@@ -66,6 +67,8 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
         [self](const events::Poke& poke) { self->pokes_.Publish(poke); }, *env.logger);
     app->poke_listener_->Start();
   }
+  app->retention_ = std::make_unique<services::RetentionJob>(app->ioc_, *app->pool_, env);
+  app->retention_->Start();
   return app;
 }
 
@@ -138,9 +141,41 @@ void App::AddRoutes() {
         return settings_.DeleteModel(caller);
       }));
   AddAssistantRoutes();
+  AddSpaceRoutes();
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
+}
+
+void App::AddSpaceRoutes() {
+  router_.AddAsync(
+      bhttp::verb::get, "/api/spaces",
+      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
+        return spaces_.List(caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/spaces",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return spaces_.Create(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::patch, "/api/spaces/:id",
+      AsCaller([this](const http::Request& req, const http::Target& t,
+                      const services::Caller& caller) { return spaces_.Rename(req, t, caller); }));
+  router_.AddAsync(
+      bhttp::verb::get, "/api/spaces/:id/members",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return spaces_.Members(t, caller);
+      }));
+  router_.AddAsync(bhttp::verb::put, "/api/spaces/:id/members",
+                   AsCaller([this](const http::Request& req, const http::Target& t,
+                                   const services::Caller& caller) {
+                     return spaces_.PutMember(req, t, caller);
+                   }));
+  router_.AddAsync(
+      bhttp::verb::delete_, "/api/spaces/:id/members/:account",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return spaces_.RemoveMember(t, caller);
+      }));
 }
 
 void App::AddAssistantRoutes() {

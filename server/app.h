@@ -42,7 +42,9 @@
 #include "server/services/apply_service.h"
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
+#include "server/services/retention_job.h"
 #include "server/services/settings_service.h"
+#include "server/services/spaces_service.h"
 #include "server/services/static_files.h"
 #include "server/services/sync_service.h"
 #include "server/store/store_pool.h"
@@ -87,6 +89,7 @@ class App {
       std::unique_ptr<credentials::SecretBox> secret_box, const Config& config);
   void AddRoutes();
   void AddAssistantRoutes();
+  void AddSpaceRoutes();
   // A route handler that first authenticates the request (401 without a
   // session in accounts mode) and then runs `handler` as its caller.
   http::Router::AsyncHandler AsCaller(CallerHandler handler);
@@ -111,6 +114,7 @@ class App {
   credentials::CredentialStore credentials_;
   services::AuthService auth_;
   services::SettingsService settings_;
+  services::SpacesService spaces_;
   // Before the io_context: SSE sessions unsubscribe as their frames go.
   events::PokeHub pokes_;
   std::chrono::milliseconds sse_heartbeat_;
@@ -126,6 +130,7 @@ class App {
   std::unique_ptr<http::Listener> listener_;
   uint16_t port_ = 0;
   std::unique_ptr<events::PgPokeListener> poke_listener_;  // PostgreSQL only.
+  std::unique_ptr<services::RetentionJob> retention_;      // Trash retention.
 };
 
 }  // namespace ensemble::server

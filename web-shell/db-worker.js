@@ -29,8 +29,10 @@ const kSpaceId = 'personal';
 // Bindings the page may call directly (tests and benchmarks seed through them).
 const kRawBindings = new Set([
   'listTasks', 'pendingCount', 'outbox', 'rejections', 'pushRequest', 'pullRequest', 'applyPull',
-  'applyPushResponse', 'mutate', 'newId',
+  'applyPushResponse', 'mutate', 'newId', 'listRecords', 'listTrash',
 ]);
+// Mutations the page may run through mutate(): the generic record verbs.
+const kMutationName = /^[a-z]+\.(create|update|delete|restore)$/;
 
 let core = null;
 let sync = null;
@@ -162,11 +164,44 @@ const methods = {
     call('listTasks');  // Throws the error it reports.
     return {json: '{"tasks":[]}'};
   },
-  async createTask({title, due = null, spaceId = kSpaceId}) {
+  async createTask({title, due = null, spaceId = kSpaceId, fields = {}}) {
     const {id} = call('newId');
-    const args = {id, spaceId, title};
+    const args = {...fields, id, spaceId, title};
     if (due) args.due = due;
     return {id, mutationId: mutate('task.create', args)};
+  },
+  // The synced kinds this build of the core knows.
+  async kinds() {
+    return core.recordKinds ? call('recordKinds').kinds : ['task'];
+  },
+  // Live records of a kind ({deleted: true}: those in Trash).
+  async listRecords({kind, deleted = false}) {
+    if (!core.listRecords) throw new CoreError('UNAVAILABLE', 'this build cannot list records');
+    return call('listRecords', kind, JSON.stringify({deleted})).records;
+  },
+  async listTrash() {
+    if (!core.listTrash) throw new CoreError('UNAVAILABLE', 'this build cannot list the Trash');
+    return call('listTrash').records;
+  },
+  // Any record verb (page.create, card.update, task.restore, ...); `id` is
+  // filled in for a create without one.
+  async mutate({name, args}) {
+    if (!kMutationName.test(name ?? '')) {
+      throw new CoreError('INVALID_ARGUMENT', `no mutation '${name}'`);
+    }
+    const full = {...args};
+    if (name.endsWith('.create') && !full.id) full.id = call('newId').id;
+    return {id: full.id, mutationId: mutate(name, full)};
+  },
+  // Reply text as a person reads it (records as links), the server's code.
+  async formatEntityText({text, refs = [], options = {}, streaming = false}) {
+    const fn = streaming ? 'formatStreamingText' : 'formatEntityText';
+    const out = call(fn, text, JSON.stringify(refs), JSON.stringify(options));
+    return {text: out.text, hold: out.hold ?? 0};
+  },
+  async resolveMentions({input}) {
+    const {text, mentions, unresolved} = call('resolveMentions', JSON.stringify(input));
+    return {text, mentions, unresolved};
   },
   async updateTask({id, fields, base}) {
     return {mutationId: mutate('task.update', base ? {id, fields, base} : {id, fields})};

@@ -5,11 +5,23 @@
 // cache, which answers when the network cannot. The sync API and the health
 // check are never cached: a stale answer there would lie about the server.
 
-const kCacheName = 'ensemble-shell-v1';
+const kCacheName = 'ensemble-shell-v2';
 const kShell = [
   '/',
   '/index.html',
   '/app.js',
+  '/rpc.js',
+  '/state.js',
+  '/util.js',
+  '/views/boards.js',
+  '/views/dock.js',
+  '/views/dock-render.js',
+  '/views/mentions.js',
+  '/views/pages.js',
+  '/views/problems.js',
+  '/views/tasks.js',
+  '/views/today.js',
+  '/views/trash.js',
   '/db-worker.js',
   '/sync.js',
   '/styles.css',

@@ -8,6 +8,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/write_policy.h"
+#include "core/calendar/time_zone.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::accounts {
@@ -25,7 +26,11 @@ constexpr std::array<std::string_view, 16> kWriteAreas = {
     areas::kSkills, areas::kCalendar, areas::kFiles,     areas::kApps,
     areas::kWeb,    areas::kSettings, areas::kWorkflows, areas::kTrash};
 
-constexpr std::string_view kAssistantGroup = "assistant";
+// Groups of the nested form of a patch: {"assistant": {"writePolicy": ...}}.
+constexpr std::string_view kGroups[] = {"assistant", "general"};
+
+constexpr std::string_view kSettingKeys[] = {kWritePolicySetting, kAllowedWriteAreasSetting,
+                                             kTimeZoneSetting};
 
 std::string Quoted(std::string_view key) {
   return "\"" + text::TruncateChars(key, kMaxQuotedSettingChars) + "\"";
@@ -96,9 +101,22 @@ Status Apply(AccountSettings& settings, std::string_view key, const json& value)
     ENSEMBLE_ASSIGN_OR_RETURN(settings.assistant.allowed_write_areas, ReadWriteAreas(value));
     return Status::Ok();
   }
-  return Invalid("unknown setting " + Quoted(key) +
-                 " (settings that may be changed: " + std::string(kWritePolicySetting) + ", " +
-                 std::string(kAllowedWriteAreasSetting) + ")");
+  if (key == kTimeZoneSetting) {
+    if (value.is_null()) {
+      settings.general.time_zone = defaults.general.time_zone;
+      return Status::Ok();
+    }
+    if (!value.is_string() || !calendar::FindBuiltinZone(value.get_ref<const std::string&>())) {
+      return Invalid(std::string(kTimeZoneSetting) +
+                     " must be a time zone name such as Europe/Paris or America/New_York");
+    }
+    settings.general.time_zone = value.get<std::string>();
+    return Status::Ok();
+  }
+  std::string keys;
+  for (std::string_view k : kSettingKeys) keys += (keys.empty() ? "" : ", ") + std::string(k);
+  return Invalid("unknown setting " + Quoted(key) + " (settings that may be changed: " + keys +
+                 ")");
 }
 
 // The patch as (dotted key, value) pairs; INVALID_ARGUMENT for a shape that
@@ -111,10 +129,10 @@ Result<std::map<std::string, json, std::less<>>> Flatten(const json& patch) {
     return Status::Ok();
   };
   for (const auto& [key, value] : patch.items()) {
-    if (key == kAssistantGroup) {
-      if (!value.is_object()) return Invalid("assistant must be an object of assistant settings");
+    if (std::find(std::begin(kGroups), std::end(kGroups), key) != std::end(kGroups)) {
+      if (!value.is_object()) return Invalid(key + " must be an object of " + key + " settings");
       for (const auto& [inner, inner_value] : value.items()) {
-        ENSEMBLE_RETURN_IF_ERROR(add(std::string(kAssistantGroup) + "." + inner, inner_value));
+        ENSEMBLE_RETURN_IF_ERROR(add(key + "." + inner, inner_value));
       }
     } else {
       ENSEMBLE_RETURN_IF_ERROR(add(key, value));
@@ -123,14 +141,18 @@ Result<std::map<std::string, json, std::less<>>> Flatten(const json& patch) {
   return out;
 }
 
-json SavedValue(const AccountSettings& s, std::string_view key) {
+}  // namespace
+
+std::span<const std::string_view> SettingKeys() { return kSettingKeys; }
+
+json SettingValue(const AccountSettings& s, std::string_view key) {
   if (key == kWritePolicySetting) {
     return std::string(assistant::WritePolicyName(s.assistant.write_policy));
   }
-  return s.assistant.allowed_write_areas;
+  if (key == kAllowedWriteAreasSetting) return s.assistant.allowed_write_areas;
+  if (key == kTimeZoneSetting) return s.general.time_zone;
+  return nullptr;
 }
-
-}  // namespace
 
 // The version is assigned in the hub's list (core/hub/hub.cc), append only.
 const store::Migration kCreateAccountSettingsTable = {
@@ -161,7 +183,8 @@ json AccountSettingsJson(const AccountSettings& settings) {
   return {
       {"assistant",
        {{"writePolicy", std::string(assistant::WritePolicyName(settings.assistant.write_policy))},
-        {"allowedWriteAreas", settings.assistant.allowed_write_areas}}}};
+        {"allowedWriteAreas", settings.assistant.allowed_write_areas}}},
+      {"general", {{"timeZone", settings.general.time_zone}}}};
 }
 
 Result<AccountSettings> GetAccountSettings(store::Database& db, std::string_view account_id) {
@@ -176,6 +199,13 @@ Result<AccountSettings> GetAccountSettings(store::Database& db, std::string_view
     if (Apply(next, AsText(row[0]), value).ok()) settings = std::move(next);
   }
   return settings;
+}
+
+Status CheckSettingsPatch(const json& patch) {
+  ENSEMBLE_ASSIGN_OR_RETURN(auto changes, Flatten(patch));
+  AccountSettings settings = DefaultAccountSettings();
+  for (const auto& [key, value] : changes) ENSEMBLE_RETURN_IF_ERROR(Apply(settings, key, value));
+  return Status::Ok();
 }
 
 Result<AccountSettings> PatchAccountSettings(store::Database& db, std::string_view account_id,
@@ -200,7 +230,7 @@ Result<AccountSettings> PatchAccountSettings(store::Database& db, std::string_vi
                 " ON CONFLICT (account_id, key) DO UPDATE SET value = excluded.value,"
                 " updated_at = excluded.updated_at",
                 {Value(std::string(account_id)), Value(key),
-                 Value(text::DumpJson(SavedValue(settings, key))), Value(now)}));
+                 Value(text::DumpJson(SettingValue(settings, key))), Value(now)}));
   }
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   return settings;

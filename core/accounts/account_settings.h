@@ -5,6 +5,8 @@
 //   assistant.allowedWriteAreas  [area]  the write areas the assistant may be
 //                                offered (core/assistant/hub_tools.h areas);
 //                                default: every write area
+//   general.timeZone             an IANA zone name (the builtin zone data of
+//                                core/calendar); default UTC
 // (spec 000 §6, §7). A key that is not saved reads as its default, so adding
 // a key later needs no migration: rows are (account, key, JSON value).
 //
@@ -29,6 +31,8 @@ namespace ensemble::core::accounts {
 
 inline constexpr std::string_view kWritePolicySetting = "assistant.writePolicy";
 inline constexpr std::string_view kAllowedWriteAreasSetting = "assistant.allowedWriteAreas";
+inline constexpr std::string_view kTimeZoneSetting = "general.timeZone";
+inline constexpr std::string_view kDefaultTimeZone = "UTC";
 // A key quoted back in an error is cut to this many characters.
 inline constexpr size_t kMaxQuotedSettingChars = 80;
 
@@ -46,9 +50,21 @@ struct AssistantSettings {
   bool AllWriteAreasAllowed() const;
 };
 
+struct GeneralSettings {
+  std::string time_zone = std::string(kDefaultTimeZone);
+};
+
 struct AccountSettings {
   AssistantSettings assistant;
+  GeneralSettings general;
 };
+
+// Every allowlisted key, dotted ("assistant.writePolicy"), in display order.
+std::span<const std::string_view> SettingKeys();
+
+// The value of one allowlisted key as the JSON of AccountSettingsJson;
+// null for a key that is not allowlisted.
+nlohmann::json SettingValue(const AccountSettings& settings, std::string_view key);
 
 // Every write area a person may allow, in display order.
 std::span<const std::string_view> WriteAreas();
@@ -56,12 +72,17 @@ std::span<const std::string_view> WriteAreas();
 // What an account that saved nothing has.
 AccountSettings DefaultAccountSettings();
 
-// {"assistant": {"writePolicy": name, "allowedWriteAreas": [area]}}.
+// {"assistant": {"writePolicy": name, "allowedWriteAreas": [area]},
+//  "general": {"timeZone": name}}.
 nlohmann::json AccountSettingsJson(const AccountSettings& settings);
 
 // The account's settings with defaults filled in. A saved value that no
 // longer reads (a hand edit, a key dropped from the allowlist) is ignored.
 Result<AccountSettings> GetAccountSettings(store::Database& db, std::string_view account_id);
+
+// OK when PatchAccountSettings would accept `patch` (every key allowlisted,
+// every value valid); the same INVALID_ARGUMENT otherwise. Writes nothing.
+Status CheckSettingsPatch(const nlohmann::json& patch);
 
 // Merges `patch` into the account's settings and returns the result. The
 // patch is an object of allowlisted keys, nested ({"assistant":

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/assistant/hub_tools.h"
+#include "core/assistant/tool_permissions.h"
 #include "core/assistant/workflow.h"
 #include "core/tools/validate.h"
 
@@ -46,6 +47,9 @@ Result<const tools::ToolDef*> RecheckedTool(const tools::ToolRegistry& registry,
 // Prepares and runs one tool call; the caller has rechecked it.
 Result<json> RunTool(const tools::ToolDef& tool, json input, tools::ToolContext& context) {
   if (!tool.run) return Status(codes::kFailedPrecondition, tool.name + " cannot run here yet");
+  // The role may have changed since the proposal was made (spec 000 §7:
+  // Apply rechecks permissions); a workflow's steps are each checked.
+  ENSEMBLE_RETURN_IF_ERROR(CheckToolRole(*context.db, context.space_id, context.account_id, tool));
   tools::ToolCall call{tool.name, std::move(input), &context};
   if (tool.prepare) ENSEMBLE_RETURN_IF_ERROR(tool.prepare(call));
   return tool.run(call);

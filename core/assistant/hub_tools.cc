@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/tool_permissions.h"
 
 namespace ensemble::core::assistant {
 
@@ -36,7 +37,10 @@ tools::ToolDef Outside(tools::ToolDef def) {
 }
 
 Status RegisterAll(tools::ToolRegistry& registry, std::vector<tools::ToolDef> defs) {
-  for (tools::ToolDef& def : defs) ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
+  for (tools::ToolDef& def : defs) {
+    if (def.is_write) def.least_role = LeastRoleFor(def.name, def.area);
+    ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
+  }
   return Status::Ok();
 }
 

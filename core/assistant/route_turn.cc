@@ -288,7 +288,7 @@ TurnRouter::TurnRouter(playbooks::Router router, const tools::ToolRegistry& regi
     : router_(std::move(router)), registry_(registry) {
   for (const std::string& name : registry_.names()) {
     const tools::ToolDef* def = registry_.Find(name);
-    registered_.push_back({def->name, def->module, def->area, def->is_write});
+    registered_.push_back({def->name, def->module, def->area, def->is_write, def});
     registered_names_.push_back(def->name);
   }
   for (const playbooks::Playbook& pb : router_.playbooks().all()) {
@@ -309,10 +309,10 @@ bool TurnRouter::RouteFast(std::string_view request_text, bool ok_member, std::s
   const std::vector<std::string_view>& modules = r.has_modules ? r.modules : default_modules_;
   if (!r.has_allowed) {
     r.allowed.reserve(registered_.size() + r.app_tools.size());
-    const bool may_write = r.role != sync::Role::kViewer;
     for (const RegisteredTool& tool : registered_) {
       if (!tool.module.empty() && !ContainsView(modules, tool.module)) continue;
-      if (tool.is_write && (!may_write || (r.has_areas && !ContainsView(r.areas, tool.area)))) {
+      if (tool.is_write && (!tools::RoleMayRun(r.role, *tool.def) ||
+                            (r.has_areas && !ContainsView(r.areas, tool.area)))) {
         continue;
       }
       r.allowed.push_back(tool.name);

@@ -43,8 +43,7 @@ Result<playbooks::RouteRequest> TurnRouteRequest(const playbooks::Router& router
 
 // Routes `request` and returns RouteResultToJson of the result.
 Result<nlohmann::json> RouteTurnJson(const playbooks::Router& router,
-                                     const tools::ToolRegistry& registry,
-                                     nlohmann::json request);
+                                     const tools::ToolRegistry& registry, nlohmann::json request);
 
 // Routes request text to answer text: RouteTurnJson(parse(text)).dump(),
 // byte for byte, for any text. The registry's tools, the playbooks' default
@@ -70,13 +69,14 @@ class TurnRouter {
     std::string_view module;
     std::string_view area;
     bool is_write = false;
+    const tools::ToolDef* def = nullptr;  // The registry's; outlives the router.
   };
   // Routes a request the fast reader accepted; false when it declined.
   bool RouteFast(std::string_view request_text, bool ok_member, std::string* out) const;
 
   playbooks::Router router_;
   const tools::ToolRegistry& registry_;
-  std::vector<RegisteredTool> registered_;         // In name order (ToolsFor's).
+  std::vector<RegisteredTool> registered_;          // In name order (ToolsFor's).
   std::vector<std::string_view> registered_names_;  // The same names.
   std::vector<std::string_view> default_modules_;   // Every module a playbook names.
 };

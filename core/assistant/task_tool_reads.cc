@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "core/assistant/local_due_phrase.h"
+#include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/assistant/task_tool_runs.h"  // kDefaultTaskListLimit, kDefaultDueWindowDays
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/week_date.h"
 #include "core/text/trim.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::assistant::task_tools {
 
@@ -43,6 +45,29 @@ std::vector<std::string> QueryWords(std::string_view query) {
   return words;
 }
 
+bool Has(const std::vector<std::string>& list, const std::string& item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+// Keeps the rows of the list's projectId, personId and label filters; a
+// project or person id is resolved in the space first, so one of another
+// space is "no project with id ..." rather than an empty list.
+Status FilterByLinks(ToolContext& ctx, const json& in, std::vector<TaskRow>& rows) {
+  const std::string project = StringIn(in, "projectId");
+  const std::string person = StringIn(in, "personId");
+  const std::string label = StringIn(in, "label");
+  json links = json::object();
+  if (!project.empty()) links["project"] = project;
+  if (!person.empty()) links["people"] = json::array({person});
+  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, links, ""));
+  std::erase_if(rows, [&](const TaskRow& r) {
+    return (!project.empty() && r.project != project) ||
+           (!person.empty() && !Has(r.people, person)) ||
+           (!label.empty() && !Has(r.labels, std::string(text::Trim(label))));
+  });
+  return Status::Ok();
+}
+
 bool Matches(const TaskRow& row, const std::vector<std::string>& words) {
   const std::string title = LowerAscii(row.title);
   return std::all_of(words.begin(), words.end(),
@@ -54,7 +79,6 @@ bool Matches(const TaskRow& row, const std::vector<std::string>& words) {
 Result<json> RunListTasks(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   const json& in = call.input;
-  ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(in, "hub_list_tasks"));
   const std::string status = StringIn(in, "status");
   const std::string query = StringIn(in, "query");
   const std::size_t limit = static_cast<std::size_t>(
@@ -63,6 +87,7 @@ Result<json> RunListTasks(ToolCall& call) {
 
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows,
                             LiveTasks(*ctx, status, BoolIn(in, "includeDone", false)));
+  ENSEMBLE_RETURN_IF_ERROR(FilterByLinks(*ctx, in, rows));
   const std::vector<std::string> words = QueryWords(query);
   if (!words.empty()) {
     std::erase_if(rows, [&](const TaskRow& r) { return !Matches(r, words); });

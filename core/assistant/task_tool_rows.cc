@@ -16,17 +16,6 @@ namespace {
 constexpr std::string_view kOpenQuote = "\u201C";
 constexpr std::string_view kCloseQuote = "\u201D";
 
-// Schema fields the task record does not keep (yet), and how to say so.
-struct UnkeptField {
-  std::string_view name;
-  std::string_view what;
-};
-constexpr UnkeptField kUnkeptFields[] = {{"priority", "a priority"},
-                                         {"projectId", "a project"},
-                                         {"personIds", "people"},
-                                         {"personId", "people"},
-                                         {"description", "a description"}};
-
 }  // namespace
 
 Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
@@ -72,7 +61,31 @@ Result<ToolContext*> WritableContext(const ToolCall& call) {
 
 namespace {
 
-constexpr std::string_view kRowColumns = "id, title, status, due, deleted";
+constexpr std::string_view kRowColumns =
+    "id, title, status, due, deleted, description, priority, project, people, labels, "
+    "depends_on, blocks, page, version";
+
+std::optional<std::string> OptionalText(const Value& v) {
+  if (store::IsNull(v)) return std::nullopt;
+  return store::AsText(v);
+}
+
+std::vector<std::string> Strings(const json& list) {
+  std::vector<std::string> out;
+  if (!list.is_array()) return out;
+  for (const json& item : list) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+// A list column (JSON text) as its strings.
+std::vector<std::string> ListAt(std::string_view field, const Value& v) {
+  if (store::IsNull(v)) return {};
+  return Strings(records::FromColumn(TaskField(field), json(store::AsText(v))));
+}
+
+json OptionalJson(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
 
 TaskRow RowAt(const store::Rows& rows, std::size_t i) {
   const auto& r = rows.rows[i];
@@ -80,18 +93,73 @@ TaskRow RowAt(const store::Rows& rows, std::size_t i) {
   t.id = store::AsText(r[0]);
   t.title = store::AsText(r[1]);
   t.status = store::AsText(r[2]);
-  if (!store::IsNull(r[3])) t.due = store::AsText(r[3]);
+  t.due = OptionalText(r[3]);
   t.deleted = store::AsInt(r[4]) != 0;
+  t.description = store::AsText(r[5]);
+  t.priority = store::AsText(r[6]);
+  t.project = OptionalText(r[7]);
+  t.people = ListAt("people", r[8]);
+  t.labels = ListAt("labels", r[9]);
+  t.depends_on = ListAt("depends_on", r[10]);
+  t.blocks = ListAt("blocks", r[11]);
+  t.page = OptionalText(r[12]);
+  t.version = store::AsInt(r[13]);
   return t;
 }
 
 }  // namespace
 
 json RowJson(const TaskRow& t) {
-  return {{"id", t.id},
-          {"title", t.title},
-          {"status", t.status},
-          {"due", t.due ? json(*t.due) : json(nullptr)}};
+  json row = {{"id", t.id},
+              {"title", t.title},
+              {"status", t.status},
+              {"due", OptionalJson(t.due)},
+              {"priority", t.priority},
+              {"description", text::TruncateChars(t.description, kMaxRowDescriptionChars)},
+              {"projectId", OptionalJson(t.project)},
+              {"personIds", t.people},
+              {"labels", t.labels},
+              {"dependsOn", t.depends_on},
+              {"blocks", t.blocks},
+              {"pageId", OptionalJson(t.page)},
+              {"version", t.version}};
+  if (row["description"].get_ref<const std::string&>().size() < t.description.size()) {
+    row["descriptionCut"] = true;
+  }
+  return row;
+}
+
+json RecordValue(const TaskRow& t, std::string_view field) {
+  if (field == "title") return t.title;
+  if (field == "status") return t.status;
+  if (field == "due") return OptionalJson(t.due);
+  if (field == "description") return t.description;
+  if (field == "priority") return t.priority;
+  if (field == "project") return OptionalJson(t.project);
+  if (field == "people") return t.people;
+  if (field == "labels") return t.labels;
+  if (field == "depends_on") return t.depends_on;
+  if (field == "blocks") return t.blocks;
+  if (field == "page") return OptionalJson(t.page);
+  return nullptr;
+}
+
+void SetRecordValue(TaskRow& t, std::string_view field, const json& v) {
+  auto optional = [&v] {
+    return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
+  };
+  auto text = [&v] { return v.is_string() ? v.get<std::string>() : std::string(); };
+  if (field == "title") t.title = text();
+  if (field == "status") t.status = text();
+  if (field == "due") t.due = optional();
+  if (field == "description") t.description = text();
+  if (field == "priority") t.priority = text();
+  if (field == "project") t.project = optional();
+  if (field == "people") t.people = Strings(v);
+  if (field == "labels") t.labels = Strings(v);
+  if (field == "depends_on") t.depends_on = Strings(v);
+  if (field == "blocks") t.blocks = Strings(v);
+  if (field == "page") t.page = optional();
 }
 
 refs::SummaryItem ItemOf(const TaskRow& t) { return {t.title, t.due.value_or("")}; }
@@ -137,20 +205,6 @@ int IntIn(const json& input, const char* key, int fallback) {
 bool BoolIn(const json& input, const char* key, bool fallback) {
   auto it = input.find(key);
   return it != input.end() && it->is_boolean() ? it->get<bool>() : fallback;
-}
-
-Status RefuseUnkept(const json& object, std::string_view doing) {
-  for (const UnkeptField& f : kUnkeptFields) {
-    auto it = object.find(f.name);
-    if (it == object.end() || it->is_null() ||
-        (it->is_string() && it->get_ref<const std::string&>().empty()) ||
-        (it->is_array() && it->empty())) {
-      continue;
-    }
-    return Invalid("tasks do not have " + std::string(f.what) + " yet, so " + std::string(doing) +
-                   " cannot use " + std::string(f.name) + "; leave it out");
-  }
-  return Status::Ok();
 }
 
 std::string Quoted(std::string_view title) {

@@ -27,13 +27,28 @@ using tools::Mutation;
 using tools::ToolCall;
 using tools::ToolContext;
 
+// A task as the tools read it: the record's fields under its names.
 struct TaskRow {
   std::string id;
   std::string title;
   std::string status;
   std::optional<std::string> due;
+  std::string description;
+  std::string priority = "none";
+  std::optional<std::string> project;
+  std::vector<std::string> people;
+  std::vector<std::string> labels;
+  std::vector<std::string> depends_on;
+  std::vector<std::string> blocks;
+  std::optional<std::string> page;
+  int64_t version = 0;
   bool deleted = false;
 };
+
+// A list row shows this much of a description: enough to tell tasks apart,
+// while a page of 200 rows stays small; a cut one says so (descriptionCut),
+// so it is not sent back as a base.
+inline constexpr std::size_t kMaxRowDescriptionChars = 200;
 
 Status Invalid(std::string message);
 // The one answer for an id that is not a task of the turn's space, whether
@@ -53,8 +68,14 @@ Result<std::optional<TaskRow>> FindTask(ToolContext& ctx, const std::string& id)
 Result<std::vector<TaskRow>> LiveTasks(ToolContext& ctx, const std::string& status,
                                        bool include_done);
 
-// {id, title, status, due}: what a result's data says of a task.
+// {id, title, status, due, priority, description, projectId, personIds,
+// labels, dependsOn, blocks, pageId, version}: what a result's data says of
+// a task, under the schema's names.
 json RowJson(const TaskRow& row);
+// The value of record field `field` of the row, as the record stores it.
+json RecordValue(const TaskRow& row, std::string_view field);
+// Sets record field `field` to `value` (normalized).
+void SetRecordValue(TaskRow& row, std::string_view field, const json& value);
 // Title and due date, for refs::SummarizeRecords.
 refs::SummaryItem ItemOf(const TaskRow& row);
 std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows);
@@ -63,11 +84,6 @@ std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows);
 std::string StringIn(const json& input, const char* key);
 int IntIn(const json& input, const char* key, int fallback);
 bool BoolIn(const json& input, const char* key, bool fallback);
-
-// INVALID_ARGUMENT naming a field the task record does not keep (priority,
-// projectId, personIds, personId, description) when `object` gives it a
-// value; null, "" and [] say nothing. `doing` names the tool.
-Status RefuseUnkept(const json& object, std::string_view doing);
 
 // “Title”, bounded as summaries bound titles.
 std::string Quoted(std::string_view title);

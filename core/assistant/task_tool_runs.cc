@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/assistant/tool_schema.h"
 #include "core/base/id.h"
@@ -45,26 +46,31 @@ Status CheckNewTasks(const json& in) {
     if (!task.is_object() || !task.contains("title") || !task["title"].is_string()) {
       return Invalid("each task needs a title");
     }
-    for (const char* key : {"status", "due"}) {
-      if (task.contains(key) && !task[key].is_string())
-        return Invalid(std::string(key) + " must be text");
-    }
-    ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(task, "hub_create_tasks"));
+    ENSEMBLE_RETURN_IF_ERROR(RecordFields(task).status());
   }
   return Status::Ok();
 }
 
+// Each new task's fields under the record's names, its links resolved in the
+// space. Precondition: CheckNewTasks passed.
+Result<std::vector<json>> NewFields(ToolContext& ctx, const json& in) {
+  std::vector<json> out;
+  for (const json& task : in["tasks"]) {
+    ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(task));
+    ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, fields, ""));
+    out.push_back(std::move(fields));
+  }
+  return out;
+}
+
 // The rows a create would write, without ids.
-std::vector<TaskRow> NewRows(const json& in) {
+std::vector<TaskRow> NewRows(const std::vector<json>& fields) {
   std::vector<TaskRow> rows;
-  for (const json& task : in.value("tasks", json::array())) {
+  for (const json& given : fields) {
     TaskRow r;
-    const json title = task.value("title", json(""));
-    r.title = title.is_string()
-                  ? records::NormalizeField(TaskField("title"), title).get<std::string>()
-                  : std::string();
-    r.status = task.value("status", std::string(tasks::kStatuses[0]));
-    if (task.contains("due") && task["due"].is_string()) r.due = task["due"].get<std::string>();
+    r.status = std::string(tasks::kStatuses[0]);
+    r.version = 1;
+    for (const auto& [name, value] : given.items()) SetRecordValue(r, name, value);
     rows.push_back(std::move(r));
   }
   return rows;
@@ -83,7 +89,8 @@ std::string SharedDue(const std::vector<TaskRow>& rows, const std::string& today
 Result<std::string> PreviewCreateTasks(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
-  const std::vector<TaskRow> rows = NewRows(call.input);
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
+  const std::vector<TaskRow> rows = NewRows(fields);
   std::vector<refs::SummaryItem> items;
   for (const TaskRow& r : rows) items.push_back(ItemOf(r));
   return refs::SummarizeRecords("Add", "task", "tasks", items) + SharedDue(rows, ctx->today);
@@ -93,8 +100,8 @@ Result<json> RunCreateTasks(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   if (!ctx->random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
   ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
-  std::vector<TaskRow> rows = NewRows(call.input);
-  const json& given = call.input["tasks"];
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
+  std::vector<TaskRow> rows = NewRows(fields);
   TurnClock clock(ctx->now_ms);
   std::vector<Mutation> writes;
   std::vector<Mutation> undo;
@@ -102,10 +109,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
     rows[i].id = NewId(clock, *ctx->random);
     clock.Tick();
     json args = {{"id", rows[i].id}, {"spaceId", ctx->space_id}};
-    for (const records::FieldSpec& f : tasks::kTaskKind.fields) {
-      const std::string name(f.name);
-      if (given[i].contains(name)) args[name] = given[i][name];
-    }
+    args.update(fields[i]);
     writes.push_back({"task.create", std::move(args)});
     undo.push_back({"task.delete", {{"id", rows[i].id}}});
   }
@@ -124,39 +128,16 @@ Result<json> RunCreateTasks(ToolCall& call) {
 
 // --- hub_update_task ---------------------------------------------------------
 
-// The fields as the task keeps them; Invalid when none is given.
+// The fields under the record's names, checked and normalized; Invalid
+// when none is given.
 Result<json> UpdateFields(const json& in) {
-  const json fields = in.value("fields", json::object());
-  ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(fields, "hub_update_task"));
-  json kept = json::object();
-  for (const auto& [name, value] : fields.items()) {
-    if (tasks::kTaskKind.FindField(name)) kept[name] = value;
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(in.value("fields", json::object())));
+  if (fields.empty()) {
+    return Invalid(
+        "fields must name a change: title, status, due, priority, description, projectId, "
+        "personIds, labels, dependsOn, blocks or pageId");
   }
-  if (kept.empty()) return Invalid("fields must name a change: title, status or due");
-  return kept;
-}
-
-// "status to done, due to 3 Dec" / "no due date" / "title to “New”".
-std::string ChangesText(const json& fields, const std::string& today) {
-  std::string out;
-  for (const auto& [name, value] : fields.items()) {
-    std::string part;
-    if (name == "due") {
-      part = value.is_null() ? "no due date" : "due to " + DayText(value.get<std::string>(), today);
-    } else if (name == "title") {
-      part = "title to " + Quoted(value.get<std::string>());
-    } else {
-      part = name + " to " + (value.is_string() ? value.get<std::string>() : value.dump());
-    }
-    out += (out.empty() ? "" : ", ") + part;
-  }
-  return out;
-}
-
-json FieldValue(const TaskRow& row, const std::string& name) {
-  if (name == "title") return row.title;
-  if (name == "status") return row.status;
-  return row.due ? json(*row.due) : json(nullptr);
+  return fields;
 }
 
 // The live-or-trashed task the update names, in the space.
@@ -171,27 +152,22 @@ Result<std::string> PreviewUpdateTask(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
-  for (auto& [name, value] : fields.items()) {
-    Status st = records::CheckField(TaskField(name), value);
-    if (!st.ok()) return Invalid(name + ": " + st.message());
-    value = records::NormalizeField(TaskField(name), value);
-  }
-  return "Change " + Quoted(row.title) + ": " + ChangesText(fields, ctx->today) + ".";
+  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
+  return "Change " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + ".";
 }
 
-// A SAVE_CONFLICT as the model and the person read it: what changed, and
-// what to do.
-Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields) {
+// A SAVE_CONFLICT or VERSION_CONFLICT as the model and the person read it:
+// what changed, and what to do.
+Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields,
+                     const Status& refused) {
   std::string now;
   Result<std::optional<TaskRow>> current = FindTask(ctx, before.id);
-  if (current.ok() && *current) {
-    for (const auto& [name, _] : fields.items()) {
-      const json value = FieldValue(**current, name);
-      now += (now.empty() ? "" : ", ") + name + " is now " +
-             (value.is_null()   ? std::string("empty")
-              : name == "title" ? Quoted(value.get<std::string>())
-                                : value.get<std::string>());
-    }
+  if (current.ok() && *current) now = CurrentText(ctx, **current, fields);
+  if (refused.code() == codes::kVersionConflict) {
+    return Status(codes::kVersionConflict,
+                  Quoted(before.title) + " changed since that version was read" +
+                      (now.empty() ? "" : " (" + now + ")") +
+                      "; read it again and send its new version, or the values read as base");
   }
   return Status(codes::kSaveConflict, Quoted(before.title) +
                                           " was changed elsewhere since it was read" +
@@ -207,59 +183,57 @@ Result<json> RunUpdateTask(ToolCall& call) {
     return Status(codes::kRecordDeleted,
                   Quoted(row.title) + " is in Trash; restore it to apply the edit");
   }
-  for (const auto& [name, value] : fields.items()) {
-    Status st = records::CheckField(TaskField(name), value);
-    if (!st.ok()) return Invalid(name + ": " + st.message());
-  }
+  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
   // The _base rule only reads the changed fields; other values the model
-  // read and sent along say nothing about this change.
+  // read and sent along say nothing about this change. Base is given under
+  // the schema's names, like the rows the model read.
   json base = json::object();
   const json given_base = call.input.value("base", json::object());
   for (const auto& [name, value] : given_base.items()) {
-    if (fields.contains(name)) base[name] = value;
+    const std::string field(RecordFieldOf(name));
+    if (!field.empty() && fields.contains(field)) base[field] = value;
   }
   json args = {{"id", row.id}, {"fields", fields}};
   if (!base.empty()) args["base"] = base;
+  if (call.input.contains("expectedVersion"))
+    args["expectedVersion"] = call.input["expectedVersion"];
 
   Status st = ctx->write({{"task.update", args}});
-  if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, row, fields);
+  if (st.code() == codes::kSaveConflict || st.code() == codes::kVersionConflict) {
+    return ConflictError(*ctx, row, fields, st);
+  }
   ENSEMBLE_RETURN_IF_ERROR(st);
 
+  // Undo writes every changed field back (lists whole), based on what this
+  // call wrote, so a later change by someone else is not overwritten.
   TaskRow after = row;
+  ++after.version;
   json previous = json::object();
-  json written = json::object();
   for (const auto& [name, value] : fields.items()) {
-    previous[name] = FieldValue(row, name);
-    written[name] = records::NormalizeField(TaskField(name), value);
-    if (name == "title") after.title = written[name].get<std::string>();
-    if (name == "status") after.status = written[name].get<std::string>();
-    if (name == "due") {
-      after.due = written[name].is_null()
-                      ? std::nullopt
-                      : std::optional<std::string>(written[name].get<std::string>());
-    }
+    previous[name] = RecordValue(row, name);
+    SetRecordValue(after, name, value);
   }
   std::vector<Mutation> undo = {
-      {"task.update", {{"id", row.id}, {"fields", previous}, {"base", written}}}};
-  return json{
-      {"summary", "Updated " + Quoted(row.title) + ": " + ChangesText(written, ctx->today) + "."},
-      {"data", {{"task", RowJson(after)}}},
-      {"undo", UndoJson(std::move(undo))}};
+      {"task.update", {{"id", row.id}, {"fields", previous}, {"base", fields}}}};
+  return json{{"summary", "Updated " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + "."},
+              {"data", {{"task", RowJson(after)}}},
+              {"undo", UndoJson(std::move(undo))}};
 }
 
 // --- hub_delete_tasks --------------------------------------------------------
 
 // The live tasks the input means, in its order: its ids, each in the space
 // (one in Trash already is left out), or with all: true every task matching
-// its status.
+// its status and project.
 Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
-  ENSEMBLE_RETURN_IF_ERROR(RefuseUnkept(in, "hub_delete_tasks"));
   const bool all = BoolIn(in, "all", false);
   const bool has_ids = in.contains("ids") && in["ids"].is_array();
   if (has_ids && all) return Invalid("give ids or all: true, not both");
   std::vector<TaskRow> out;
   if (has_ids) {
-    if (!StringIn(in, "status").empty()) return Invalid("status filters all: true, not ids");
+    if (!StringIn(in, "status").empty() || !StringIn(in, "projectId").empty()) {
+      return Invalid("status and projectId filter all: true, not ids");
+    }
     std::vector<std::string> seen;
     for (const json& id : in["ids"]) {
       if (!id.is_string()) return Invalid("ids must be task ids");
@@ -276,6 +250,11 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
     return Invalid("name the tasks to delete: ids from hub_list_tasks, or all: true with a status");
   }
   ENSEMBLE_ASSIGN_OR_RETURN(out, LiveTasks(ctx, StringIn(in, "status"), true));
+  const std::string project = StringIn(in, "projectId");
+  if (!project.empty()) {
+    ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, json{{"project", project}}, ""));
+    std::erase_if(out, [&](const TaskRow& r) { return r.project != project; });
+  }
   if (out.size() > schema::kMaxIdsPerCall) {
     return Invalid(text::FormatCount(out.size()) + " tasks match; delete at most " +
                    std::to_string(schema::kMaxIdsPerCall) + " in one call");

@@ -15,10 +15,19 @@
 // list of mutations [{name, args}] that reverse the write (create: delete;
 // update: update back, based on the new values; delete: restore).
 //
-// The task record keeps title, status and due date. The schema's priority,
-// projectId, personIds and description (and the list filters projectId and
-// personId) are refused with INVALID_ARGUMENT saying so, rather than dropped
-// (spec §8.1: record tools cover implemented fields only).
+// The schema's fields map to the task record's (task_tool_fields.h):
+// title, status, due, priority, description, projectId (project), personIds
+// (people), labels, dependsOn (depends_on), blocks and pageId (page). Lists
+// are complete lists and replace the stored one (spec 000 §8.1). Every id a
+// call links to (projectId, personIds, dependsOn, blocks, pageId, and the
+// list filters projectId and personId) must be a live record of ctx.space_id:
+// otherwise "no project with id ..." (NOT_FOUND), whether it exists in
+// another space or not, and nothing is written. hub_list_tasks filters by
+// projectId, personId and label; hub_delete_tasks with all: true by status
+// and projectId. hub_update_task takes base (schema names) or, without it,
+// expectedVersion; a stale one is SAVE_CONFLICT or VERSION_CONFLICT with the
+// task's current values in the message. Its Undo writes every changed field
+// back, lists whole.
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 

@@ -54,6 +54,12 @@ struct ToolContext {
   std::string time_zone;               // IANA name; carried for the record, dates are civil.
   platform::Random* random = nullptr;  // For new record ids; required by creates.
   MutationSink write;                  // Empty: the turn cannot write (writes fail).
+  // Whose own settings the settings tools read and change (core/accounts/
+  // account_settings.h): the caller's account, also in local mode. Empty
+  // where settings are not kept (the browser's replica): those tools say so.
+  // Settings are the account's, not synced records, so hub_update_settings
+  // writes them in the caller's transaction rather than through `write`.
+  std::string settings_account;
 };
 
 // A sink that runs each mutation with config.mutators directly on `db`, in

@@ -1,9 +1,14 @@
 // Custom boards and the board overview's layout (playbooks/boards.md). Board
 // changes have no Undo (spec 002 §3); deleting one always waits for Apply.
 
+#include <utility>
+#include <vector>
+
+#include "core/assistant/board_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/tool_schema.h"
 #include "core/boards/board.h"
+#include "core/boards/card.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -11,9 +16,9 @@ namespace {
 using namespace schema;  // NOLINT
 using tools::Risk;
 
-constexpr std::size_t kMaxColumns = 30;
-constexpr std::size_t kMaxColumnTitleChars = 100;
-constexpr std::size_t kMaxTiles = 50;
+using boards::kMaxColumns;
+using boards::kMaxColumnTitleChars;
+using boards::kMaxTiles;
 
 json BoardRef() { return Text(600, "Board id, pasted /board?board=<id> link, or title"); }
 
@@ -27,62 +32,72 @@ json Columns() {
 }  // namespace
 
 Status RegisterBoardTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_boards", areas::kBoards, "List custom boards with their ids and titles.",
-               Object(WithPaging({{"query", Str(kMaxQueryChars)}}))),
-          Read("hub_read_board", areas::kBoards,
-               "Read a custom board by id, link or title: its columns and cards with their ids.",
-               Object({{"board", BoardRef()}}, {"board"})),
-          Write("hub_create_board", areas::kBoards, "Make a custom board with a title and columns.",
-                Object({{"title", Text(boards::kMaxTitleChars)},
-                        {"description", Str(boards::kMaxDescriptionChars)},
-                        {"columns", Columns()}},
-                       {"title"}),
-                Risk::kLow, false),
-          Write("hub_update_board", areas::kBoards,
-                "Change a board's title, description, tiles or columns (columns are the complete "
-                "list).",
-                Object({{"board", Id()},
-                        {"title", Text(boards::kMaxTitleChars)},
-                        {"description", Str(boards::kMaxDescriptionChars)},
-                        {"columns", Columns()},
-                        {"tiles", Array(Object({{"kind", Text(40)}, {"title", Str(200)}}, {"kind"}),
-                                        kMaxTiles)}},
-                       {"board"}),
-                Risk::kMedium, false),
-          Hold(Write("hub_delete_board", areas::kBoards,
-                     "Delete a custom board; always waits for Apply, and its cards stay.",
-                     Object({{"board", Id()}}, {"board"}), Risk::kHigh, false)),
-          Write("hub_move_to_board", areas::kBoards,
-                "Put a task or note on a board, or move its card to another column.",
-                Object({{"board", Id()},
-                        {"itemId", Id("Task or note id")},
-                        {"itemKind", Enum({"task", "note"})},
-                        {"column", Text(kMaxColumnTitleChars, "Column id or title")}},
-                       {"board", "itemId", "column"}),
-                Risk::kLow, false),
-          Write("hub_remove_from_board", areas::kBoards,
-                "Take a card off a board; the task or note itself stays.",
-                Object({{"board", Id()}, {"itemId", Id()}}, {"board", "itemId"}), Risk::kLow,
-                false),
-          Read("hub_read_layout", areas::kBoards,
-               "Read the board overview's layout and its version.", Object({{"layoutId", Id()}})),
-          Write("hub_edit_layout", areas::kBoards,
-                "Change the board overview's layout (the space owner only); send the version you "
-                "read.",
-                Object({{"version", Int(0, 1000000000)},
-                        {"tiles", Array(Object({{"id", Id()},
-                                                {"x", Int(0, 100)},
-                                                {"y", Int(0, 1000)},
-                                                {"w", Int(1, 100)},
-                                                {"h", Int(1, 100)}},
-                                               {"id"}),
-                                        kMaxTiles, "The complete list of tiles")}},
-                       {"version", "tiles"}),
-                Risk::kMedium, false),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_boards", areas::kBoards, "List custom boards with their ids and titles.",
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}}))),
+      Read("hub_read_board", areas::kBoards,
+           "Read a custom board by id, link or title: its columns and cards with their ids.",
+           Object({{"board", BoardRef()}}, {"board"})),
+      Write("hub_create_board", areas::kBoards, "Make a custom board with a title and columns.",
+            Object({{"title", Text(boards::kMaxTitleChars)},
+                    {"description", Str(boards::kMaxDescriptionChars)},
+                    {"columns", Columns()}},
+                   {"title"}),
+            Risk::kLow, false),
+      Write("hub_update_board", areas::kBoards,
+            "Change a board's title, description, tiles or columns (columns are the complete "
+            "list).",
+            Object({{"board", Id()},
+                    {"title", Text(boards::kMaxTitleChars)},
+                    {"description", Str(boards::kMaxDescriptionChars)},
+                    {"columns", Columns()},
+                    {"tiles", Array(Object({{"kind", Text(boards::kMaxTileKindChars)},
+                                            {"title", Str(boards::kMaxTileTitleChars)}},
+                                           {"kind"}),
+                                    kMaxTiles)},
+                    {"base",
+                     {{"type", "object"},
+                      {"maxProperties", 4},
+                      {"description", "The values the change was based on"}}}},
+                   {"board"}),
+            Risk::kMedium, false),
+      Hold(Write("hub_delete_board", areas::kBoards,
+                 "Delete a custom board; always waits for Apply, and its cards stay.",
+                 Object({{"board", Id()}}, {"board"}), Risk::kHigh, false)),
+      Write("hub_move_to_board", areas::kBoards,
+            "Put a task or note on a board, or move its card to another column.",
+            Object({{"board", Id()},
+                    {"itemId", Id("Task id, or a note card's id")},
+                    {"itemKind", Enum({"task", "note"})},
+                    {"note", Str(boards::kMaxNoteChars,
+                                 "A new note card's text (without itemId), or a note "
+                                 "card's new text")},
+                    {"column", Text(kMaxColumnTitleChars, "Column id or title")}},
+                   {"board", "column"}),
+            Risk::kLow, false),
+      Write(
+          "hub_remove_from_board", areas::kBoards,
+          "Take a card off a board; the task or note itself stays.",
+          Object({{"board", Id()}, {"itemId", Id("Task id, or a card's id")}}, {"board", "itemId"}),
+          Risk::kLow, false),
+      Read("hub_read_layout", areas::kBoards, "Read the board overview's layout and its version.",
+           Object({{"layoutId", Id()}})),
+      Write("hub_edit_layout", areas::kBoards,
+            "Change the board overview's layout (the space owner only); send the version you "
+            "read.",
+            Object({{"version", Int(0, 1000000000)},
+                    {"tiles", Array(Object({{"id", Id()},
+                                            {"x", Int(0, 100)},
+                                            {"y", Int(0, 1000)},
+                                            {"w", Int(1, 100)},
+                                            {"h", Int(1, 100)}},
+                                           {"id"}),
+                                    kMaxTiles, "The complete list of tiles")}},
+                   {"version", "tiles"}),
+            Risk::kMedium, false),
+  };
+  for (tools::ToolDef& def : defs) AttachBoardToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

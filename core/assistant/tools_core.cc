@@ -1,8 +1,11 @@
 // Tools of no one area: the map and playbooks, search and context around a
 // record, the open view, workflows, approvals, the weekly recap and Trash.
 
+#include "core/assistant/account_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/recap_tool_run.h"
 #include "core/assistant/tool_schema.h"
+#include "core/assistant/trash_tool_runs.h"
 #include "core/assistant/workflow.h"
 
 namespace ensemble::core::assistant {
@@ -21,43 +24,47 @@ json StepId() {
 }  // namespace
 
 Status RegisterCoreTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_how_to", areas::kCore,
-               "Load a playbook by name for how to work in an area; \"map\" lists them all.",
-               Object({{"name", Text(40, "Playbook name, or map")}}, {"name"})),
-          Read("hub_search_work", areas::kCore,
-               "Search all saved work (tasks, pages, projects, people, meetings).",
-               Object({{"query", Text(kMaxQueryChars)},
-                       {"kinds", Array(RecordKind(), 10)},
-                       {"limit", Int(1, kMaxListLimit)}},
-                      {"query"})),
-          Read("hub_item_context", areas::kCore,
-               "What surrounds a record: linked tasks, pages, meetings, people and projects.",
-               Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"})),
-          Read("hub_read_surface", areas::kCore,
-               "Read the data of the view the person has open (filters, shown and selected items).",
-               Object({{"limit", Int(1, kMaxListLimit)}})),
-          Hold(Write(
-              kWorkflowToolName, areas::kWorkflows,
-              "Propose 2-12 ordered writes under one Apply; later steps may use earlier results.",
-              Object({{"title", Str(200)},
-                      {"steps", Array(Object({{"id", StepId()},
-                                              {"tool", Text(64)},
-                                              {"input", {{"type", "object"}}}},
-                                             {"id", "tool", "input"}),
-                                      kMaxWorkflowSteps, {}, kMinWorkflowSteps)}},
-                     {"steps"}),
-              Risk::kHigh, false)),
-          Read("hub_list_approvals", areas::kCore, "List what waits for the person on Needs me.",
-               Object({{"limit", Int(1, kMaxListLimit)}})),
-          Read("hub_weekly_recap", areas::kCore,
-               "Summarise a week's finished, changed and upcoming work.",
-               Object({{"weekOf", Date("Any day of the week; default this week")}})),
-          Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
-                Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}), Risk::kLow, true),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_how_to", areas::kCore,
+           "Load a playbook by name for how to work in an area; \"map\" lists them all.",
+           Object({{"name", Text(40, "Playbook name, or map")}}, {"name"})),
+      Read("hub_search_work", areas::kCore,
+           "Search all saved work (tasks, pages, projects, people, meetings).",
+           Object({{"query", Text(kMaxQueryChars)},
+                   {"kinds", Array(RecordKind(), 10)},
+                   {"limit", Int(1, kMaxListLimit)}},
+                  {"query"})),
+      Read("hub_item_context", areas::kCore,
+           "What surrounds a record: linked tasks, pages, meetings, people and projects.",
+           Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"})),
+      Read("hub_read_surface", areas::kCore,
+           "Read the data of the view the person has open (filters, shown and selected items).",
+           Object({{"limit", Int(1, kMaxListLimit)}})),
+      Hold(
+          Write(kWorkflowToolName, areas::kWorkflows,
+                "Propose 2-12 ordered writes under one Apply; later steps may use earlier results.",
+                Object({{"title", Str(200)},
+                        {"steps", Array(Object({{"id", StepId()},
+                                                {"tool", Text(64)},
+                                                {"input", {{"type", "object"}}}},
+                                               {"id", "tool", "input"}),
+                                        kMaxWorkflowSteps, {}, kMinWorkflowSteps)}},
+                       {"steps"}),
+                Risk::kHigh, false)),
+      Read("hub_list_approvals", areas::kCore, "List what waits for the person on Needs me.",
+           Object({{"limit", Int(1, kMaxListLimit)}})),
+      Read("hub_weekly_recap", areas::kCore,
+           "Summarise a week's finished, changed and upcoming work.",
+           Object({{"weekOf", Date("Any day of the week; default this week")}})),
+      Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
+            Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}), Risk::kLow, true),
+  };
+  for (tools::ToolDef& def : defs) {
+    AttachAccountToolHooks(def);
+    AttachTrashToolHooks(def);
+    AttachRecapToolHooks(def);
+  }
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

@@ -1,7 +1,13 @@
 // Pages, notes and their comments (playbooks/pages.md).
 
+#include <utility>
+#include <vector>
+
+#include "core/assistant/comment_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/page_tool_runs.h"
 #include "core/assistant/tool_schema.h"
+#include "core/comments/comment.h"
 #include "core/pages/page.h"
 
 namespace ensemble::core::assistant {
@@ -12,59 +18,59 @@ using tools::Risk;
 
 constexpr std::size_t kMaxBlockEdits = 100;
 constexpr std::size_t kMaxBlockChars = 20000;
-constexpr std::size_t kMaxCommentChars = 10000;
 
 json Kind() { return RecordKind(); }
 
 }  // namespace
 
 Status RegisterPageTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_pages", areas::kPages, "Find pages and notes by title or text; gives ids.",
-               Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"projectId", Id()}}))),
-          Read("hub_read_page", areas::kPages,
-               "Read a page: its blocks with ids, and its revision.",
-               Object({{"id", Id()}}, {"id"})),
-          Write("hub_create_page", areas::kPages, "Create a page with a title and a Markdown body.",
-                Object({{"title", Text(pages::kMaxTitleChars)},
-                        {"body", Str(pages::kMaxBodyChars, "Markdown")},
-                        {"projectId", Id()},
-                        {"parentId", Id("Parent page id")}},
-                       {"title"}),
-                Risk::kLow, true),
-          Write("hub_update_page", areas::kPages,
-                "Append to, rewrite or edit blocks of a page; send the revision you read.",
-                Object({{"id", Id()},
-                        {"revision", Int(0, 2000000000)},
-                        {"mode", Enum({"append", "rewrite", "blocks"})},
-                        {"title", Text(pages::kMaxTitleChars)},
-                        {"body", Str(pages::kMaxBodyChars, "Markdown, for append or rewrite")},
-                        {"blocks",
-                         Array(Object({{"blockId", Id()},
-                                       {"action", Enum({"replace", "insertAfter", "delete"})},
-                                       {"markdown", Str(kMaxBlockChars)}},
-                                      {"blockId", "action"}),
-                               kMaxBlockEdits)}},
-                       {"id", "revision", "mode"}),
-                Risk::kMedium, true),
-          Write("hub_delete_pages", areas::kPages, "Move pages to Trash.",
-                Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
-          Read("hub_read_record_details", areas::kPages,
-               "Read a record's details and its comments with their ids.",
-               Object({{"kind", Kind()}, {"id", Id()}}, {"kind", "id"})),
-          Write("hub_manage_record", areas::kPages,
-                "Add, edit, resolve or delete a comment, or turn a page into a task.",
-                Object({{"kind", Kind()},
-                        {"id", Id()},
-                        {"action", Enum({"add_comment", "edit_comment", "resolve_comment",
-                                         "delete_comment", "page_to_task"})},
-                        {"commentId", Id()},
-                        {"text", Str(kMaxCommentChars)}},
-                       {"kind", "id", "action"}),
-                Risk::kLow, true),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_pages", areas::kPages, "Find pages and notes by title or text; gives ids.",
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"projectId", Id()}}))),
+      Read("hub_read_page", areas::kPages, "Read a page: its blocks with ids, and its revision.",
+           Object({{"id", Id()}}, {"id"})),
+      Write("hub_create_page", areas::kPages, "Create a page with a title and a Markdown body.",
+            Object({{"title", Text(pages::kMaxTitleChars)},
+                    {"body", Str(pages::kMaxBodyChars, "Markdown")},
+                    {"projectId", Id()},
+                    {"parentId", Id("Parent page id")}},
+                   {"title"}),
+            Risk::kLow, true),
+      Write("hub_update_page", areas::kPages,
+            "Append to, rewrite or edit blocks of a page; send the revision you read.",
+            Object({{"id", Id()},
+                    {"revision", Int(0, static_cast<int>(pages::kMaxRevision))},
+                    {"mode", Enum({"append", "rewrite", "blocks"})},
+                    {"title", Text(pages::kMaxTitleChars)},
+                    {"body", Str(pages::kMaxBodyChars, "Markdown, for append or rewrite")},
+                    {"blocks", Array(Object({{"blockId", Id()},
+                                             {"action", Enum({"replace", "insertAfter", "delete"})},
+                                             {"markdown", Str(kMaxBlockChars)}},
+                                            {"blockId", "action"}),
+                                     kMaxBlockEdits)}},
+                   {"id", "revision", "mode"}),
+            Risk::kMedium, true),
+      Write("hub_delete_pages", areas::kPages, "Move pages to Trash.",
+            Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
+      Read("hub_read_record_details", areas::kPages,
+           "Read a record's details and its comments with their ids.",
+           Object({{"kind", Kind()}, {"id", Id()}}, {"kind", "id"})),
+      Write("hub_manage_record", areas::kPages,
+            "Add, edit, resolve or delete a comment, or turn a page into a task.",
+            Object({{"kind", Kind()},
+                    {"id", Id()},
+                    {"action", Enum({"add_comment", "edit_comment", "resolve_comment",
+                                     "delete_comment", "page_to_task"})},
+                    {"commentId", Id()},
+                    {"text", Str(comments::kMaxBodyChars)}},
+                   {"kind", "id", "action"}),
+            Risk::kLow, true),
+  };
+  for (tools::ToolDef& def : defs) {
+    AttachPageToolHooks(def);
+    AttachCommentToolHooks(def);
+  }
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

@@ -1,6 +1,10 @@
 // People (playbooks/people.md).
 
+#include <utility>
+#include <vector>
+
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/people_tool_runs.h"
 #include "core/assistant/tool_schema.h"
 #include "core/people/person.h"
 
@@ -10,45 +14,42 @@ namespace {
 using namespace schema;  // NOLINT
 using tools::Risk;
 
-constexpr std::size_t kMaxRoleChars = 200;
-
 json PersonFields(bool for_update) {
   json email = Str(people::kMaxEmailChars);
   return {{"name", Text(people::kMaxNameChars)},
           {"email", for_update ? Nullable(email) : email},
-          {"role", Str(kMaxRoleChars)},
-          {"team", Str(kMaxRoleChars)},
+          {"role", Str(people::kMaxRoleChars)},
+          {"team", Str(people::kMaxRoleChars)},
           {"relationship", Enum({"colleague", "client", "partner", "vendor", "other"})}};
 }
 
 }  // namespace
 
 Status RegisterPeopleTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_people", areas::kPeople, "Find people by name or email; gives ids.",
-               Object(WithPaging({{"query", Str(kMaxQueryChars)}}))),
-          Write("hub_create_person", areas::kPeople,
-                "Add a person with the details the person gave.",
-                Object(PersonFields(false), {"name"}), Risk::kLow, true),
-          Write("hub_update_person", areas::kPeople,
-                "Change a person's name, email, role, team or relationship.",
-                Object({{"id", Id()},
-                        {"fields", Object(PersonFields(true))},
-                        {"base", {{"type", "object"}, {"maxProperties", 10}}}},
-                       {"id", "fields"}),
-                Risk::kLow, true),
-          Write("hub_delete_people", areas::kPeople, "Move people to Trash.",
-                Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
-          Outside(Hold(Write("hub_import_people", areas::kPeople,
-                             "Bring in a connected app's people; waits for Apply.",
-                             Object({{"connectionId", Id("From hub_list_connections")},
-                                     {"query", Str(kMaxQueryChars)},
-                                     {"limit", Int(1, kMaxListLimit)}},
-                                    {"connectionId"}),
-                             Risk::kMedium, true))),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_people", areas::kPeople, "Find people by name or email; gives ids.",
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}}))),
+      Write("hub_create_person", areas::kPeople, "Add a person with the details the person gave.",
+            Object(PersonFields(false), {"name"}), Risk::kLow, true),
+      Write("hub_update_person", areas::kPeople,
+            "Change a person's name, email, role, team or relationship.",
+            Object({{"id", Id()},
+                    {"fields", Object(PersonFields(true))},
+                    {"base", {{"type", "object"}, {"maxProperties", 10}}}},
+                   {"id", "fields"}),
+            Risk::kLow, true),
+      Write("hub_delete_people", areas::kPeople, "Move people to Trash.",
+            Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
+      Outside(Hold(Write("hub_import_people", areas::kPeople,
+                         "Bring in a connected app's people; waits for Apply.",
+                         Object({{"connectionId", Id("From hub_list_connections")},
+                                 {"query", Str(kMaxQueryChars)},
+                                 {"limit", Int(1, kMaxListLimit)}},
+                                {"connectionId"}),
+                         Risk::kMedium, true))),
+  };
+  for (tools::ToolDef& def : defs) AttachPeopleToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

@@ -1,6 +1,10 @@
 // Projects and deliverables (playbooks/projects.md).
 
+#include <utility>
+#include <vector>
+
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/project_tool_runs.h"
 #include "core/assistant/tool_schema.h"
 #include "core/projects/project.h"
 
@@ -39,26 +43,25 @@ json ProjectFields(bool for_update) {
 }  // namespace
 
 Status RegisterProjectTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_projects", areas::kProjects,
-               "Find projects by name; gives ids and status.",
-               Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", StatusEnum()}}))),
-          Write("hub_create_project", areas::kProjects,
-                "Create a project with the name, description, people and dates the person gave.",
-                Object(ProjectFields(false), {"title"}), Risk::kLow, true),
-          Write("hub_update_project", areas::kProjects,
-                "Change or complete a project; deliverables are the complete list.",
-                Object({{"id", Id()},
-                        {"fields", Object(ProjectFields(true))},
-                        {"base", {{"type", "object"}, {"maxProperties", 10}}}},
-                       {"id", "fields"}),
-                Risk::kLow, true),
-          Write("hub_delete_projects", areas::kProjects,
-                "Move projects to Trash; their tasks stay unless deleteTasks is true.",
-                Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_projects", areas::kProjects, "Find projects by name; gives ids and status.",
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", StatusEnum()}}))),
+      Write("hub_create_project", areas::kProjects,
+            "Create a project with the name, description, people and dates the person gave.",
+            Object(ProjectFields(false), {"title"}), Risk::kLow, true),
+      Write("hub_update_project", areas::kProjects,
+            "Change or complete a project; deliverables are the complete list.",
+            Object({{"id", Id()},
+                    {"fields", Object(ProjectFields(true))},
+                    {"base", {{"type", "object"}, {"maxProperties", 10}}}},
+                   {"id", "fields"}),
+            Risk::kLow, true),
+      Write("hub_delete_projects", areas::kProjects,
+            "Move projects to Trash; their tasks stay unless deleteTasks is true.",
+            Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true),
+  };
+  for (tools::ToolDef& def : defs) AttachProjectToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

@@ -1,7 +1,12 @@
 // Reminders and watchers, the space owner's own (playbooks/reminders.md).
 
+#include <utility>
+#include <vector>
+
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/reminder_tool_runs.h"
 #include "core/assistant/tool_schema.h"
+#include "core/reminders/reminder.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -9,44 +14,42 @@ namespace {
 using namespace schema;  // NOLINT
 using tools::Risk;
 
-constexpr std::size_t kMaxReminderChars = 500;
-
 }  // namespace
 
 Status RegisterReminderTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_reminders", areas::kReminders, "List reminders with their times and ids.",
-               Object({{"includeDismissed", Bool()}, {"limit", Int(1, kMaxListLimit)}})),
-          Write("hub_create_reminder", areas::kReminders,
-                "Remind the person at a time in their time zone, optionally about a record.",
-                Object({{"text", Text(kMaxReminderChars)},
-                        {"at", DateTime()},
-                        {"itemKind", RecordKind()},
-                        {"itemId", Id()}},
-                       {"text", "at"}),
-                Risk::kLow, true),
-          Write("hub_update_reminder", areas::kReminders, "Change, snooze or dismiss a reminder.",
-                Object({{"id", Id()},
-                        {"text", Text(kMaxReminderChars)},
-                        {"at", DateTime()},
-                        {"dismissed", Bool()}},
-                       {"id"}),
-                Risk::kLow, true),
-          Write("hub_delete_reminder", areas::kReminders, "Delete a reminder.",
-                Object({{"id", Id()}}, {"id"}), Risk::kMedium, true),
-          Write("hub_create_watcher", areas::kReminders, "Tell the person when a record changes.",
-                Object({{"kind", RecordKind()},
-                        {"id", Id()},
-                        {"condition", Str(kMaxReminderChars, "What change to watch for")}},
-                       {"kind", "id"}),
-                Risk::kLow, true),
-          Read("hub_list_watchers", areas::kReminders, "List active watchers with their ids.",
-               Object({{"limit", Int(1, kMaxListLimit)}})),
-          Write("hub_cancel_watcher", areas::kReminders, "Stop a watcher.",
-                Object({{"id", Id()}}, {"id"}), Risk::kLow, true),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_reminders", areas::kReminders, "List reminders with their times and ids.",
+           Object({{"includeDismissed", Bool()}, {"limit", Int(1, kMaxListLimit)}})),
+      Write("hub_create_reminder", areas::kReminders,
+            "Remind the person at a time in their time zone, optionally about a record.",
+            Object({{"text", Text(reminders::kMaxReminderChars)},
+                    {"at", DateTime()},
+                    {"itemKind", RecordKind()},
+                    {"itemId", Id()}},
+                   {"text", "at"}),
+            Risk::kLow, true),
+      Write("hub_update_reminder", areas::kReminders, "Change, snooze or dismiss a reminder.",
+            Object({{"id", Id()},
+                    {"text", Text(reminders::kMaxReminderChars)},
+                    {"at", DateTime()},
+                    {"dismissed", Bool()}},
+                   {"id"}),
+            Risk::kLow, true),
+      Write("hub_delete_reminder", areas::kReminders, "Delete a reminder.",
+            Object({{"id", Id()}}, {"id"}), Risk::kMedium, true),
+      Write("hub_create_watcher", areas::kReminders, "Tell the person when a record changes.",
+            Object({{"kind", RecordKind()},
+                    {"id", Id()},
+                    {"condition", Str(reminders::kMaxConditionChars, "What change to watch for")}},
+                   {"kind", "id"}),
+            Risk::kLow, true),
+      Read("hub_list_watchers", areas::kReminders, "List active watchers with their ids.",
+           Object({{"limit", Int(1, kMaxListLimit)}})),
+      Write("hub_cancel_watcher", areas::kReminders, "Stop a watcher.",
+            Object({{"id", Id()}}, {"id"}), Risk::kLow, true),
+  };
+  for (tools::ToolDef& def : defs) AttachReminderToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

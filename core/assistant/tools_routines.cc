@@ -1,16 +1,18 @@
 // Recurring routines (playbooks/routines.md).
 
+#include <utility>
+#include <vector>
+
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/routine_tool_runs.h"
 #include "core/assistant/tool_schema.h"
+#include "core/routines/routine.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
 using namespace schema;  // NOLINT
 using tools::Risk;
-
-constexpr std::size_t kMaxRoutineTitleChars = 200;
-constexpr std::size_t kMaxInstructionChars = 4000;
 
 json Schedule() {
   json time = {{"type", "string"},
@@ -27,30 +29,30 @@ json Schedule() {
 }  // namespace
 
 Status RegisterRoutineTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_list_routines", areas::kRoutines,
-               "List routines, their schedules and whether each is paused.",
-               Object({{"includePaused", Bool()}})),
-          Write("hub_create_routine", areas::kRoutines,
-                "Add a routine: a saved instruction run on a schedule.",
-                Object({{"title", Text(kMaxRoutineTitleChars)},
-                        {"instruction", Text(kMaxInstructionChars)},
-                        {"schedule", Schedule()}},
-                       {"title", "instruction", "schedule"}),
-                Risk::kMedium, true),
-          Write("hub_update_routine", areas::kRoutines, "Change, pause or resume a routine.",
-                Object({{"id", Id()},
-                        {"title", Text(kMaxRoutineTitleChars)},
-                        {"instruction", Text(kMaxInstructionChars)},
-                        {"schedule", Schedule()},
-                        {"paused", Bool()}},
-                       {"id"}),
-                Risk::kMedium, true),
-          Write("hub_delete_routine", areas::kRoutines, "Delete a routine.",
-                Object({{"id", Id()}}, {"id"}), Risk::kHigh, true),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_list_routines", areas::kRoutines,
+           "List routines, their schedules and whether each is paused.",
+           Object({{"includePaused", Bool()}})),
+      Write("hub_create_routine", areas::kRoutines,
+            "Add a routine: a saved instruction run on a schedule.",
+            Object({{"title", Text(routines::kMaxTitleChars)},
+                    {"instruction", Text(routines::kMaxInstructionChars)},
+                    {"schedule", Schedule()}},
+                   {"title", "instruction", "schedule"}),
+            Risk::kMedium, true),
+      Write("hub_update_routine", areas::kRoutines, "Change, pause or resume a routine.",
+            Object({{"id", Id()},
+                    {"title", Text(routines::kMaxTitleChars)},
+                    {"instruction", Text(routines::kMaxInstructionChars)},
+                    {"schedule", Schedule()},
+                    {"paused", Bool()}},
+                   {"id"}),
+            Risk::kMedium, true),
+      Write("hub_delete_routine", areas::kRoutines, "Delete a routine.",
+            Object({{"id", Id()}}, {"id"}), Risk::kHigh, true),
+  };
+  for (tools::ToolDef& def : defs) AttachRoutineToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

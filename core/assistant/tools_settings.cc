@@ -1,6 +1,7 @@
 // Allowlisted settings and the model choice (playbooks/settings.md). Changes
 // always wait for Apply; which keys may change is checked by the run.
 
+#include "core/assistant/account_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/tool_schema.h"
 
@@ -16,27 +17,26 @@ constexpr std::size_t kMaxSettingChanges = 10;
 }  // namespace
 
 Status RegisterSettingsTools(tools::ToolRegistry& registry) {
-  return RegisterAll(
-      registry,
-      {
-          Read("hub_get_settings", areas::kSettings, "Read the settings of one area, or all.",
-               Object({{"area", Enum({"assistant", "appearance", "notifications", "calendar",
-                                      "general"})}})),
-          Read("hub_find_setting", areas::kSettings,
-               "Find settings by words; gives their keys and values.",
-               Object({{"query", Text(kMaxQueryChars)}}, {"query"})),
-          Read("hub_list_model_choices", areas::kSettings,
-               "List the models and efforts this account can choose.", Object(json::object())),
-          Hold(Write(
-              "hub_update_settings", areas::kSettings,
-              "Change allowlisted settings or the model choice; waits for Apply.",
-              Object({{"changes", Array(Object({{"key", Text(kMaxSettingKeyChars)},
-                                                {"value", {{"description", "The new value"}}}},
-                                               {"key", "value"}),
-                                        kMaxSettingChanges, {}, 1)}},
-                     {"changes"}),
-              Risk::kHigh, false)),
-      });
+  std::vector<tools::ToolDef> defs = {
+      Read("hub_get_settings", areas::kSettings, "Read the settings of one area, or all.",
+           Object({{"area",
+                    Enum({"assistant", "appearance", "notifications", "calendar", "general"})}})),
+      Read("hub_find_setting", areas::kSettings,
+           "Find settings by words; gives their keys and values.",
+           Object({{"query", Text(kMaxQueryChars)}}, {"query"})),
+      Read("hub_list_model_choices", areas::kSettings,
+           "List the models and efforts this account can choose.", Object(json::object())),
+      Hold(Write("hub_update_settings", areas::kSettings,
+                 "Change allowlisted settings or the model choice; waits for Apply.",
+                 Object({{"changes", Array(Object({{"key", Text(kMaxSettingKeyChars)},
+                                                   {"value", {{"description", "The new value"}}}},
+                                                  {"key", "value"}),
+                                           kMaxSettingChanges, {}, 1)}},
+                        {"changes"}),
+                 Risk::kHigh, false)),
+  };
+  for (tools::ToolDef& def : defs) AttachAccountToolHooks(def);
+  return RegisterAll(registry, std::move(defs));
 }
 
 }  // namespace ensemble::core::assistant

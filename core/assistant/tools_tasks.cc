@@ -1,5 +1,6 @@
 // Tasks on the Ensemble board (playbooks/tasks.md).
 
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -16,26 +17,34 @@ using tools::Risk;
 
 // The spec names no cap; 50 tasks is a long request, and one Apply.
 constexpr std::size_t kMaxTasksPerCreate = 50;
-constexpr std::size_t kMaxPeoplePerTask = 20;
 
 json StatusEnum() { return Enum({"todo", "doing", "done"}); }
-json Priority() { return Enum({"low", "medium", "high", "urgent"}); }
+json Priority() { return Enum({"none", "low", "medium", "high", "urgent"}); }
 
 json TaskFields(bool for_update) {
   json title = Text(tasks::kMaxTitleChars);
   json due = Date("Due date, YYYY-MM-DD, in the person's time zone");
   json project = Id("Project id from hub_list_projects");
+  json page = Id("The task's page id");
   if (for_update) {
     due = Nullable(due);
     project = Nullable(project);
+    page = Nullable(page);
   }
   return {{"title", title},
           {"status", StatusEnum()},
           {"due", due},
           {"priority", for_update ? Nullable(Priority()) : Priority()},
           {"projectId", project},
-          {"personIds", Array(Id(), kMaxPeoplePerTask, "People ids; the complete list")},
-          {"description", Str(10000)}};
+          {"personIds", Array(Id(), tasks::kMaxPeoplePerTask, "People ids; the complete list")},
+          {"labels", Array(Str(tasks::kMaxLabelChars), tasks::kMaxLabels,
+                           "Labels, e.g. waiting-on; the complete list")},
+          {"dependsOn",
+           Array(Id(), tasks::kMaxTaskLinks, "Ids of tasks this one waits for; the complete list")},
+          {"blocks", Array(Id(), tasks::kMaxTaskLinks,
+                           "Ids of tasks waiting for this one; the complete list")},
+          {"pageId", page},
+          {"description", Str(tasks::kMaxDescriptionChars)}};
 }
 
 }  // namespace
@@ -43,10 +52,11 @@ json TaskFields(bool for_update) {
 Status RegisterTaskTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_tasks", areas::kTasks,
-           "List tasks with their ids, filtered by status, project, person or text.",
+           "List tasks with their ids, filtered by status, project, person, label or text.",
            Object(WithPaging({{"status", StatusEnum()},
                               {"projectId", Id()},
                               {"personId", Id()},
+                              {"label", Str(tasks::kMaxLabelChars)},
                               {"query", Str(kMaxQueryChars, "Words in the title")},
                               {"includeDone", Bool()}}))),
       Write("hub_create_tasks", areas::kTasks,
@@ -56,13 +66,16 @@ Status RegisterTaskTools(tools::ToolRegistry& registry) {
                 {"tasks"}),
             Risk::kLow, true),
       Write("hub_update_task", areas::kTasks,
-            "Change a task's status, title, due date, priority, project or people; send the "
-            "values you read as base.",
+            "Change a task's status, title, due date, priority, description, project, people, "
+            "labels, dependencies or page; send the values you read as base (or the version "
+            "you read as expectedVersion).",
             Object({{"id", Id()},
                     {"fields", Object(TaskFields(true))},
+                    {"expectedVersion", Int(1, std::numeric_limits<int>::max(),
+                                            "The version you read, when you send no base")},
                     {"base",
                      {{"type", "object"},
-                      {"maxProperties", 10},
+                      {"maxProperties", 11},
                       {"description", "The values the change was based on"}}}},
                    {"id", "fields"}),
             Risk::kLow, true),

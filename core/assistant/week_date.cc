@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "core/calendar/civil_time.h"
+#include "core/calendar/time_zone.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -50,6 +51,31 @@ std::string_view WeekdayName(int iso_weekday) {
 std::string IsoWeekLabel(const WeekDate& date) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%04d-W%02d", date.iso_year, date.iso_week);
+  return buf;
+}
+
+std::string AddDays(const WeekDate& date, int64_t days) {
+  const calendar::CivilDate d =
+      calendar::CivilFromDays(calendar::DaysFromCivil(date.year, date.month, date.day) + days);
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(d.year), d.month, d.day);
+  return buf;
+}
+
+int64_t DayStartMs(const WeekDate& date, std::string_view time_zone) {
+  const int64_t local =
+      calendar::DaysFromCivil(date.year, date.month, date.day) * calendar::kSecondsPerDay;
+  auto zone = calendar::FindBuiltinZone(time_zone);
+  return (zone ? zone->LocalToUtc(local) : local) * 1000;
+}
+
+std::string TodayIn(int64_t now_ms, std::string_view time_zone) {
+  int64_t seconds = calendar::FloorDiv(now_ms, 1000);
+  if (auto zone = calendar::FindBuiltinZone(time_zone)) seconds += zone->OffsetAt(seconds);
+  const calendar::CivilDate d =
+      calendar::CivilFromDays(calendar::FloorDiv(seconds, calendar::kSecondsPerDay));
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(d.year), d.month, d.day);
   return buf;
 }
 

@@ -33,6 +33,19 @@ std::string_view WeekdayName(int iso_weekday);
 // "2026-W49".
 std::string IsoWeekLabel(const WeekDate& date);
 
+// The person's today: the civil date "YYYY-MM-DD" at instant `now_ms` (ms
+// since the epoch) in the IANA zone `time_zone`, or in UTC when the name is
+// not a known zone (settings only save known ones).
+std::string TodayIn(int64_t now_ms, std::string_view time_zone);
+
+// The date `days` days after `date` (before, when negative), "YYYY-MM-DD".
+// `date` must be valid (ParseWeekDate).
+std::string AddDays(const WeekDate& date, int64_t days);
+
+// The instant (ms since the epoch) the civil day `date` starts in the IANA
+// zone `time_zone` (UTC when unknown).
+int64_t DayStartMs(const WeekDate& date, std::string_view time_zone);
+
 }  // namespace ensemble::core::assistant
 
 #endif  // ENSEMBLE_CORE_ASSISTANT_WEEK_DATE_H_

@@ -25,6 +25,8 @@ inline constexpr std::string_view kNotFound = "NOT_FOUND";
 inline constexpr std::string_view kForbidden = "FORBIDDEN";
 inline constexpr std::string_view kAlreadyExists = "ALREADY_EXISTS";
 inline constexpr std::string_view kSaveConflict = "SAVE_CONFLICT";
+// An update whose expectedVersion (sent without _base) is not the current one.
+inline constexpr std::string_view kVersionConflict = "VERSION_CONFLICT";
 // An edit of a record in Trash: refused, with the record's values, so it is
 // reported rather than lost.
 inline constexpr std::string_view kRecordDeleted = "RECORD_DELETED";

@@ -1,5 +1,6 @@
 #include "core/hub/hub.h"
 
+#include <string>
 #include <vector>
 
 #include "core/accounts/account.h"
@@ -8,13 +9,38 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
 #include "core/boards/board.h"
+#include "core/boards/card.h"
+#include "core/comments/comment.h"
 #include "core/pages/page.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
+#include "core/reminders/reminder.h"
+#include "core/routines/routine.h"
+#include "core/spaces/space_admin.h"
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
 
 namespace ensemble::core::hub {
+
+namespace {
+
+// Migration 15: the task's fields after due, and the comments table.
+const store::Migration& AddTaskFields() {
+  static const std::string* sql = new std::string(std::string(tasks::kAddTaskFieldsSql) +
+                                                  std::string(comments::kCreateCommentsTableSql));
+  static const store::Migration m = {15, "task fields and comments", *sql};
+  return m;
+}
+
+// Migration 18: reminders, watchers and routines.
+const store::Migration& AddRemindersAndRoutines() {
+  static const std::string* sql = new std::string(std::string(reminders::kCreateReminderTablesSql) +
+                                                  std::string(routines::kCreateRoutineTableSql));
+  static const store::Migration m = {18, "reminders, watchers and routines", *sql};
+  return m;
+}
+
+}  // namespace
 
 std::span<const store::Migration> Migrations() {
   // Append only: a shipped migration keeps its number and its text.
@@ -31,7 +57,12 @@ std::span<const store::Migration> Migrations() {
                                                      accounts::kCreateModelCredentialsTable,
                                                      assistant::kCreateProposalTable,
                                                      sync::kAddSyncClientAccounts,
-                                                     accounts::kCreateAccountSettingsTable};
+                                                     accounts::kCreateAccountSettingsTable,
+                                                     AddTaskFields(),
+                                                     boards::kAddBoardColumnsAndCards,
+                                                     projects::kAddProjectPagePersonFields,
+                                                     AddRemindersAndRoutines(),
+                                                     spaces::kAddSpaceNames};
   return kAll;
 }
 
@@ -41,17 +72,27 @@ sync::SyncConfig Config() {
   static const sync::MutatorRegistry* registry = [] {
     auto* r = new sync::MutatorRegistry();
     tasks::RegisterMutators(*r);
+    comments::RegisterMutators(*r);
     projects::RegisterMutators(*r);
     people::RegisterMutators(*r);
     pages::RegisterMutators(*r);
     boards::RegisterMutators(*r);
+    boards::RegisterCardMutators(*r);
+    reminders::RegisterMutators(*r);
+    routines::RegisterMutators(*r);
     return r;
   }();
-  static constexpr sync::SyncedTable kTables[] = {{tasks::kKind, tasks::kTable},
-                                                  {projects::kKind, projects::kTable},
-                                                  {people::kKind, people::kTable},
-                                                  {pages::kKind, pages::kTable},
-                                                  {boards::kKind, boards::kTable}};
+  static constexpr sync::SyncedTable kTables[] = {
+      {tasks::kKind, tasks::kTable},
+      {projects::kKind, projects::kTable},
+      {people::kKind, people::kTable},
+      {pages::kKind, pages::kTable},
+      {boards::kKind, boards::kTable},
+      {boards::kCardKind, boards::kCardTable},
+      {comments::kKind, comments::kTable},
+      {reminders::kReminderKind, reminders::kReminderTable},
+      {reminders::kWatcherKind, reminders::kWatcherTable},
+      {routines::kKind, routines::kTable}};
   return sync::SyncConfig{registry, kTables};
 }
 

@@ -1,13 +1,22 @@
 #include "core/people/person.h"
 
 #include "core/records/record_mutators.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::people {
 namespace {
 
+using store::Value;
+
 const records::FieldSpec kFields[] = {
     {.name = "name", .required = true, .trim = true, .max_chars = kMaxNameChars},
     {.name = "email", .nullable = true, .trim = true, .max_chars = kMaxEmailChars},
+    {.name = "role", .trim = true, .max_chars = kMaxRoleChars},
+    {.name = "team", .trim = true, .max_chars = kMaxRoleChars},
+    {.name = "relationship",
+     .type = records::FieldType::kEnum,
+     .nullable = true,
+     .values = kRelationships},
 };
 
 }  // namespace
@@ -32,6 +41,34 @@ const store::Migration kCreatePeopleTable = {
 
 void RegisterMutators(sync::MutatorRegistry& registry) {
   records::RegisterRecordMutators(kPersonKind, registry);
+}
+
+std::string NormalizeEmail(std::string_view email) {
+  std::string out(text::Trim(email));
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return out;
+}
+
+Result<std::optional<std::string>> FindPersonByEmail(store::Database& db,
+                                                     const std::string& space_id,
+                                                     std::string_view email) {
+  const std::string wanted = NormalizeEmail(email);
+  if (wanted.empty()) return std::optional<std::string>();
+  // Compared here rather than with SQL LOWER, whose case folding differs
+  // between SQLite and PostgreSQL; a space holds few enough people.
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT id, email FROM people WHERE space_id = $1 AND deleted = 0 AND "
+               "email IS NOT NULL ORDER BY id",
+               {Value(space_id)}));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (NormalizeEmail(store::AsText(rows.rows[i][1])) == wanted) {
+      return std::optional<std::string>(store::AsText(rows.rows[i][0]));
+    }
+  }
+  return std::optional<std::string>();
 }
 
 }  // namespace ensemble::core::people

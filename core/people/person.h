@@ -1,16 +1,25 @@
-// A person: a name, and an email address when one is known.
+// A person: a name, an email address when one is known, and their role,
+// team and relationship to the space's owner.
 // Its mutators ("person.create", ".update", ".delete", ".restore") come
 // from core/records; this file holds only what is particular to the kind.
 //
-// Thread-safety: constants and stateless functions.
+// Identity (spec 004 §4.7): an exact address names one person, so adding a
+// person whose address is already saved in the space reuses that person
+// (FindPersonByEmail); a display name alone never merges people.
+//
+// Thread-safety: constants and stateless functions; as the Database given.
 
 #ifndef ENSEMBLE_CORE_PEOPLE_PERSON_H_
 #define ENSEMBLE_CORE_PEOPLE_PERSON_H_
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <string_view>
 
+#include "core/base/status.h"
 #include "core/records/record_kind.h"
+#include "core/store/database.h"
 #include "core/store/migrations.h"
 #include "core/sync/mutator.h"
 
@@ -22,14 +31,33 @@ inline constexpr std::string_view kTable = "people";
 inline constexpr size_t kMaxNameChars = 200;
 // RFC 5321 caps a forward path at 256 octets, so an address at 254.
 inline constexpr size_t kMaxEmailChars = 254;
+// The tool schema's cap on role and team (tools_people.cc).
+inline constexpr size_t kMaxRoleChars = 200;
 
-// Fields: name (required), email (text or null, default null).
+inline constexpr std::string_view kRelationships[] = {"colleague", "client", "partner", "vendor",
+                                                      "other"};
+
+// Fields: name (required), email (text or null, default null), role and
+// team (default ""), relationship (one of kRelationships or null).
+// The columns role, team and relationship come with migration 17
+// (projects::kAddProjectPagePersonFields).
 extern const records::RecordKind kPersonKind;
 
 // The schema step for people, in the hub's migration list.
 extern const store::Migration kCreatePeopleTable;
 
 void RegisterMutators(sync::MutatorRegistry& registry);
+
+// The form addresses are compared in: trimmed, ASCII letters lower-cased
+// (the domain is case-blind, and people do not tell local parts apart by
+// case in practice).
+std::string NormalizeEmail(std::string_view email);
+
+// The id of the oldest live person of `space_id` whose address is `email`
+// (compared normalized), or nullopt; an empty address matches nobody.
+Result<std::optional<std::string>> FindPersonByEmail(store::Database& db,
+                                                     const std::string& space_id,
+                                                     std::string_view email);
 
 }  // namespace ensemble::core::people
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/base/id.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::records {
@@ -40,6 +41,47 @@ Status CheckText(const FieldSpec& field, const json& v) {
     return Invalid(name + " is longer than " + std::to_string(field.max_chars) + " characters");
   }
   return Status::Ok();
+}
+
+Status CheckInt(const FieldSpec& field, const json& v) {
+  const std::string name(field.name);
+  if (!v.is_number_integer() || v.get<int64_t>() < field.min || v.get<int64_t>() > field.max) {
+    return Invalid(name + " must be a whole number from " + std::to_string(field.min) + " to " +
+                   std::to_string(field.max));
+  }
+  return Status::Ok();
+}
+
+Status CheckList(const FieldSpec& field, const json& v) {
+  const std::string name(field.name);
+  if (!v.is_array()) return Invalid(name + " must be a list");
+  for (const json& item : v) {
+    if (!item.is_string()) return Invalid(name + " must hold strings");
+    const auto& s = item.get_ref<const std::string&>();
+    if (field.type == FieldType::kIdList) {
+      if (!IsValidId(s)) return Invalid(name + " must hold record ids");
+      continue;
+    }
+    if (!text::IsValidUtf8(s)) return Invalid(name + " holds text that is not valid UTF-8");
+    if (text::CountCodePoints(s) > field.max_chars) {
+      return Invalid(name + " holds an item longer than " + std::to_string(field.max_chars) +
+                     " characters");
+    }
+  }
+  // The limit is on what is kept: blanks and repeats are dropped before storing.
+  if (NormalizeField(field, v).size() > field.max_items) {
+    return Invalid(name + " holds more than " + std::to_string(field.max_items) + " items");
+  }
+  return Status::Ok();
+}
+
+Status CheckJson(const FieldSpec& field, const json& v) {
+  const std::string name(field.name);
+  if (!v.is_array() && !v.is_object()) return Invalid(name + " must be a list or an object");
+  if (v.dump().size() > field.max_chars) {
+    return Invalid(name + " is larger than " + std::to_string(field.max_chars) + " bytes");
+  }
+  return field.check ? field.check(v) : Status::Ok();
 }
 
 }  // namespace
@@ -80,6 +122,16 @@ Status CheckField(const FieldSpec& field, const json& value) {
     case FieldType::kDate:
       if (value.is_string() && IsIsoDate(value.get_ref<const std::string&>())) return Status::Ok();
       return Invalid(name + " must be a date (YYYY-MM-DD)" + (field.nullable ? " or null" : ""));
+    case FieldType::kInt:
+      return CheckInt(field, value);
+    case FieldType::kId:
+      if (value.is_string() && IsValidId(value.get_ref<const std::string&>())) return Status::Ok();
+      return Invalid(name + " must be a record id" + (field.nullable ? " or null" : ""));
+    case FieldType::kTextList:
+    case FieldType::kIdList:
+      return CheckList(field, value);
+    case FieldType::kJson:
+      return CheckJson(field, value);
   }
   return Invalid("unknown field type for " + name);
 }
@@ -88,13 +140,51 @@ json NormalizeField(const FieldSpec& field, const json& value) {
   if (field.type == FieldType::kText && field.trim && value.is_string()) {
     return std::string(text::Trim(value.get_ref<const std::string&>()));
   }
+  if ((field.type == FieldType::kTextList || field.type == FieldType::kIdList) &&
+      value.is_array()) {
+    // Order is the person's; a repeat or a blank label carries nothing.
+    json out = json::array();
+    for (const json& item : value) {
+      if (!item.is_string()) continue;
+      std::string s(text::Trim(item.get_ref<const std::string&>()));
+      if (s.empty() || std::find(out.begin(), out.end(), s) != out.end()) continue;
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
   return value;
 }
 
 json DefaultField(const FieldSpec& field) {
   if (field.nullable) return nullptr;
-  if (field.type == FieldType::kEnum && !field.values.empty()) return std::string(field.values[0]);
-  return "";
+  switch (field.type) {
+    case FieldType::kEnum:
+      return field.values.empty() ? json("") : json(std::string(field.values[0]));
+    case FieldType::kInt:
+      return field.min;
+    case FieldType::kTextList:
+    case FieldType::kIdList:
+    case FieldType::kJson:
+      return json::array();
+    default:
+      return "";
+  }
+}
+
+bool StoredAsJsonText(FieldType type) {
+  return type == FieldType::kTextList || type == FieldType::kIdList || type == FieldType::kJson;
+}
+
+json ToColumn(const FieldSpec& field, const json& value) {
+  if (!StoredAsJsonText(field.type) || value.is_null()) return value;
+  return value.dump();
+}
+
+json FromColumn(const FieldSpec& field, const json& column) {
+  if (!StoredAsJsonText(field.type) || !column.is_string()) return column;
+  json parsed = json::parse(column.get_ref<const std::string&>(), nullptr, false);
+  if (parsed.is_discarded()) return json::array();
+  return parsed;
 }
 
 }  // namespace ensemble::core::records

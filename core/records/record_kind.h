@@ -12,9 +12,9 @@
 #ifndef ENSEMBLE_CORE_RECORDS_RECORD_KIND_H_
 #define ENSEMBLE_CORE_RECORDS_RECORD_KIND_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstddef>
+#include <cstdint>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +31,16 @@ enum class FieldType {
   kText,  // A UTF-8 string of at most max_chars code points.
   kEnum,  // One of `values`; the first is the default on create.
   kDate,  // An ISO calendar date, YYYY-MM-DD.
+  kInt,   // An integer in [min, max]; `min` is the default on create.
+  kId,    // A record id (a link to one record); usually nullable.
+  // The three below are stored as JSON text in a TEXT column (arrays and
+  // objects have no portable column type across SQLite and PostgreSQL);
+  // ReadRecord and FieldsOf give them back as JSON values.
+  kTextList,  // Up to max_items strings of at most max_chars code points
+              // (labels): trimmed, empty ones dropped, repeats dropped.
+  kIdList,    // Up to max_items record ids (links), repeats dropped.
+  kJson,      // An array or object `check` accepts, at most max_chars bytes
+              // as JSON text (board columns, page blocks); default [].
 };
 
 struct FieldSpec {
@@ -45,8 +55,14 @@ struct FieldSpec {
   // Text: leading and trailing white space is dropped before storing (titles
   // and names are), unlike bodies, where it is the person's formatting.
   bool trim = false;
-  size_t max_chars = 0;  // Text only; counts the code points as given.
+  size_t max_chars = 0;                           // Text only; counts the code points as given.
   std::span<const std::string_view> values = {};  // Enum only.
+  int64_t min = 0;                                // Int only.
+  int64_t max = 0;                                // Int only.
+  size_t max_items = 0;                           // Lists only.
+  // Json only: the shape check, run after the type and size checks; null
+  // accepts any array or object.
+  Status (*check)(const nlohmann::json& value) = nullptr;
 };
 
 struct RecordKind {
@@ -69,6 +85,17 @@ nlohmann::json NormalizeField(const FieldSpec& field, const nlohmann::json& valu
 // The value stored on create when the field is not given. Precondition: the
 // field is not required.
 nlohmann::json DefaultField(const FieldSpec& field);
+
+// True for the types kept as JSON text in their column.
+bool StoredAsJsonText(FieldType type);
+
+// The column value of a normalized field value (JSON text for the list and
+// JSON types; the value itself otherwise).
+nlohmann::json ToColumn(const FieldSpec& field, const nlohmann::json& value);
+
+// The field value of a column value: the inverse of ToColumn. A column that
+// does not parse (written by hand) reads as the type's empty value.
+nlohmann::json FromColumn(const FieldSpec& field, const nlohmann::json& column);
 
 // True if `s` is a real calendar date written YYYY-MM-DD.
 bool IsIsoDate(std::string_view s);

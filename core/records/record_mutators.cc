@@ -80,7 +80,15 @@ Status SetDeleted(const RecordKind& kind, sync::MutationContext& ctx, const json
 
 Result<std::optional<json>> ReadRecord(const RecordKind& kind, store::Database& db,
                                        const std::string& id) {
-  return sync::ReadRow(db, kind.table, id);
+  ENSEMBLE_ASSIGN_OR_RETURN(auto row, sync::ReadRow(db, kind.table, id));
+  if (row) {
+    for (const FieldSpec& f : kind.fields) {
+      if (!StoredAsJsonText(f.type)) continue;
+      auto it = row->find(std::string(f.name));
+      if (it != row->end()) *it = FromColumn(f, *it);
+    }
+  }
+  return row;
 }
 
 json FieldsOf(const RecordKind& kind, const json& row) {
@@ -115,8 +123,8 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
     } else {
       value = DefaultField(f);
     }
-    params.push_back(sync::JsonToValue(value));
-    columns += ", " + name;
+    params.push_back(sync::JsonToValue(ToColumn(f, value)));
+    columns += ", \"" + name + "\"";  // quoted: "column" is reserved in PostgreSQL
     placeholders += ", $" + std::to_string(params.size());
   }
   ENSEMBLE_RETURN_IF_ERROR(ctx.WillWrite(kind.kind, id));
@@ -141,7 +149,8 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
 }
 
 Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const json& args) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckArgNames(kind, "update", args, {"id", "fields", "base"}, false));
+  ENSEMBLE_RETURN_IF_ERROR(
+      CheckArgNames(kind, "update", args, {"id", "fields", "base", "expectedVersion"}, false));
   ENSEMBLE_RETURN_IF_ERROR(CheckIdArg(args));
   if (!args.contains("fields") || !args["fields"].is_object() || args["fields"].empty()) {
     return Invalid("fields must name at least one field to change");
@@ -149,6 +158,10 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   const json& fields = args["fields"];
   const json base = args.value("base", json::object());
   if (!base.is_object()) return Invalid("base must be an object");
+  const json expected = args.value("expectedVersion", json(nullptr));
+  if (!expected.is_null() && (!expected.is_number_integer() || expected.get<int64_t>() < 1)) {
+    return Invalid("expectedVersion must be a version number (1 or more)");
+  }
   for (const auto& [name, value] : fields.items()) {
     const FieldSpec* f = kind.FindField(name);
     if (!f) return Invalid("unknown " + std::string(kind.kind) + " field '" + name + "'");
@@ -169,8 +182,17 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
     // Reported with the record's values so the person can restore it and
     // apply the edit again, rather than the edit vanishing.
     ctx.details() = json{{"current", FieldsOf(kind, row)}, {"deleted", true}, {"version", version}};
-    return Status(codes::kRecordDeleted, "this " + std::string(kind.kind) +
-                                             " is in Trash; restore it to apply the edit");
+    return Status(codes::kRecordDeleted,
+                  "this " + std::string(kind.kind) + " is in Trash; restore it to apply the edit");
+  }
+
+  // Without _base, the version the edit was based on stands in for it: any
+  // change since then is a conflict, since which fields moved is unknown.
+  if (base.empty() && !expected.is_null() && expected.get<int64_t>() != version) {
+    ctx.details() = json{{"current", FieldsOf(kind, row)}, {"version", version}};
+    return Status(codes::kVersionConflict, "this " + std::string(kind.kind) +
+                                               " changed since you read it; read it again before "
+                                               "editing");
   }
 
   // The _base rule: disjoint fields merge; an overwritten concurrent change conflicts.
@@ -185,7 +207,8 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   }
   if (!conflicts.empty()) {
     json current = json::object();
-    for (const auto& name : conflicts) current[name.get<std::string>()] = row[name.get<std::string>()];
+    for (const auto& name : conflicts)
+      current[name.get<std::string>()] = row[name.get<std::string>()];
     ctx.details() = json{{"fields", conflicts}, {"current", current}, {"version", version}};
     return Status(codes::kSaveConflict, "this " + std::string(kind.kind) +
                                             " was changed elsewhere since you started editing it");
@@ -195,8 +218,9 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   std::string sets;
   std::vector<Value> params = {Value(id)};
   for (const auto& [name, value] : fields.items()) {
-    params.push_back(sync::JsonToValue(NormalizeField(*kind.FindField(name), value)));
-    sets += name + " = $" + std::to_string(params.size()) + ", ";
+    const FieldSpec& f = *kind.FindField(name);
+    params.push_back(sync::JsonToValue(ToColumn(f, NormalizeField(f, value))));
+    sets += "\"" + name + "\" = $" + std::to_string(params.size()) + ", ";
   }
   params.push_back(Value(ctx.now_ms()));
   const std::string updated_at = "$" + std::to_string(params.size());
@@ -217,12 +241,15 @@ Status RestoreRecord(const RecordKind& kind, sync::MutationContext& ctx, const j
 
 void RegisterRecordMutators(const RecordKind& kind, sync::MutatorRegistry& registry) {
   const RecordKind* k = &kind;
-  registry.Register(MutatorName(kind, "create"),
-                    [k](sync::MutationContext& ctx, const json& a) { return CreateRecord(*k, ctx, a); });
-  registry.Register(MutatorName(kind, "update"),
-                    [k](sync::MutationContext& ctx, const json& a) { return UpdateRecord(*k, ctx, a); });
-  registry.Register(MutatorName(kind, "delete"),
-                    [k](sync::MutationContext& ctx, const json& a) { return DeleteRecord(*k, ctx, a); });
+  registry.Register(MutatorName(kind, "create"), [k](sync::MutationContext& ctx, const json& a) {
+    return CreateRecord(*k, ctx, a);
+  });
+  registry.Register(MutatorName(kind, "update"), [k](sync::MutationContext& ctx, const json& a) {
+    return UpdateRecord(*k, ctx, a);
+  });
+  registry.Register(MutatorName(kind, "delete"), [k](sync::MutationContext& ctx, const json& a) {
+    return DeleteRecord(*k, ctx, a);
+  });
   registry.Register(MutatorName(kind, "restore"), [k](sync::MutationContext& ctx, const json& a) {
     return RestoreRecord(*k, ctx, a);
   });

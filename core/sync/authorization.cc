@@ -18,9 +18,19 @@ constexpr std::array<std::pair<Role, std::string_view>, 4> kRoleNames = {{
 }};
 
 // Record kinds a guest may create and edit.
-constexpr std::array<std::string_view, 2> kGuestContentKinds = {"task", "page"};
+constexpr std::array<std::string_view, 3> kGuestContentKinds = {"task", "page", "comment"};
+// Record kinds that are the space owner's own (spec 002 §2: reminders and
+// watchers; routines run as their owner).
+constexpr std::array<std::string_view, 3> kOwnerOnlyKinds = {"reminder", "watcher", "routine"};
 
 Status Forbidden(std::string message) { return Status(codes::kForbidden, std::move(message)); }
+
+bool IsOwnerOnly(std::string_view kind) {
+  for (std::string_view k : kOwnerOnlyKinds) {
+    if (k == kind) return true;
+  }
+  return false;
+}
 
 bool IsGuestContent(std::string_view kind) {
   for (std::string_view k : kGuestContentKinds) {
@@ -44,6 +54,23 @@ std::string_view RoleName(Role role) {
     if (r == role) return name;
   }
   return "viewer";
+}
+
+bool RoleAtLeast(Role role, Role least) {
+  auto rank = [](Role r) {
+    switch (r) {
+      case Role::kViewer:
+        return 0;
+      case Role::kGuest:
+        return 1;
+      case Role::kEditor:
+        return 2;
+      case Role::kOwner:
+        return 3;
+    }
+    return 0;
+  };
+  return rank(role) >= rank(least);
 }
 
 std::optional<Role> ParseRole(std::string_view name) {
@@ -108,8 +135,10 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
   }
   switch (*role) {
     case Role::kOwner:
-    case Role::kEditor:
       return Status::Ok();
+    case Role::kEditor:
+      if (!IsOwnerOnly(kind)) return Status::Ok();
+      return Forbidden("only the space's owner keeps its " + std::string(kind) + "s");
     case Role::kGuest:
       if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();
       return Forbidden("a guest cannot " + std::string(op) + " a " + std::string(kind) +

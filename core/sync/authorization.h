@@ -6,11 +6,15 @@
 // for a create, the space it names, and the account must hold a role there
 // that allows the write. Roles:
 //   owner, editor  write every synced kind;
-//   guest          writes content records only (tasks, pages): creates and
-//                  edits, never deletes or restores, and nothing structural
-//                  (projects, people, boards). The spec gives guests of a
-//                  shared space a narrower reach than editors without
-//                  listing it per record; this is our reading, kept here.
+//   guest          writes content records only (tasks, pages, comments):
+//                  creates and edits, never deletes or restores, and nothing
+//                  structural (projects, people, boards, board cards). The
+//                  spec gives guests of a shared space a narrower reach than
+//                  editors without listing it per record; this is our
+//                  reading, kept here. Cards: spec 002 §5 lets an agent
+//                  change boards only where its owner edits, so a card
+//                  (putting, moving, taking off) is an editor's write, like
+//                  its board.
 //   viewer         never writes.
 // A record in a space the account cannot read is answered as not found, so a
 // refusal does not confirm that an id exists.
@@ -36,6 +40,10 @@ namespace ensemble::core::sync {
 enum class Role { kOwner, kEditor, kGuest, kViewer };
 
 std::string_view RoleName(Role role);
+
+// True when `role` reaches at least `least`: viewer < guest < editor < owner
+// (each holds everything the one before it may do).
+bool RoleAtLeast(Role role, Role least);
 std::optional<Role> ParseRole(std::string_view name);
 
 // The spaces and space_members tables, in the hub's migration list.

@@ -58,11 +58,13 @@ Status WriteRow(store::Database& db, std::string_view table, const nlohmann::jso
       placeholders += ", ";
     }
     params.push_back(JsonToValue(value));
-    cols += key;
+    // Quoted because some field names ("column") are reserved in PostgreSQL.
+    const std::string quoted = "\"" + key + "\"";
+    cols += quoted;
     placeholders += "$" + std::to_string(params.size());
     if (key != "id") {
       if (!updates.empty()) updates += ", ";
-      updates += key + " = excluded." + key;
+      updates += quoted + " = excluded." + quoted;
     }
   }
   std::string sql = "INSERT INTO " + std::string(table) + " (" + cols + ") VALUES (" +

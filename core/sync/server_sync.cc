@@ -272,6 +272,39 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
                      written > 0 ? first_version : 0};
 }
 
+Result<PushOutcome> ServerSync::ApplyServerWrites(store::Database& db, const json& mutations,
+                                                  const std::string* account_id, int64_t now_ms,
+                                                  json* details) {
+  if (!mutations.is_array()) return Status(codes::kInvalidArgument, "mutations must be a list");
+  for (const json& m : mutations) {
+    if (!m.is_object() || !m.contains("name") || !m["name"].is_string() ||
+        !config_.mutators->Find(m["name"].get_ref<const std::string&>())) {
+      return Status(codes::kUnknownMutation,
+                    "no mutation called " + (m.is_object() ? m.value("name", json()).dump() : ""));
+    }
+  }
+  if (mutations.empty()) return PushOutcome{};
+  store::Transaction txn(db);
+  ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  ENSEMBLE_ASSIGN_OR_RETURN(const int64_t first,
+                            ReserveServerVersions(db, static_cast<int64_t>(mutations.size())));
+  int64_t version = first;
+  for (const json& m : mutations) {
+    const json one = {
+        {"name", m["name"]}, {"args", m.value("args", json::object())}, {"clientTime", now_ms}};
+    json why;
+    Status verdict;
+    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, one, account_id, version, verdict, why));
+    if (!verdict.ok()) {
+      if (details) *details = std::move(why);
+      return verdict;  // `txn` rolls back the writes and the reserved versions.
+    }
+    ++version;
+  }
+  ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+  return PushOutcome{json::object(), version - 1, first};
+}
+
 namespace {
 
 struct Change {
@@ -409,7 +442,7 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
   return out;
 }
 
-Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_version) {
+Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_version) const {
   store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
   ENSEMBLE_ASSIGN_OR_RETURN(auto stored_version, GetStateInt(db, kServerVersionKey));

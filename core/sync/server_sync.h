@@ -59,6 +59,19 @@ class ServerSync {
   Result<PushOutcome> Apply(store::Database& db, const nlohmann::json& request,
                             const std::string* account_id);
 
+  // The server's own writes (the assistant's tools): runs `mutations`
+  // ([{name, args}]) in order, all or nothing, stamped `now_ms`, each
+  // authorized for `account_id` (null: the trusted local person) and written
+  // as a server version every client pulls. No client bookkeeping: the
+  // caller keeps them from running twice (Apply's receipts), so no
+  // sync_clients row is made per turn or Apply. Returns the versions
+  // written, or the first refusal as its mutator (or the authorization
+  // check) gave it, with nothing written; the details of a refusal go to
+  // `*details` when given. Runs inside the caller's transaction when it has one.
+  Result<PushOutcome> ApplyServerWrites(store::Database& db, const nlohmann::json& mutations,
+                                        const std::string* account_id, int64_t now_ms,
+                                        nlohmann::json* details = nullptr);
+
   // Returns {cursor, lastMutationId, changes: [{kind, row}], more}; at most
   // kMaxPullRows rows, cut at a whole change (a single change with more rows
   // comes whole in one page), and more=true when the client should pull
@@ -73,7 +86,7 @@ class ServerSync {
   // Server maintenance: hard-deletes soft-deleted rows with row_version <=
   // keep_after_version and raises the compaction floor (min_cursor in
   // sync_state) to it. Returns the number of rows removed.
-  Result<int64_t> Compact(store::Database& db, int64_t keep_after_version);
+  Result<int64_t> Compact(store::Database& db, int64_t keep_after_version) const;
 
  private:
   Status ValidatePush(const nlohmann::json& request) const;

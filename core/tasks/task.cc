@@ -11,7 +11,26 @@ using nlohmann::json;
 using store::Value;
 
 constexpr std::string_view kColumns =
-    "id, space_id, title, status, due, version, deleted, created_at, updated_at, row_version";
+    "id, space_id, title, status, due, version, deleted, created_at, updated_at, row_version, "
+    "description, priority, project, people, labels, depends_on, blocks, page";
+
+std::optional<std::string> OptionalText(const Value& v) {
+  if (store::IsNull(v)) return std::nullopt;
+  return store::AsText(v);
+}
+
+// A list column (JSON text) as strings; what does not parse reads as empty.
+std::vector<std::string> ListColumn(std::string_view field, const Value& v) {
+  std::vector<std::string> out;
+  if (store::IsNull(v)) return out;
+  const json list =
+      records::FromColumn(*kTaskKind.FindField(field), json(std::string(store::AsText(v))));
+  if (!list.is_array()) return out;
+  for (const json& item : list) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
 
 Task FromRow(const store::Rows& rows, size_t i) {
   const auto& r = rows.rows[i];
@@ -26,6 +45,14 @@ Task FromRow(const store::Rows& rows, size_t i) {
   t.created_at = store::AsInt(r[7]);
   t.updated_at = store::AsInt(r[8]);
   t.row_version = store::AsInt(r[9]);
+  t.description = store::AsText(r[10]);
+  t.priority = store::AsText(r[11]);
+  t.project = OptionalText(r[12]);
+  t.people = ListColumn("people", r[13]);
+  t.labels = ListColumn("labels", r[14]);
+  t.depends_on = ListColumn("depends_on", r[15]);
+  t.blocks = ListColumn("blocks", r[16]);
+  t.page = OptionalText(r[17]);
   return t;
 }
 
@@ -48,11 +75,20 @@ const store::Migration kCreateTasksTable = {
     "CREATE INDEX tasks_row_version ON tasks (row_version);"};
 
 json ToJson(const Task& t) {
+  auto optional = [](const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); };
   return json{{"id", t.id},
               {"spaceId", t.space_id},
               {"title", t.title},
               {"status", t.status},
-              {"due", t.due ? json(*t.due) : json(nullptr)},
+              {"due", optional(t.due)},
+              {"description", t.description},
+              {"priority", t.priority},
+              {"project", optional(t.project)},
+              {"people", t.people},
+              {"labels", t.labels},
+              {"dependsOn", t.depends_on},
+              {"blocks", t.blocks},
+              {"page", optional(t.page)},
               {"version", t.version},
               {"deleted", t.deleted},
               {"createdAt", t.created_at},
@@ -63,6 +99,17 @@ const records::FieldSpec kTaskFields[] = {
     {.name = "title", .required = true, .trim = true, .max_chars = kMaxTitleChars},
     {.name = "status", .type = records::FieldType::kEnum, .values = kStatuses},
     {.name = "due", .type = records::FieldType::kDate, .nullable = true},
+    {.name = "description", .max_chars = kMaxDescriptionChars},
+    {.name = "priority", .type = records::FieldType::kEnum, .values = kPriorities},
+    {.name = "project", .type = records::FieldType::kId, .nullable = true},
+    {.name = "people", .type = records::FieldType::kIdList, .max_items = kMaxPeoplePerTask},
+    {.name = "labels",
+     .type = records::FieldType::kTextList,
+     .max_chars = kMaxLabelChars,
+     .max_items = kMaxLabels},
+    {.name = "depends_on", .type = records::FieldType::kIdList, .max_items = kMaxTaskLinks},
+    {.name = "blocks", .type = records::FieldType::kIdList, .max_items = kMaxTaskLinks},
+    {.name = "page", .type = records::FieldType::kId, .nullable = true},
 };
 const records::RecordKind kTaskKind = {kKind, kTable, kTaskFields};
 

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/sync/authorization.h"
 
 namespace ensemble::core::tools {
 
@@ -59,6 +60,9 @@ struct ToolDef {
   bool always_hold = false;          // The write always waits for Apply.
   bool outside_transaction = false;  // Network work: never inside a Hub transaction.
   std::string module;                // Hidden without this module; "" = core.
+  // A write: the least role in the space that may run it (viewers never
+  // write). Set by the hub's permission table (core/assistant/tool_permissions.h).
+  sync::Role least_role = sync::Role::kEditor;
   std::optional<AppMeta> app;
   // Any hook may be empty: definitions come first, runs are attached later.
   PrepareHook prepare;

@@ -105,6 +105,10 @@ Status ToolRegistry::Register(ToolDef tool) {
     return Status(codes::kInvalidArgument,
                   "tool " + tool.name + " needs an area and a description");
   }
+  if (tool.is_write && tool.least_role == sync::Role::kViewer) {
+    return Status(codes::kInvalidArgument,
+                  "tool " + tool.name + " writes, so viewers may not run it");
+  }
   auto entry = std::make_unique<Entry>();
   Status compiled = CompileSchema(tool.input_schema, entry->schema);
   if (!compiled.ok()) {
@@ -140,14 +144,18 @@ std::vector<std::string> ToolRegistry::names() const {
   return out;
 }
 
+bool RoleMayRun(sync::Role role, const ToolDef& tool) {
+  if (!tool.is_write) return true;
+  return role != sync::Role::kViewer && sync::RoleAtLeast(role, tool.least_role);
+}
+
 std::vector<const ToolDef*> ToolRegistry::ToolsFor(const ToolFilter& filter) const {
   std::vector<const ToolDef*> out;
-  const bool may_write = filter.role != sync::Role::kViewer;
   for (const auto& [name, entry] : tools_) {
     const ToolDef& def = entry->def;
     if (!def.module.empty() && !Contains(filter.enabled_modules, def.module)) continue;
     if (def.is_write) {
-      if (!may_write) continue;
+      if (!RoleMayRun(filter.role, def)) continue;
       if (filter.allowed_write_areas && !Contains(*filter.allowed_write_areas, def.area)) continue;
     }
     out.push_back(&def);

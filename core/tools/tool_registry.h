@@ -41,9 +41,14 @@ struct ToolFilter {
   // Modules switched on in the space; a tool of another module is dropped.
   // Core tools (module "") always stay.
   std::vector<std::string> enabled_modules;
-  // Viewers get no write tools (spec 000 §7).
+  // Viewers get no write tools (spec 000 §7); other writes need the tool's
+  // least_role.
   sync::Role role = sync::Role::kOwner;
 };
+
+// True when `role` may run `tool`: every member reads; a write needs the
+// tool's least_role, and a viewer never writes.
+bool RoleMayRun(sync::Role role, const ToolDef& tool);
 
 class ToolRegistry {
  public:

@@ -109,6 +109,7 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
   context.today = r.today;
   context.time_zone = r.time_zone;
   context.random = random;
+  context.settings_account = r.account_id;
   // No write sink: prepare and preview only read (RunHook adds the sink).
   return context;
 }
@@ -118,14 +119,13 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
 // client), and `poke` says who to tell once it has committed.
 Result<json> RunInTransaction(core::store::Database& db, const core::tools::ToolDef& def,
                               const json& input, const TurnRequest& r,
-                              core::platform::Random* random, const std::string& client_id,
-                              events::Poke& poke) {
+                              core::platform::Random* random, events::Poke& poke) {
   core::store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
   core::assistant::SyncedWrites writes;
   core::tools::ToolContext context = ContextFor(db, r, random);
   context.write = core::assistant::SyncedMutationSink(
-      db, core::hub::Config(), r.local ? nullptr : &r.account_id, client_id, r.now_ms, &writes);
+      db, core::hub::Config(), r.local ? nullptr : &r.account_id, r.now_ms, &writes);
   core::tools::ToolCall call{def.name, input, &context};
   Result<json> out = def.run(call);
   if (!out.ok()) return out;
@@ -442,15 +442,11 @@ net::awaitable<Result<json>> TurnDriver::RunHook(Turn& turn, const core::tools::
   const json* in = &input;
   const TurnRequest* r = &turn.request;
   core::platform::Random* random = random_;
-  // A client of the turn's own per call (ids from 1): "t<n>-<reply id>".
-  const std::string client_id =
-      "t" + std::to_string(turn.calls().size()) + "-" + turn.request.reply.id;
-  const std::string* client = &client_id;
   events::Poke poke;
   events::Poke* poked = &poke;
-  Result<json> out = co_await pool_.Run(
-      [def, in, r, random, client, poked](core::store::Database& db) -> Result<json> {
-        return RunInTransaction(db, *def, *in, *r, random, *client, *poked);
+  Result<json> out =
+      co_await pool_.Run([def, in, r, random, poked](core::store::Database& db) -> Result<json> {
+        return RunInTransaction(db, *def, *in, *r, random, *poked);
       });
   if (poke.version > 0 && on_commit_) on_commit_(poke);
   co_return out;

@@ -23,6 +23,7 @@ status HttpStatusFor(std::string_view code) {
       {codes::kMethodNotAllowed, status::method_not_allowed},
       {core_codes::kAlreadyExists, status::conflict},
       {core_codes::kSaveConflict, status::conflict},
+      {core_codes::kVersionConflict, status::conflict},
       {core_codes::kRecordDeleted, status::conflict},
       {core_codes::kMutationFromFuture, status::conflict},
       {core_codes::kBodyTooLarge, status::payload_too_large},

@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/accounts/account_settings.h"
 #include "core/assistant/apply_calls.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/synced_mutation_sink.h"
-#include "core/calendar/civil_time.h"
-#include "core/calendar/event.h"
+#include "core/assistant/week_date.h"
 #include "core/hub/hub.h"
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
@@ -89,15 +89,6 @@ json ReceiptsJson(const assistant::Proposal& proposal) {
           {"receipts", std::move(receipts)}};
 }
 
-// The date of `millis` (UTC) as YYYY-MM-DD: the person's time zone is not a
-// setting yet, and Apply runs calls whose dates were fixed when proposed.
-std::string UtcDate(int64_t millis) {
-  const int64_t seconds = core::calendar::FloorDiv(millis, 1000);
-  return core::calendar::FormatIsoDate(
-      core::calendar::FloorDiv(seconds, core::calendar::kSecondsPerDay) *
-      core::calendar::kSecondsPerDay);
-}
-
 // The work of one request on one store connection; members live for the
 // request only.
 class ApplyRun {
@@ -144,7 +135,7 @@ class ApplyRun {
     ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
     core::store::Transaction txn(db_);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
-    core::tools::ToolContext ctx = Context(found, redo ? "redo-" : "undo-");
+    core::tools::ToolContext ctx = Context(found);
     if (redo) {
       ENSEMBLE_ASSIGN_OR_RETURN(
           std::vector<assistant::UndoItem> items,
@@ -178,7 +169,7 @@ class ApplyRun {
           "SET LOCAL statement_timeout = " +
           std::to_string(std::chrono::milliseconds(assistant::kApplyTransactionTimeout).count())));
     }
-    core::tools::ToolContext ctx = Context(claim.proposal, "apply-");
+    core::tools::ToolContext ctx = Context(claim.proposal);
     std::vector<assistant::CallReceipt> receipts = assistant::RunClaimedCalls(
         assistant::HubToolRegistry(), claim, ctx,
         [deadline] { return std::chrono::steady_clock::now() >= deadline; });
@@ -194,20 +185,24 @@ class ApplyRun {
     return done;
   }
 
-  core::tools::ToolContext Context(const assistant::Proposal& proposal, std::string prefix) {
+  core::tools::ToolContext Context(const assistant::Proposal& proposal) {
     core::tools::ToolContext ctx;
     ctx.db = &db_;
     ctx.space_id = proposal.space_id;
     ctx.account_id = caller_.local ? std::string() : caller_.account_id;
     ctx.now_ms = now_;
-    ctx.today = UtcDate(now_);
-    ctx.time_zone = "UTC";
+    // Dates the calls name were fixed when proposed; today only matters to
+    // a call that reads it, in the person's zone as the turn had it.
+    Result<core::accounts::AccountSettings> settings =
+        core::accounts::GetAccountSettings(db_, caller_.account_id);
+    ctx.time_zone =
+        settings.ok() ? settings->general.time_zone : std::string(core::accounts::kDefaultTimeZone);
+    ctx.today = assistant::TodayIn(now_, ctx.time_zone);
+    ctx.settings_account = caller_.account_id;
     ctx.random = env_.random;
-    // A client of its own per run: its mutation ids start at 1, and the
-    // receipts (not the ids) keep Retry from sending a call twice.
+    // The receipts keep Retry from sending a call twice.
     ctx.write = assistant::SyncedMutationSink(
-        db_, core::hub::Config(), caller_.local ? nullptr : &caller_.account_id,
-        prefix + proposal.id + "-" + std::to_string(proposal.revision), now_, &writes_);
+        db_, core::hub::Config(), caller_.local ? nullptr : &caller_.account_id, now_, &writes_);
     return ctx;
   }
 

@@ -1,8 +1,6 @@
 // AssistantService::PostMessage: one turn, from the posted message to its
 // last frame (see assistant_service.h and server/assistant/turn_driver.h).
 
-#include <chrono>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,7 +10,9 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/assistant/week_date.h"
 #include "core/base/id.h"
+#include "core/sync/authorization.h"
 #include "server/assistant/sse_channel.h"
 #include "server/http/json_response.h"
 #include "server/http/router.h"
@@ -32,18 +32,6 @@ using nlohmann::json;
 
 // The segment of ".../conversations/:id/messages" that holds the id.
 constexpr size_t kConversationSegment = 3;
-// Until people set a time zone, dates are UTC civil dates.
-constexpr char kDefaultTimeZone[] = "UTC";
-
-std::string CivilDate(int64_t now_ms) {
-  using namespace std::chrono;
-  year_month_day ymd{floor<days>(sys_time<milliseconds>(milliseconds(now_ms)))};
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
-                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
-  return buf;
-}
-
 // What the turn starts from, read and written in one go on a store worker.
 struct Started {
   core::assistant::Conversation conversation;
@@ -52,6 +40,8 @@ struct Started {
   StoredMessage reply;
   std::optional<credentials::ModelCredentials> credentials;
   core::accounts::AccountSettings settings;  // The caller's saved settings.
+  // The caller's role in the conversation's space: what tools it is offered.
+  core::sync::Role role = core::sync::Role::kOwner;
 };
 
 }  // namespace
@@ -107,6 +97,13 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
                               credentials_.ResolveModelCredentials(db, caller.account_id));
     ENSEMBLE_ASSIGN_OR_RETURN(s.settings,
                               core::accounts::GetAccountSettings(db, caller.account_id));
+    if (!caller.local) {
+      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::sync::Role> role,
+                                core::sync::RoleIn(db, s.conversation.space_id, caller.account_id));
+      // A conversation outlives a membership; its space is then not found.
+      if (!role) return Status(codes::kNotFound, "no space with this id");
+      s.role = *role;
+    }
     // Chat text: not worth a wait for the disk (core/store/database.h).
     core::store::Transaction txn(db, core::store::Durability::kRelaxed);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
@@ -121,11 +118,15 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     co_return;
   }
   const core::accounts::AssistantSettings& settings = started->settings.assistant;
-  if (!settings.AllWriteAreasAllowed()) {
-    // Routed again with the areas turned off, so their write tools are not
-    // offered (the first routing checked the request before anything was
-    // saved; most people never narrow the areas).
-    route_json["allowedWriteAreas"] = settings.allowed_write_areas;
+  if (!settings.AllWriteAreasAllowed() || started->role != core::sync::Role::kOwner) {
+    // Routed again under the caller's role and with the areas turned off, so
+    // the write tools they may not use are not offered (the first routing
+    // checked the request before anything was saved; most turns are the
+    // owner's with every area on).
+    if (!settings.AllWriteAreasAllowed()) {
+      route_json["allowedWriteAreas"] = settings.allowed_write_areas;
+    }
+    route_json["role"] = std::string(core::sync::RoleName(started->role));
     route = core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
                                               std::move(route_json));
     if (!route.ok()) {
@@ -165,8 +166,8 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   turn.earlier = std::move(started->earlier);
   turn.reply = std::move(started->reply);
   turn.credentials = std::move(started->credentials);
-  turn.today = CivilDate(now);
-  turn.time_zone = kDefaultTimeZone;
+  turn.time_zone = started->settings.general.time_zone;
+  turn.today = core::assistant::TodayIn(now, turn.time_zone);
   turn.stop = stop;
   try {
     const assistant::EmitFrame emit = [channel](std::string_view event, const json& data) {

@@ -6,6 +6,7 @@
 
 #include "core/accounts/account.h"
 #include "core/base/id.h"
+#include "core/spaces/space_admin.h"
 #include "core/sync/authorization.h"
 #include "server/accounts/password.h"
 #include "server/accounts/session_token.h"
@@ -36,19 +37,17 @@ const std::string* StringField(const json& body, const char* key) {
   return it->get_ptr<const std::string*>();
 }
 
-// {account: {id, email, name}, spaces: [{id, role}]} for `account_id`;
+// {account: {id, email, name}, spaces: [{id, name, role}]} for `account_id`;
 // UNAUTHENTICATED when the account is gone.
 Result<json> AccountJson(core::store::Database& db, const std::string& account_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> account,
                             core::accounts::FindAccount(db, account_id));
   if (!account) return Status(codes::kUnauthenticated, "this account no longer exists");
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      core::store::Rows rows,
-      db.Query("SELECT space_id, role FROM space_members WHERE account_id = $1 ORDER BY space_id",
-               {core::store::Value(account_id)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::spaces::SpaceInfo> list,
+                            core::spaces::SpacesOf(db, account_id));
   json spaces = json::array();
-  for (const auto& r : rows.rows) {
-    spaces.push_back({{"id", core::store::AsText(r[0])}, {"role", core::store::AsText(r[1])}});
+  for (const core::spaces::SpaceInfo& s : list) {
+    spaces.push_back({{"id", s.id}, {"name", s.name}, {"role", core::sync::RoleName(s.role)}});
   }
   return json{
       {"mode", "accounts"},

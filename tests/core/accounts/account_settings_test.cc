@@ -44,9 +44,9 @@ class AccountSettingsTest : public ::testing::Test {
 };
 
 TEST_F(AccountSettingsTest, AnAccountThatSavedNothingHasTheDefaults) {
-  EXPECT_EQ(
-      Get(),
-      (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}}}));
+  EXPECT_EQ(Get(),
+            (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}},
+                  {"general", {{"timeZone", "UTC"}}}}));
   auto s = GetAccountSettings(*db_, "ada");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->assistant.write_policy, assistant::WritePolicy::kImmediate);
@@ -98,6 +98,8 @@ TEST_F(AccountSettingsTest, UnknownKeysAndBadValuesAreRefusedAndNothingChanges) 
       {{{"assistant", {{"writePolicy", "needs-me"}}}, {"assistant.writePolicy", "needs-me"}},
        "assistant.writePolicy"},
       {{{"assistant", "preview"}}, "assistant"},
+      {{{"general", {{"timeZone", "Mars/Olympus"}}}}, "general.timeZone"},
+      {{{"general.timeZone", 5}}, "general.timeZone"},
       {json::array(), "settings"},
   };
   for (const Case& c : cases) {
@@ -110,6 +112,20 @@ TEST_F(AccountSettingsTest, UnknownKeysAndBadValuesAreRefusedAndNothingChanges) 
   Status st = Patch({{std::string(500, 'k'), 1}});
   EXPECT_EQ(st.code(), codes::kInvalidArgument);
   EXPECT_LT(st.message().size(), 300u);
+}
+
+TEST_F(AccountSettingsTest, TheTimeZoneIsAKnownZoneName) {
+  ASSERT_TRUE(Patch({{"general", {{"timeZone", "Europe/Paris"}}}}).ok());
+  EXPECT_EQ(Get()["general"]["timeZone"], "Europe/Paris");
+  auto s = GetAccountSettings(*db_, "ada");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->general.time_zone, "Europe/Paris");
+  EXPECT_EQ(SettingValue(*s, kTimeZoneSetting), "Europe/Paris");
+  ASSERT_TRUE(Patch({{"general.timeZone", nullptr}}).ok());
+  EXPECT_EQ(Get()["general"]["timeZone"], "UTC");
+  // Every allowlisted key reads; anything else is null.
+  for (std::string_view key : SettingKeys()) EXPECT_FALSE(SettingValue(*s, key).is_null()) << key;
+  EXPECT_TRUE(SettingValue(*s, "assistant.colour").is_null());
 }
 
 TEST_F(AccountSettingsTest, SettingsBelongToOneAccount) {

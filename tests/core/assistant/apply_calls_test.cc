@@ -72,8 +72,7 @@ class ApplyCallsTest : public ::testing::Test {
     ctx.today = "2026-11-30";
     ctx.time_zone = "UTC";
     ctx.random = &random_;
-    ctx.write = SyncedMutationSink(*db_, hub::Config(), &account_,
-                                   "assistant-" + std::to_string(++sinks_), kNow, nullptr);
+    ctx.write = SyncedMutationSink(*db_, hub::Config(), &account_, kNow, nullptr);
     return ctx;
   }
 
@@ -95,7 +94,6 @@ class ApplyCallsTest : public ::testing::Test {
   std::unique_ptr<store::SqliteDatabase> db_;
   ensemble::testing::FakeRandom random_;
   const std::string account_ = kAccount;
-  int sinks_ = 0;
 };
 
 TEST_F(ApplyCallsTest, AppliesEveryCallWithReceiptsAndUndo) {
@@ -159,6 +157,26 @@ TEST_F(ApplyCallsTest, CallsAreCheckedAgainBeforeTheyRun) {
   Proposal read = Run(Claim("p4", {{"c1", "hub_list_tasks", json::object()}}));
   EXPECT_EQ(read.receipts[0].error_code, codes::kFailedPrecondition);
   EXPECT_EQ(Count("1 = 1"), 0);
+}
+
+TEST_F(ApplyCallsTest, ApplyChecksTheRoleAgain) {
+  // Proposed while an owner; the person is a viewer by the time of Apply.
+  ApplyClaim claim = Claim("p-role", {Create("c1", "Made as owner")});
+  ASSERT_TRUE(sync::SetMember(*db_, kSpace, kAccount, sync::Role::kViewer).ok());
+  Proposal done = Run(claim);
+  ASSERT_EQ(done.receipts.size(), 1u);
+  EXPECT_EQ(done.receipts[0].outcome, CallOutcome::kFailed);
+  EXPECT_EQ(done.receipts[0].error_code, codes::kForbidden);
+  EXPECT_EQ(Count("1 = 1"), 0);
+
+  // A guest may add tasks but not delete them.
+  ASSERT_TRUE(sync::SetMember(*db_, kSpace, kAccount, sync::Role::kGuest).ok());
+  EXPECT_EQ(Run(Claim("p-guest", {Create("c1", "Guest task")})).state, ProposalState::kApplied);
+  const std::string id = TaskId("Guest task");
+  Proposal removed = Run(Claim("p-guest-del", {{"c1", "hub_delete_tasks", {{"ids", {id}}}}}));
+  ASSERT_EQ(removed.receipts.size(), 1u);
+  EXPECT_EQ(removed.receipts[0].error_code, codes::kForbidden);
+  EXPECT_EQ(Count("deleted = 0"), 1);
 }
 
 TEST_F(ApplyCallsTest, PastTheTimeBudgetTheRestWait) {

@@ -44,7 +44,7 @@ class SyncedMutationSinkTest : public ::testing::Test {
 TEST_F(SyncedMutationSinkTest, WritesAsAServerChangeEveryClientPulls) {
   const std::string ann = "ann";
   SyncedWrites writes;
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, "assistant-t1", kNow, &writes);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, &writes);
   ASSERT_TRUE(sink({Create(kTaskA, "mine", "Call Mira")}).ok());
   ASSERT_TRUE(sink({Create(kTaskB, "mine", "Send invoice")}).ok());
   EXPECT_GT(writes.first_version, 0);
@@ -54,28 +54,31 @@ TEST_F(SyncedMutationSinkTest, WritesAsAServerChangeEveryClientPulls) {
   auto pulled = server.Pull(*db_, "ann", "ann-phone", 0);
   ASSERT_TRUE(pulled.ok()) << pulled.status().ToString();
   EXPECT_EQ((*pulled)["changes"].size(), 2u);
-  auto last =
-      db_->Query("SELECT last_mutation_id FROM sync_clients WHERE client_id = 'assistant-t1'");
-  EXPECT_EQ(store::AsInt(last->rows[0][0]), 2);  // One id per mutation, from 1.
+  // The server's own writes keep no sync client (nothing grows per turn).
+  auto clients = db_->Query("SELECT COUNT(*) FROM sync_clients");
+  EXPECT_EQ(store::AsInt(clients->rows[0][0]), 0);
 }
 
 TEST_F(SyncedMutationSinkTest, ACallIsAllOrNothing) {
   const std::string ann = "ann";
   SyncedWrites writes;
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, "assistant-t2", kNow, &writes);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, &writes);
   // The second mutation names a space Ann cannot write: neither is written.
   Status st = sink({Create(kTaskA, "mine", "Kept?"), Create(kTaskB, "theirs", "Planted")});
   EXPECT_EQ(st.code(), codes::kForbidden) << st.ToString();
   EXPECT_EQ(Count("1 = 1"), 0);
   EXPECT_EQ(writes.first_version, 0);
-  // The refused call consumed nothing: the next one applies from id 1.
+  // The refused call consumed nothing, not even versions: the next one
+  // writes the first version.
   ASSERT_TRUE(sink({Create(kTaskA, "mine", "Kept")}).ok());
   EXPECT_EQ(Count("title = 'Kept'"), 1);
+  EXPECT_EQ(writes.first_version, 1);
+  EXPECT_EQ(writes.last_version, 1);
 }
 
 TEST_F(SyncedMutationSinkTest, AConflictComesBackAsTheCallsError) {
   const std::string ann = "ann";
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, "assistant-t3", kNow, nullptr);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, nullptr);
   ASSERT_TRUE(sink({Create(kTaskA, "mine", "Draft")}).ok());
   ASSERT_TRUE(sink({{"task.update", {{"id", kTaskA}, {"fields", {{"title", "Edited"}}}}}}).ok());
   Status st =
@@ -86,7 +89,7 @@ TEST_F(SyncedMutationSinkTest, AConflictComesBackAsTheCallsError) {
 }
 
 TEST_F(SyncedMutationSinkTest, TheLocalPersonIsTrustedWithEverySpace) {
-  auto sink = SyncedMutationSink(*db_, hub::Config(), nullptr, "assistant-t4", kNow, nullptr);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), nullptr, kNow, nullptr);
   EXPECT_TRUE(sink({Create(kTaskA, "theirs", "Local")}).ok());
   EXPECT_EQ(Count("space_id = 'theirs'"), 1);
 }

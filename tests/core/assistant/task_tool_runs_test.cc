@@ -17,6 +17,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_planner.h"
+#include "core/assistant/task_tool_rows.h"
 #include "core/assistant/tool_context.h"
 #include "core/base/id.h"
 #include "core/hub/hub.h"
@@ -24,6 +25,7 @@
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
 #include "core/tools/validate.h"
+#include "tests/core/assistant/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"
 
 namespace ensemble::core::assistant {
@@ -33,65 +35,11 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-// Monday 30 November 2026, 09:00 UTC.
-constexpr char kToday[] = "2026-11-30";
-constexpr int64_t kNow = 1'796'029'200'000;
-constexpr char kSpace[] = "personal";
-constexpr char kOtherSpace[] = "team";
-
-class TaskToolRunsTest : public ::testing::Test {
+class TaskToolRunsTest : public ToolRunTest {
  protected:
   void SetUp() override {
-    db_ = std::move(store::SqliteDatabase::Open(":memory:")).value();
-    ASSERT_TRUE(hub::Migrate(*db_).ok());
-    ctx_.db = db_.get();
-    ctx_.space_id = kSpace;
-    ctx_.now_ms = kNow;
-    ctx_.today = kToday;
+    ToolRunTest::SetUp();
     ctx_.time_zone = "Europe/Berlin";
-    ctx_.random = &random_;
-    tools::MutationSink direct = tools::DirectMutationSink(*db_, kNow);
-    ctx_.write = [this, direct](const std::vector<tools::Mutation>& m) {
-      ++writes_;
-      return direct(m);
-    };
-  }
-
-  const tools::ToolDef& Tool(const std::string& name) {
-    const tools::ToolDef* def = HubToolRegistry().Find(name);
-    EXPECT_NE(def, nullptr) << name;
-    return *def;
-  }
-
-  // Validates, prepares and runs a call as the turn driver does.
-  Result<json> Run(const std::string& name, json input) {
-    Status valid = tools::ValidateToolCall(HubToolRegistry(), name, input);
-    if (!valid.ok()) return valid;
-    const tools::ToolDef& def = Tool(name);
-    tools::ToolCall call{name, std::move(input), &ctx_};
-    if (def.prepare) ENSEMBLE_RETURN_IF_ERROR(def.prepare(call));
-    EXPECT_TRUE(def.run) << name;
-    return def.run(call);
-  }
-
-  json Ok(const std::string& name, json input) {
-    Result<json> r = Run(name, input);
-    EXPECT_TRUE(r.ok()) << name << " " << input.dump() << ": " << r.status().ToString();
-    return r.ok() ? *r : json();
-  }
-
-  Result<std::string> Preview(const std::string& name, json input, json* prepared = nullptr) {
-    const tools::ToolDef& def = Tool(name);
-    tools::ToolCall call{name, std::move(input), &ctx_};
-    if (def.prepare) ENSEMBLE_RETURN_IF_ERROR(def.prepare(call));
-    if (prepared) *prepared = call.input;
-    return def.preview(call);
-  }
-
-  Status ApplyUndo(const json& result) {
-    std::vector<tools::Mutation> undo;
-    for (const json& m : result.at("undo")) undo.push_back({m.at("name"), m.at("args")});
-    return ctx_.write(undo);
   }
 
   // A task written straight through the mutators (in any space).
@@ -105,6 +53,22 @@ class TaskToolRunsTest : public ::testing::Test {
     return id;
   }
 
+  // A record of another kind (project, person, page) written straight
+  // through its mutator.
+  std::string SeedOther(const std::string& kind, json fields, const std::string& space = kSpace) {
+    const std::string id = NewId(clock_, random_);
+    clock_.Advance(1);
+    fields["id"] = id;
+    fields["spaceId"] = space;
+    Status st = tools::DirectMutationSink(*db_, kNow)({{kind + ".create", fields}});
+    EXPECT_TRUE(st.ok()) << st.ToString();
+    return id;
+  }
+
+  std::string Invalid(const std::string& name, json input) {
+    return Run(name, input).status().code();
+  }
+
   tasks::Task Get(const std::string& id) { return **tasks::GetTask(*db_, id); }
 
   std::vector<std::string> Titles(const json& result) {
@@ -114,10 +78,6 @@ class TaskToolRunsTest : public ::testing::Test {
   }
 
   testing::FakeClock clock_{kNow};
-  testing::FakeRandom random_{7};
-  std::unique_ptr<store::SqliteDatabase> db_;
-  tools::ToolContext ctx_;
-  int writes_ = 0;
 };
 
 TEST_F(TaskToolRunsTest, EveryTaskToolHasItsHooks) {
@@ -141,8 +101,19 @@ TEST_F(TaskToolRunsTest, CreateWritesOneTaskPerEntryAndUndoDeletesThem) {
   const std::string a = made[0]["id"], b = made[1]["id"];
   EXPECT_TRUE(IsValidId(a));
   EXPECT_LT(a, b);  // Listed in the order given.
-  EXPECT_EQ(made[0],
-            json({{"id", a}, {"title", "Draft brief"}, {"status", "todo"}, {"due", nullptr}}));
+  EXPECT_EQ(made[0], json({{"id", a},
+                           {"title", "Draft brief"},
+                           {"status", "todo"},
+                           {"due", nullptr},
+                           {"priority", "none"},
+                           {"description", ""},
+                           {"projectId", nullptr},
+                           {"personIds", json::array()},
+                           {"labels", json::array()},
+                           {"dependsOn", json::array()},
+                           {"blocks", json::array()},
+                           {"pageId", nullptr},
+                           {"version", 1}}));
   EXPECT_EQ(Get(a).title, "Draft brief");
   EXPECT_EQ(Get(a).space_id, kSpace);
   EXPECT_EQ(Get(a).created_at, kNow);
@@ -169,8 +140,10 @@ TEST_F(TaskToolRunsTest, CreateUpdateDeleteRoundTripWithUndo) {
                                        {"fields", {{"status", "done"}, {"due", "2026-12-03"}}},
                                        {"base", {{"status", "todo"}, {"title", "Call Mira"}}}});
   EXPECT_EQ(update["summary"], "Updated \u201CCall Mira\u201D: due to 3 Dec, status to done.");
-  EXPECT_EQ(update["data"]["task"],
-            json({{"id", id}, {"title", "Call Mira"}, {"status", "done"}, {"due", "2026-12-03"}}));
+  EXPECT_EQ(update["data"]["task"]["status"], "done");
+  EXPECT_EQ(update["data"]["task"]["due"], "2026-12-03");
+  EXPECT_EQ(update["data"]["task"]["title"], "Call Mira");
+  EXPECT_EQ(update["data"]["task"]["version"], 2);
   EXPECT_EQ(Get(id).status, "done");
   EXPECT_EQ(Get(id).version, 2);
   EXPECT_EQ(update["undo"][0]["name"], "task.update");
@@ -355,22 +328,191 @@ TEST_F(TaskToolRunsTest, ListDueShowsTodayThenOverdueThenTheWindow) {
             codes::kInvalidArgument);
 }
 
-TEST_F(TaskToolRunsTest, FieldsTheTaskDoesNotKeepAreRefusedNotDropped) {
-  Result<json> r =
-      Run("hub_create_tasks", {{"tasks", {{{"title", "Call Mira"}, {"priority", "high"}}}}});
-  EXPECT_EQ(r.status().code(), codes::kInvalidArgument);
-  EXPECT_THAT(r.status().message(), HasSubstr("priority"));
-  EXPECT_EQ(writes_, 0);
-  EXPECT_EQ(Run("hub_list_tasks", {{"projectId", "01JB0000000000000000000001"}}).status().code(),
+TEST_F(TaskToolRunsTest, CreateWritesEveryFullField) {
+  const std::string project = SeedOther("project", {{"title", "Launch"}});
+  const std::string ana = SeedOther("person", {{"name", "Ana"}});
+  const std::string page = SeedOther("page", {{"title", "Spec"}});
+  const std::string first = Seed("Book venue");
+  json r = Ok("hub_create_tasks", {{"tasks",
+                                    {{{"title", "Send invites"},
+                                      {"description", "To the whole team"},
+                                      {"priority", "high"},
+                                      {"projectId", project},
+                                      {"personIds", {ana}},
+                                      {"labels", {"waiting-on", " q3 ", "q3"}},
+                                      {"dependsOn", {first}},
+                                      {"pageId", page}}}}});
+  const json& row = r["data"]["tasks"][0];
+  EXPECT_EQ(row["priority"], "high");
+  EXPECT_EQ(row["projectId"], project);
+  EXPECT_EQ(row["personIds"], json({ana}));
+  EXPECT_EQ(row["labels"], json({"waiting-on", "q3"}));
+  EXPECT_EQ(row["dependsOn"], json({first}));
+  EXPECT_EQ(row["pageId"], page);
+  tasks::Task t = Get(row["id"]);
+  EXPECT_EQ(t.description, "To the whole team");
+  EXPECT_EQ(t.priority, "high");
+  EXPECT_EQ(t.project, project);
+  EXPECT_EQ(t.people, std::vector<std::string>{ana});
+  EXPECT_EQ(t.labels, (std::vector<std::string>{"waiting-on", "q3"}));
+  EXPECT_EQ(t.depends_on, std::vector<std::string>{first});
+  EXPECT_TRUE(t.blocks.empty());
+  EXPECT_EQ(t.page, page);
+  // The list shows them too.
+  json list = Ok("hub_list_tasks", {{"query", "invites"}});
+  EXPECT_EQ(list["data"]["tasks"][0]["labels"], json({"waiting-on", "q3"}));
+  EXPECT_EQ(list["data"]["tasks"][0]["description"], "To the whole team");
+  EXPECT_FALSE(list["data"]["tasks"][0].contains("descriptionCut"));
+  // A long description is cut in list rows, and says so.
+  const std::string long_text(task_tools::kMaxRowDescriptionChars + 50, 'x');
+  Ok("hub_create_tasks", {{"tasks", {{{"title", "Long one"}, {"description", long_text}}}}});
+  json cut = Ok("hub_list_tasks", {{"query", "long"}})["data"]["tasks"][0];
+  EXPECT_EQ(cut["descriptionCut"], true);
+  EXPECT_LT(cut["description"].get<std::string>().size(), long_text.size());
+}
+
+TEST_F(TaskToolRunsTest, UpdateWritesEachFullFieldAndUndoRestoresThem) {
+  const std::string project = SeedOther("project", {{"title", "Launch"}});
+  const std::string ana = SeedOther("person", {{"name", "Ana"}});
+  const std::string jon = SeedOther("person", {{"name", "Jon"}});
+  const std::string page = SeedOther("page", {{"title", "Spec"}});
+  const std::string other = Seed("Book venue");
+  const std::string id = Seed("Send invites");
+  json first =
+      Ok("hub_update_task",
+         {{"id", id},
+          {"fields",
+           {{"personIds", {ana}}, {"labels", {"q3"}}, {"blocks", {other}}, {"priority", "low"}}}});
+  EXPECT_EQ(Get(id).people, std::vector<std::string>{ana});
+
+  json update = Ok("hub_update_task", {{"id", id},
+                                       {"fields",
+                                        {{"description", "Call first"},
+                                         {"priority", "urgent"},
+                                         {"projectId", project},
+                                         {"personIds", {ana, jon}},
+                                         {"labels", json::array()},
+                                         {"dependsOn", {other}},
+                                         {"blocks", json::array()},
+                                         {"pageId", page}}},
+                                       {"base", {{"personIds", {ana}}, {"labels", {"q3"}}}}});
+  EXPECT_EQ(
+      update["summary"],
+      "Updated \u201CSend invites\u201D: blocks nothing, depends on \u201CBook venue\u201D, "
+      "description to \u201CCall first\u201D, no labels, page to \u201CSpec\u201D, people to "
+      "\u201CAna\u201D and \u201CJon\u201D, priority to urgent, project to \u201CLaunch\u201D.");
+  tasks::Task t = Get(id);
+  EXPECT_EQ(t.description, "Call first");
+  EXPECT_EQ(t.priority, "urgent");
+  EXPECT_EQ(t.project, project);
+  EXPECT_EQ(t.people, (std::vector<std::string>{ana, jon}));
+  EXPECT_TRUE(t.labels.empty());
+  EXPECT_EQ(t.depends_on, std::vector<std::string>{other});
+  EXPECT_TRUE(t.blocks.empty());
+  EXPECT_EQ(t.page, page);
+  EXPECT_EQ(update["data"]["task"]["personIds"], json({ana, jon}));
+  EXPECT_EQ(update["data"]["task"]["projectId"], project);
+
+  ASSERT_TRUE(ApplyUndo(update).ok());
+  t = Get(id);
+  EXPECT_EQ(t.description, "");
+  EXPECT_EQ(t.priority, "low");
+  EXPECT_FALSE(t.project.has_value());
+  EXPECT_EQ(t.people, std::vector<std::string>{ana});
+  EXPECT_EQ(t.labels, std::vector<std::string>{"q3"});
+  EXPECT_TRUE(t.depends_on.empty());
+  EXPECT_EQ(t.blocks, std::vector<std::string>{other});
+  EXPECT_FALSE(t.page.has_value());
+
+  // Null clears a link; a null priority is none.
+  Ok("hub_update_task", {{"id", id}, {"fields", {{"priority", nullptr}, {"pageId", nullptr}}}});
+  EXPECT_EQ(Get(id).priority, "none");
+  EXPECT_EQ(Invalid("hub_update_task", {{"id", id}, {"fields", {{"dependsOn", {id}}}}}),
             codes::kInvalidArgument);
-  EXPECT_EQ(Run("hub_update_task", {{"id", Seed("Email Jon")}, {"fields", {{"personIds", {"p1"}}}}})
+}
+
+TEST_F(TaskToolRunsTest, ListFiltersByProjectPersonAndLabel) {
+  const std::string launch = SeedOther("project", {{"title", "Launch"}});
+  const std::string ops = SeedOther("project", {{"title", "Ops"}});
+  const std::string ana = SeedOther("person", {{"name", "Ana"}});
+  Ok("hub_create_tasks",
+     {{"tasks",
+       {{{"title", "A"}, {"projectId", launch}, {"personIds", {ana}}, {"labels", {"q3"}}},
+        {{"title", "B"}, {"projectId", launch}},
+        {{"title", "C"}, {"projectId", ops}, {"personIds", {ana}}, {"labels", {"q3", "x"}}},
+        {{"title", "D"}}}}});
+  EXPECT_EQ(Titles(Ok("hub_list_tasks", {{"projectId", launch}})),
+            (std::vector<std::string>{"A", "B"}));
+  EXPECT_EQ(Titles(Ok("hub_list_tasks", {{"personId", ana}})),
+            (std::vector<std::string>{"A", "C"}));
+  EXPECT_EQ(Titles(Ok("hub_list_tasks", {{"label", "q3"}, {"projectId", ops}})),
+            std::vector<std::string>{"C"});
+  EXPECT_EQ(Titles(Ok("hub_list_tasks", {{"label", "nothing"}})), std::vector<std::string>{});
+  // all: true with a project moves only that project's tasks.
+  json prepared;
+  ASSERT_TRUE(Preview("hub_delete_tasks", {{"all", true}, {"projectId", ops}}, &prepared).ok());
+  EXPECT_EQ(prepared["ids"].size(), 1u);
+}
+
+TEST_F(TaskToolRunsTest, AnIdOfAnotherSpaceIsNotFoundAndNothingIsWritten) {
+  const std::string their_project = SeedOther("project", {{"title", "Theirs"}}, kOtherSpace);
+  const std::string their_person = SeedOther("person", {{"name", "Bo"}}, kOtherSpace);
+  const std::string their_page = SeedOther("page", {{"title", "Secret"}}, kOtherSpace);
+  const std::string their_task = Seed("Their task", kOtherSpace);
+  const std::string mine = Seed("Mine");
+  const std::string trashed = SeedOther("project", {{"title", "Old"}});
+  ASSERT_TRUE(tools::DirectMutationSink(*db_, kNow)({{"project.delete", {{"id", trashed}}}}).ok());
+
+  const int before = writes_;
+  Result<json> r =
+      Run("hub_create_tasks", {{"tasks", {{{"title", "X"}, {"projectId", their_project}}}}});
+  EXPECT_EQ(r.status().code(), codes::kNotFound);
+  EXPECT_EQ(r.status().message(), "no project with id " + their_project);
+  r = Run("hub_update_task", {{"id", mine}, {"fields", {{"personIds", {their_person}}}}});
+  EXPECT_EQ(r.status().message(), "no person with id " + their_person);
+  r = Run("hub_update_task", {{"id", mine}, {"fields", {{"pageId", their_page}}}});
+  EXPECT_EQ(r.status().message(), "no page with id " + their_page);
+  r = Run("hub_update_task", {{"id", mine}, {"fields", {{"dependsOn", {their_task}}}}});
+  EXPECT_EQ(r.status().message(), "no task with id " + their_task);
+  r = Run("hub_update_task", {{"id", mine}, {"fields", {{"blocks", {their_task}}}}});
+  EXPECT_EQ(r.status().code(), codes::kNotFound);
+  r = Run("hub_update_task", {{"id", mine}, {"fields", {{"projectId", trashed}}}});
+  EXPECT_EQ(r.status().message(), "no project with id " + trashed);
+  EXPECT_EQ(Preview("hub_update_task", {{"id", mine}, {"fields", {{"projectId", their_project}}}})
                 .status()
                 .code(),
-            codes::kInvalidArgument);
-  // An empty value says nothing, and is not passed on to the mutator.
-  Result<json> empty =
-      Run("hub_create_tasks", {{"tasks", {{{"title", "Call Mira"}, {"description", ""}}}}});
-  EXPECT_TRUE(empty.ok()) << empty.status().ToString();
+            codes::kNotFound);
+  EXPECT_EQ(Run("hub_list_tasks", {{"projectId", their_project}}).status().code(),
+            codes::kNotFound);
+  EXPECT_EQ(Run("hub_list_tasks", {{"personId", their_person}}).status().code(), codes::kNotFound);
+  EXPECT_EQ(writes_, before);
+  EXPECT_FALSE(Get(mine).project.has_value());
+  EXPECT_TRUE(Get(mine).people.empty());
+  EXPECT_EQ(Get(mine).version, 1);
+}
+
+TEST_F(TaskToolRunsTest, AStaleVersionOrBaseIsAReadableConflict) {
+  const std::string id = Seed("Call Mira");
+  ASSERT_TRUE(
+      ctx_.write({{"task.update", {{"id", id}, {"fields", {{"labels", {"urgent-ish"}}}}}}}).ok());
+  Result<json> r = Run("hub_update_task",
+                       {{"id", id}, {"fields", {{"priority", "high"}}}, {"expectedVersion", 1}});
+  EXPECT_EQ(r.status().code(), codes::kVersionConflict);
+  EXPECT_EQ(r.status().message(),
+            "\u201CCall Mira\u201D changed since that version was read (priority is now none); "
+            "read it again and send its new version, or the values read as base");
+  r = Run("hub_update_task",
+          {{"id", id}, {"fields", {{"labels", {"q3"}}}}, {"base", {{"labels", json::array()}}}});
+  EXPECT_EQ(r.status().code(), codes::kSaveConflict);
+  EXPECT_EQ(r.status().message(),
+            "\u201CCall Mira\u201D was changed elsewhere since it was read (labels is now "
+            "urgent-ish); read it again and send the new values as base");
+  EXPECT_EQ(Get(id).priority, "none");
+  EXPECT_EQ(Get(id).labels, std::vector<std::string>{"urgent-ish"});
+  EXPECT_TRUE(Run("hub_update_task",
+                  {{"id", id}, {"fields", {{"priority", "high"}}}, {"expectedVersion", 2}})
+                  .ok());
+  EXPECT_EQ(Get(id).priority, "high");
 }
 
 TEST_F(TaskToolRunsTest, PreviewsNameTheTasksByTitle) {
@@ -412,10 +554,10 @@ TEST_F(TaskToolRunsTest, TheDirectSinkAuthorizesANamedAccount) {
 }
 
 // The local planner, driven as the turn loop drives a model, with each call
-// run through the real hooks.
+// run through the real hooks; today is the fixture's (Monday 30 November).
 std::string Converse(const std::string& message,
                      const std::function<Result<json>(const std::string&, json)>& run) {
-  LocalPlanInput input{message, kToday, "Europe/Berlin", {}};
+  LocalPlanInput input{message, "2026-11-30", "Europe/Berlin", {}};
   for (int step = 0; step < kMaxLocalPlannerSteps; ++step) {
     Result<LocalPlanStep> next = PlanLocalStep(input);
     EXPECT_TRUE(next.ok()) << next.status().ToString();

@@ -36,7 +36,8 @@ class TaskTest : public ::testing::Test {
 };
 
 TEST_F(TaskTest, CreateStoresTrimmedTitleAndDefaults) {
-  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "personal"}, {"title", "  Buy milk "}}, 5000).ok());
+  ASSERT_TRUE(
+      Run(CreateTask, {{"id", kId}, {"spaceId", "personal"}, {"title", "  Buy milk "}}, 5000).ok());
   Task t = Get(kId);
   EXPECT_EQ(t.title, "Buy milk");
   EXPECT_EQ(t.status, "todo");
@@ -82,9 +83,9 @@ TEST_F(TaskTest, CreateTwiceIsAlreadyExists) {
 
 TEST_F(TaskTest, UpdateChangesFieldsAndBumpsVersion) {
   ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
-  ASSERT_TRUE(Run(UpdateTask,
-                  {{"id", kId}, {"fields", {{"status", "done"}, {"due", "2028-02-29"}}}}, 2000)
-                  .ok());
+  ASSERT_TRUE(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"status", "done"}, {"due", "2028-02-29"}}}}, 2000)
+          .ok());
   Task t = Get(kId);
   EXPECT_EQ(t.status, "done");
   EXPECT_EQ(t.due, "2028-02-29");
@@ -106,15 +107,17 @@ TEST_F(TaskTest, UpdateRefusesUnknownOrEmptyFields) {
             codes::kInvalidArgument);
   EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"owner", "x"}}}}).code(),
             codes::kInvalidArgument);
-  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"status", "todo"}}}})
-                .code(),
-            codes::kInvalidArgument);
-  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", 5}}}})
-                .code(),
-            codes::kInvalidArgument);
-  EXPECT_EQ(Run(UpdateTask, {{"id", kId}, {"fields", {{"due", nullptr}}}, {"base", {{"due", "soon"}}}})
-                .code(),
-            codes::kInvalidArgument);
+  EXPECT_EQ(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"status", "todo"}}}})
+          .code(),
+      codes::kInvalidArgument);
+  EXPECT_EQ(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", 5}}}}).code(),
+      codes::kInvalidArgument);
+  EXPECT_EQ(
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"due", nullptr}}}, {"base", {{"due", "soon"}}}})
+          .code(),
+      codes::kInvalidArgument);
   EXPECT_EQ(Get(kId).version, 1);
 }
 
@@ -123,7 +126,8 @@ TEST_F(TaskTest, DisjointFieldsMergeUnderBase) {
   // Someone else changed the status; this edit was based on the old title only.
   ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"status", "doing"}}}}).ok());
   ASSERT_TRUE(
-      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", "a"}}}}).ok());
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}, {"base", {{"title", "a"}}}})
+          .ok());
   Task t = Get(kId);
   EXPECT_EQ(t.title, "b");
   EXPECT_EQ(t.status, "doing");
@@ -133,9 +137,9 @@ TEST_F(TaskTest, OverwritingAConcurrentChangeIsASaveConflict) {
   ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
   ASSERT_TRUE(Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "theirs"}}}}).ok());
   json details;
-  Status st = Run(UpdateTask,
-                  {{"id", kId}, {"fields", {{"title", "mine"}}}, {"base", {{"title", "a"}}}}, 1000,
-                  &details);
+  Status st =
+      Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "mine"}}}, {"base", {{"title", "a"}}}},
+          1000, &details);
   EXPECT_EQ(st.code(), codes::kSaveConflict);
   EXPECT_EQ(details["fields"], json::array({"title"}));
   EXPECT_EQ(details["current"]["title"], "theirs");
@@ -153,7 +157,8 @@ TEST_F(TaskTest, MakingTheSameChangeTwiceIsNotAConflict) {
 TEST_F(TaskTest, ListIsOrderedByIdAndSkipsDeleted) {
   ASSERT_TRUE(Run(CreateTask, {{"id", kOtherId}, {"spaceId", "p"}, {"title", "second"}}).ok());
   ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "first"}}).ok());
-  ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kOtherId)}).ok());
+  ASSERT_TRUE(
+      db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kOtherId)}).ok());
   auto list = ListTasks(*db_);
   ASSERT_EQ(list->size(), 1u);
   EXPECT_EQ((*list)[0].title, "first");
@@ -175,14 +180,88 @@ TEST_F(TaskTest, DeleteIsSoftAndRestoreBringsItBack) {
 }
 
 TEST_F(TaskTest, UpdateOfADeletedTaskIsRecordDeleted) {
-  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}, {"due", "2027-01-02"}}).ok());
+  ASSERT_TRUE(
+      Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}, {"due", "2027-01-02"}}).ok());
   ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kId)}).ok());
   json details;
   Status st = Run(UpdateTask, {{"id", kId}, {"fields", {{"title", "b"}}}}, 2000, &details);
   EXPECT_EQ(st.code(), codes::kRecordDeleted);
-  EXPECT_EQ(details["current"], json({{"title", "a"}, {"status", "todo"}, {"due", "2027-01-02"}}));
+  EXPECT_EQ(details["current"]["title"], "a");
+  EXPECT_EQ(details["current"]["due"], "2027-01-02");
+  EXPECT_EQ(details["current"]["labels"], json::array());
   EXPECT_EQ(details["deleted"], true);
   EXPECT_EQ(Get(kId).title, "a");
+}
+
+constexpr char kProject[] = "01JB00000000000000000000P1";
+constexpr char kPerson[] = "01JB00000000000000000000A1";
+constexpr char kPage[] = "01JB00000000000000000000G1";
+
+TEST_F(TaskTest, NewTasksHaveEmptyFullFields) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
+  Task t = Get(kId);
+  EXPECT_EQ(t.description, "");
+  EXPECT_EQ(t.priority, "none");
+  EXPECT_FALSE(t.project.has_value());
+  EXPECT_TRUE(t.people.empty());
+  EXPECT_TRUE(t.labels.empty());
+  EXPECT_TRUE(t.depends_on.empty());
+  EXPECT_TRUE(t.blocks.empty());
+  EXPECT_FALSE(t.page.has_value());
+}
+
+TEST_F(TaskTest, FullFieldsRoundTripAndListsAreCleaned) {
+  ASSERT_TRUE(Run(CreateTask, {{"id", kOtherId}, {"spaceId", "p"}, {"title", "first"}}).ok());
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId},
+                               {"spaceId", "p"},
+                               {"title", "a"},
+                               {"description", "  two\nlines "},
+                               {"priority", "urgent"},
+                               {"project", kProject},
+                               {"people", {kPerson, kPerson}},
+                               {"labels", {" waiting-on ", "", "waiting-on", "q3"}},
+                               {"depends_on", {kOtherId}},
+                               {"page", kPage}})
+                  .ok());
+  Task t = Get(kId);
+  EXPECT_EQ(t.description, "  two\nlines ");  // A body keeps its formatting.
+  EXPECT_EQ(t.priority, "urgent");
+  EXPECT_EQ(t.project, kProject);
+  EXPECT_EQ(t.people, std::vector<std::string>{kPerson});
+  EXPECT_EQ(t.labels, (std::vector<std::string>{"waiting-on", "q3"}));
+  EXPECT_EQ(t.depends_on, std::vector<std::string>{kOtherId});
+  EXPECT_EQ(t.page, kPage);
+  json j = ToJson(t);
+  EXPECT_EQ(j["labels"], json({"waiting-on", "q3"}));
+  EXPECT_EQ(j["dependsOn"], json({kOtherId}));
+
+  ASSERT_TRUE(Run(UpdateTask, {{"id", kId},
+                               {"fields", {{"labels", json::array()}, {"project", nullptr}}},
+                               {"base", {{"labels", {"waiting-on", "q3"}}}}})
+                  .ok());
+  EXPECT_TRUE(Get(kId).labels.empty());
+  EXPECT_FALSE(Get(kId).project.has_value());
+  EXPECT_EQ(ListTasks(*db_)->size(), 2u);
+}
+
+TEST_F(TaskTest, FullFieldsAreChecked) {
+  std::vector<std::string> too_many_labels;
+  for (size_t i = 0; i <= kMaxLabels; ++i) too_many_labels.push_back("l" + std::to_string(i));
+  const json bad[] = {
+      {{"priority", "asap"}},
+      {{"project", "not-an-id"}},
+      {{"people", {"p1"}}},
+      {{"labels", too_many_labels}},
+      {{"labels", {std::string(kMaxLabelChars + 1, 'x')}}},
+      {{"blocks", "01JB0000000000000000000002"}},
+      {{"description", std::string(kMaxDescriptionChars + 1, 'x')}},
+  };
+  for (const json& extra : bad) {
+    json args = {{"id", kId}, {"spaceId", "p"}, {"title", "a"}};
+    args.update(extra);
+    EXPECT_EQ(Run(CreateTask, args).code(), codes::kInvalidArgument) << extra.dump();
+  }
+  EXPECT_TRUE(ListTasks(*db_)->empty());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/accounts/account_settings.h"
+#include "core/sync/authorization.h"
 #include "tests/server/accounts_fixture.h"
 #include "tests/server/assistant/turn_client.h"
 #include "tests/server/model/fake_model_process.h"
@@ -130,9 +131,9 @@ class AssistantSettingsTest : public AccountsServerTest {
 TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
   HttpReply got = GetSettings();
   ASSERT_EQ(got.status, 200) << got.body();
-  EXPECT_EQ(
-      got.json(),
-      (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}}}));
+  EXPECT_EQ(got.json(),
+            (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}},
+                  {"general", {{"timeZone", "UTC"}}}}));
 
   HttpReply patched = Patch(R"({"assistant": {"writePolicy": "needs-me"}})");
   ASSERT_EQ(patched.status, 200) << patched.body();
@@ -141,7 +142,8 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
   patched = Patch(R"({"assistant.allowedWriteAreas": ["pages", "tasks"]})");
   ASSERT_EQ(patched.status, 200) << patched.body();
   const json expected = {
-      {"assistant", {{"writePolicy", "needs-me"}, {"allowedWriteAreas", {"tasks", "pages"}}}}};
+      {"assistant", {{"writePolicy", "needs-me"}, {"allowedWriteAreas", {"tasks", "pages"}}}},
+      {"general", {{"timeZone", "UTC"}}}};
   EXPECT_EQ(patched.json(), expected);
   EXPECT_EQ(GetSettings().json(), expected);
 }
@@ -329,11 +331,12 @@ class AssistantSettingsAccountsTest : public AssistantSettingsTest {
   struct Person {
     std::string cookie;
     std::string space_id;
+    std::string account_id;
   };
   Person SignUp(const std::string& email) {
     HttpReply r = Signup(email, kPassword);
     EXPECT_EQ(r.status, 201) << r.body();
-    Person p{SessionCookieOf(r), r.json()["spaces"][0]["id"]};
+    Person p{SessionCookieOf(r), r.json()["spaces"][0]["id"], r.json()["account"]["id"]};
     HttpReply put = Send(bhttp::verb::put, "/api/settings/model",
                          json{{"provider", "openai"},
                               {"baseUrl", fake_->base_url()},
@@ -369,6 +372,26 @@ TEST_P(AssistantSettingsAccountsTest, AnotherAccountNeverSeesTheSettingsOrTheApp
                 .error_code(),
             codes::kNotFound);
   EXPECT_EQ(Approvals(WithCookie(ada.cookie)).size(), 1u);
+}
+
+TEST_P(AssistantSettingsAccountsTest, AViewerOfASharedSpaceIsOfferedNoWriteTools) {
+  Person ada = SignUp("ada@example.com");
+  Person bob = SignUp("bob@example.com");
+  ASSERT_TRUE(
+      core::sync::SetMember(store(), ada.space_id, bob.account_id, core::sync::Role::kViewer).ok());
+  std::string conversation = NewConversation(ada.space_id, WithCookie(bob.cookie));
+  ASSERT_FALSE(conversation.empty());
+  std::vector<TurnFrame> frames = Turn(conversation, "add a task to call Mira", bob.cookie);
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(TaskCount(), 0);
+  json requests = fake_->Requests();
+  ASSERT_GE(requests.size(), 1u);
+  std::vector<std::string> offered;
+  for (const json& t : requests.back()["body"].value("tools", json::array())) {
+    offered.push_back(t["function"]["name"]);
+  }
+  EXPECT_THAT(offered, ::testing::Contains("hub_list_tasks"));
+  EXPECT_THAT(offered, ::testing::Not(::testing::Contains("hub_create_tasks")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AssistantSettingsAccountsTest,

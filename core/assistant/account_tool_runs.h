@@ -1,0 +1,33 @@
+// The runs of the tools about the person's own account rather than the
+// space's records (spec 002 §2 "Settings and models", "Needs me"):
+//   hub_get_settings     the allowlisted settings of one area, or all;
+//   hub_find_setting     settings whose name or description holds the words;
+//   hub_update_settings  changes allowlisted keys (always waits for Apply);
+//   hub_list_approvals   what waits for the person on Needs me.
+// Definitions and schemas are in tools_settings.cc and tools_core.cc, which
+// attach these hooks. Settings belong to ToolContext::settings_account and
+// are not synced records: hub_update_settings writes them in the caller's
+// transaction (Apply's), checked whole before anything is written, and has
+// no Undo (a later change sets them back). Where the context keeps no
+// settings (the browser's replica) these tools fail with FAILED_PRECONDITION
+// saying settings are changed online.
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_ACCOUNT_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_ACCOUNT_TOOL_RUNS_H_
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// hub_list_approvals without a limit.
+inline constexpr int kDefaultApprovalsListed = 20;
+
+// Sets the hooks of `def` when it is one of the four tools (by name); any
+// other definition is left as it is.
+void AttachAccountToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_ACCOUNT_TOOL_RUNS_H_

@@ -1,0 +1,83 @@
+// Internal to the board tools (board_tool_runs.h): the boards and cards of
+// the turn's space as the hooks read them, how a board, a column and a card
+// are named, and the text the reads (board_tool_reads.cc) and the writes
+// (board_tool_runs.cc) share.
+//
+// Thread-safety: stateless functions; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_BOARD_TOOL_ROWS_H_
+#define ENSEMBLE_CORE_ASSISTANT_BOARD_TOOL_ROWS_H_
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/assistant/tool_context.h"
+#include "core/base/status.h"
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant::board_tools {
+
+using nlohmann::json;
+using tools::Mutation;
+using tools::ToolCall;
+using tools::ToolContext;
+
+struct BoardRow {
+  std::string id;
+  std::string title;
+  std::string description;
+  json columns = json::array();  // [{id, title}]
+  json tiles = json::array();
+};
+
+struct CardRow {
+  std::string id;
+  std::string column;
+  std::optional<std::string> task;  // The task's id, on a task's card.
+  std::string note;
+  int64_t position = 0;
+  std::string task_title;  // The task's, on a task's card.
+  std::string task_status;
+};
+
+// The call's context for a write: readable (task_tools::ReadableContext)
+// and with a write sink.
+Result<ToolContext*> WritableBoardContext(const ToolCall& call);
+
+// The live board of the space that `ref` names: an id, a link holding
+// board=<id> (or /board/<id>), or a title (exactly, ignoring case and outer
+// space; else the one board whose title holds it). NOT_FOUND when none;
+// INVALID_ARGUMENT listing the choices when several share the title.
+Result<BoardRow> ResolveBoard(ToolContext& ctx, std::string_view ref);
+// Live boards of the space, oldest first.
+Result<std::vector<BoardRow>> LiveBoards(ToolContext& ctx);
+// Live cards of the board (cards of tasks in Trash left out), by column
+// order of position then id.
+Result<std::vector<CardRow>> CardsOn(ToolContext& ctx, const std::string& board_id);
+
+// The id of the board's column that `ref` names: its id, or its title
+// (ignoring case). INVALID_ARGUMENT naming the board's columns otherwise.
+Result<std::string> ResolveColumn(const BoardRow& board, std::string_view ref);
+// The column's title, or its id when the board no longer has it.
+std::string ColumnTitle(const BoardRow& board, const std::string& column_id);
+
+// What a card shows: its task's title, or its note's first line.
+std::string CardTitle(const CardRow& card);
+json CardJson(const CardRow& card);
+json ColumnsJson(const json& columns);  // [{id, title}]
+
+std::string AsciiLower(std::string_view s);
+// "A, B and C" of the columns' titles.
+std::string ColumnList(const json& columns);
+
+// The reads (board_tool_reads.cc).
+Result<json> RunListBoards(ToolCall& call);
+Result<json> RunReadBoard(ToolCall& call);
+
+}  // namespace ensemble::core::assistant::board_tools
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_BOARD_TOOL_ROWS_H_

@@ -1,0 +1,281 @@
+#include "core/assistant/page_tool_runs.h"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/assistant/record_tool_rows.h"
+#include "core/pages/page.h"
+#include "core/projects/project.h"
+#include "core/text/trim.h"
+#include "core/text/utf8.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+
+const Noun kPage = {&pages::kPageKind, "page", "pages", "title"};
+const Noun kProject = {&projects::kProjectKind, "project", "projects", "title"};
+
+json Shape(const json& row) {
+  return {{"id", row["id"]},
+          {"title", row["title"]},
+          {"revision", row["revision"]},
+          {"projectId", row["project"]},
+          {"parentId", row["parent"]},
+          {"excerpt", text::TruncateChars(row.value("body", std::string()), kPageExcerptChars)}};
+}
+
+std::string TitleText(const json& row) { return Quoted(row.value("title", std::string())); }
+
+// --- reads -------------------------------------------------------------------
+
+Result<json> RunListPages(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  const std::string query = task_tools::StringIn(call.input, "query");
+  const std::string project = task_tools::StringIn(call.input, "projectId");
+  if (!project.empty()) ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(*ctx, kProject, project).status());
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPage));
+  std::erase_if(rows, [&](const json& r) {
+    if (!project.empty() && r.value("project", json(nullptr)) != json(project)) return true;
+    return !MatchesQuery(query, {r.value("title", std::string()), r.value("body", std::string())});
+  });
+  return ListResult(kPage, call.input, rows, query, Shape);
+}
+
+json BlocksJson(const std::vector<pages::Block>& blocks) {
+  json out = json::array();
+  for (const pages::Block& b : blocks) out.push_back({{"id", b.id}, {"markdown", b.markdown}});
+  return out;
+}
+
+Result<json> RunReadPage(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row,
+                            LiveInSpace(*ctx, kPage, task_tools::StringIn(call.input, "id")));
+  const auto blocks =
+      pages::SplitBlocks(row["id"].get<std::string>(), row.value("body", std::string()));
+  json page = Shape(row);
+  page.erase("excerpt");
+  page["blocks"] = BlocksJson(blocks);
+  const int64_t revision = row.value("revision", int64_t{1});
+  return json{{"summary", "Read " + TitleText(row) + " (revision " + std::to_string(revision) +
+                              ", " + text::FormatCount(blocks.size()) +
+                              (blocks.size() == 1 ? " block" : " blocks") + ")."},
+              {"data", {{"page", std::move(page)}}}};
+}
+
+// --- hub_create_page ---------------------------------------------------------
+
+Result<json> NewPageArgs(ToolContext& ctx, const json& in) {
+  json args = json::object();
+  for (const char* name : {"title", "body"}) {
+    if (!in.contains(name)) continue;
+    Status st = records::CheckField(*pages::kPageKind.FindField(name), in[name]);
+    if (!st.ok()) return Invalid(st.message());
+    args[name] = in[name];
+  }
+  if (!args.contains("title")) return Invalid("a page needs a title");
+  const std::string project = task_tools::StringIn(in, "projectId");
+  if (!project.empty()) {
+    ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, kProject, project).status());
+    args["project"] = project;
+  }
+  const std::string parent = task_tools::StringIn(in, "parentId");
+  if (!parent.empty()) {
+    ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, kPage, parent).status());
+    args["parent"] = parent;
+  }
+  return args;
+}
+
+Result<std::string> PreviewCreatePage(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
+  return "Add page " + Quoted(std::string(text::Trim(args["title"].get<std::string>()))) + ".";
+}
+
+Result<json> RunCreatePage(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  args["id"] = id;
+  args["spaceId"] = ctx->space_id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"page.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPage, id));
+  json page = Shape(row);
+  page.erase("excerpt");
+  return json{{"summary", "Added page " + TitleText(row) + "."},
+              {"data", {{"page", std::move(page)}}},
+              {"undo", UndoJson({{"page.delete", {{"id", id}}}})}};
+}
+
+// --- hub_update_page ---------------------------------------------------------
+
+// An original block and what the edits do to it.
+struct Slot {
+  pages::Block block;
+  bool deleted = false;
+  std::vector<std::string> after;  // Blocks inserted after it, in order.
+};
+
+Result<std::string> EditBlocks(const std::string& page_id, const std::string& body,
+                               const json& edits, int64_t revision) {
+  if (!edits.is_array() || edits.empty()) return Invalid("mode blocks needs the block edits");
+  std::vector<Slot> slots;
+  for (pages::Block& b : pages::SplitBlocks(page_id, body)) slots.push_back({std::move(b)});
+  for (const json& e : edits) {
+    const std::string id = task_tools::StringIn(e, "blockId");
+    const std::string action = task_tools::StringIn(e, "action");
+    auto slot =
+        std::find_if(slots.begin(), slots.end(), [&](const Slot& s) { return s.block.id == id; });
+    if (slot == slots.end()) {
+      return Invalid("no block " + id + " in revision " + std::to_string(revision) +
+                     "; read the page again for its block ids");
+    }
+    if (action == "delete") {
+      slot->deleted = true;
+      continue;
+    }
+    if (!e.contains("markdown") || !e["markdown"].is_string()) {
+      return Invalid(action + " needs the block's markdown");
+    }
+    const std::string markdown = e["markdown"].get<std::string>();
+    if (action == "replace") {
+      slot->block.markdown = markdown;
+    } else {
+      slot->after.push_back(markdown);
+    }
+  }
+  std::vector<pages::Block> out;
+  for (const Slot& s : slots) {
+    if (!s.deleted) out.push_back(s.block);
+    for (const std::string& m : s.after) out.push_back({"", m});
+  }
+  return pages::JoinBlocks(out);
+}
+
+struct PageEdit {
+  json row;          // The page as read.
+  json fields;       // {title?, body?}: what changes.
+  std::string what;  // "Append to", "Rewrite", "Edit 2 blocks of", "Rename".
+};
+
+// The edit the input asks for, on the revision it names: VERSION_CONFLICT
+// when that is not the page's revision now.
+Result<PageEdit> PlanEdit(ToolContext& ctx, const json& in) {
+  PageEdit edit;
+  ENSEMBLE_ASSIGN_OR_RETURN(edit.row, LiveInSpace(ctx, kPage, task_tools::StringIn(in, "id")));
+  const int64_t current = edit.row.value("revision", int64_t{1});
+  const int64_t given = task_tools::IntIn(in, "revision", -1);
+  if (given != current) {
+    return Status(codes::kVersionConflict, std::string(pages::kStaleRevisionMessage) +
+                                               " (you read revision " + std::to_string(given) +
+                                               "; it is now " + std::to_string(current) + ")");
+  }
+  const std::string mode = task_tools::StringIn(in, "mode");
+  const std::string body = edit.row.value("body", std::string());
+  const bool has_body = in.contains("body") && in["body"].is_string();
+  if (mode == "append" || mode == "rewrite") {
+    if (has_body) {
+      const std::string given_body = in["body"].get<std::string>();
+      std::string joined = given_body;
+      if (mode == "append" && !text::Trim(body).empty()) {
+        std::string kept = body;
+        while (!kept.empty() && (kept.back() == '\n' || kept.back() == ' ')) kept.pop_back();
+        joined = kept + "\n\n" + given_body;
+      }
+      edit.fields["body"] = joined;
+      edit.what = mode == "append" ? "Append to" : "Rewrite";
+    }
+  } else if (mode == "blocks") {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string joined,
+                              EditBlocks(edit.row["id"].get<std::string>(), body,
+                                         in.value("blocks", json::array()), current));
+    edit.fields["body"] = joined;
+    const std::size_t n = in["blocks"].size();
+    edit.what = "Edit " + text::FormatCount(n) + (n == 1 ? " block of" : " blocks of");
+  } else {
+    return Invalid("mode must be append, rewrite or blocks");
+  }
+  if (in.contains("title")) {
+    edit.fields["title"] = in["title"];
+    if (edit.what.empty()) edit.what = "Rename";
+  }
+  if (edit.fields.empty()) return Invalid("mode " + mode + " needs a body (or a new title)");
+  for (const auto& [name, value] : edit.fields.items()) {
+    Status st = records::CheckField(*pages::kPageKind.FindField(name), value);
+    if (!st.ok()) return Invalid(st.message());
+  }
+  return edit;
+}
+
+std::string EditText(const PageEdit& edit) {
+  std::string out = edit.what + " " + TitleText(edit.row);
+  if (edit.fields.contains("title") && edit.what != "Rename") out += " and rename it";
+  if (edit.fields.contains("title")) {
+    out += " to " + Quoted(std::string(text::Trim(edit.fields["title"].get<std::string>())));
+  }
+  return out + ".";
+}
+
+Result<std::string> PreviewUpdatePage(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(PageEdit edit, PlanEdit(*ctx, call.input));
+  return EditText(edit);
+}
+
+std::string PastTense(std::string text) {
+  for (auto [from, to] : {std::pair{"Append to", "Appended to"},
+                          {"Rewrite", "Rewrote"},
+                          {"Edit ", "Edited "},
+                          {"Rename", "Renamed"}}) {
+    if (text.rfind(from, 0) == 0) return to + text.substr(std::string(from).size());
+  }
+  return text;
+}
+
+Result<json> RunUpdatePage(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(PageEdit edit, PlanEdit(*ctx, call.input));
+  const std::string id = edit.row["id"].get<std::string>();
+  json args = {{"id", id}, {"fields", edit.fields}, {"revision", edit.row["revision"]}};
+  Status st = ctx->write({{"page.update", args}});
+  ENSEMBLE_RETURN_IF_ERROR(st);
+  json previous = json::object();
+  json written = json::object();
+  for (const auto& [name, value] : edit.fields.items()) {
+    previous[name] = edit.row[name];
+    written[name] = records::NormalizeField(*pages::kPageKind.FindField(name), value);
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPage, id));
+  json page = Shape(after);
+  page.erase("excerpt");
+  return json{{"summary", PastTense(EditText(edit))},
+              {"data", {{"page", std::move(page)}}},
+              {"undo", UndoJson({UpdateBack(kPage, id, previous, written)})}};
+}
+
+}  // namespace
+
+void AttachPageToolHooks(tools::ToolDef& def) {
+  if (def.name == "hub_list_pages") {
+    def.run = RunListPages;
+  } else if (def.name == "hub_read_page") {
+    def.run = RunReadPage;
+  } else if (def.name == "hub_create_page") {
+    def.preview = PreviewCreatePage;
+    def.run = RunCreatePage;
+  } else if (def.name == "hub_update_page") {
+    def.preview = PreviewUpdatePage;
+    def.run = RunUpdatePage;
+  } else if (def.name == "hub_delete_pages") {
+    def.prepare = [](ToolCall& call) { return PrepareDelete(kPage, call); };
+    def.preview = [](const ToolCall& call) { return PreviewDelete(kPage, call); };
+    def.run = [](ToolCall& call) { return RunDelete(kPage, call); };
+  }
+}
+
+}  // namespace ensemble::core::assistant

@@ -1,0 +1,224 @@
+#include "core/assistant/people_tool_runs.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/assistant/record_tool_rows.h"
+#include "core/people/person.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+
+const Noun kPerson = {&people::kPersonKind, "person", "people", "name"};
+
+json Shape(const json& row) {
+  return {{"id", row["id"]},     {"name", row["name"]}, {"email", row["email"]},
+          {"role", row["role"]}, {"team", row["team"]}, {"relationship", row["relationship"]}};
+}
+
+std::string NameText(const json& row) { return Quoted(row.value("name", std::string())); }
+
+// --- hub_list_people ---------------------------------------------------------
+
+Result<json> RunListPeople(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  const std::string query = task_tools::StringIn(call.input, "query");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPerson));
+  std::erase_if(rows, [&](const json& r) {
+    const json email = r.value("email", json(nullptr));
+    return !MatchesQuery(
+        query, {r.value("name", std::string()), email.is_string() ? email.get<std::string>() : ""});
+  });
+  return ListResult(kPerson, call.input, rows, query, Shape);
+}
+
+// --- fields ------------------------------------------------------------------
+
+// The given fields, each checked and normalized as the record keeps it.
+Result<json> PersonFields(const json& given) {
+  json fields = json::object();
+  for (const auto& [name, value] : given.items()) {
+    const records::FieldSpec* f = people::kPersonKind.FindField(name);
+    if (!f) return Invalid("people do not keep " + name);
+    Status st = records::CheckField(*f, value);
+    if (!st.ok()) return Invalid(st.message());
+    fields[name] = records::NormalizeField(*f, value);
+  }
+  return fields;
+}
+
+std::string ChangesText(const json& fields) {
+  std::string out;
+  for (const auto& [name, value] : fields.items()) {
+    std::string part;
+    if (value.is_null() || (value.is_string() && value.get<std::string>().empty())) {
+      part = "no " + name;
+    } else if (name == "name") {
+      part = "name to " + Quoted(value.get<std::string>());
+    } else {
+      part = name + " to " + value.get<std::string>();
+    }
+    out += (out.empty() ? "" : ", ") + part;
+  }
+  return out;
+}
+
+// --- hub_create_person -------------------------------------------------------
+
+// What a create does: add a person, or reuse the one with the address and
+// change `changes` on it (maybe nothing).
+struct CreatePlan {
+  json fields;                   // As given, normalized.
+  std::optional<json> existing;  // The person with the same address.
+  json changes = json::object();
+};
+
+Result<CreatePlan> PlanCreate(ToolContext& ctx, const json& in) {
+  CreatePlan plan;
+  ENSEMBLE_ASSIGN_OR_RETURN(plan.fields, PersonFields(in));
+  if (!plan.fields.contains("name")) return Invalid("a person needs a name");
+  const json email = plan.fields.value("email", json(nullptr));
+  if (!email.is_string()) return plan;
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      std::optional<std::string> id,
+      people::FindPersonByEmail(*ctx.db, ctx.space_id, email.get<std::string>()));
+  if (!id) return plan;
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kPerson, *id));
+  plan.existing = row;
+  // The saved name stays: the address names the person, and the name given
+  // may be a nickname. Details the person gave fill in or replace the rest.
+  for (const char* name : {"role", "team", "relationship"}) {
+    if (plan.fields.contains(name) && plan.fields[name] != row[name] &&
+        !(plan.fields[name].is_string() && plan.fields[name].get<std::string>().empty())) {
+      plan.changes[name] = plan.fields[name];
+    }
+  }
+  return plan;
+}
+
+std::string ReuseText(const CreatePlan& plan, bool done) {
+  std::string out = NameText(*plan.existing) + " is already saved with " +
+                    plan.existing->value("email", std::string());
+  if (plan.changes.empty()) return out + "; nothing to change.";
+  return out + "; " + (done ? "changed " : "change ") + ChangesText(plan.changes) + ".";
+}
+
+Result<std::string> PreviewCreatePerson(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(CreatePlan plan, PlanCreate(*ctx, call.input));
+  if (plan.existing) return ReuseText(plan, false);
+  return "Add person " + Quoted(plan.fields["name"].get<std::string>()) + ".";
+}
+
+Result<json> RunCreatePerson(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(CreatePlan plan, PlanCreate(*ctx, call.input));
+  if (plan.existing) {
+    const std::string id = (*plan.existing)["id"].get<std::string>();
+    json result = {{"summary", ReuseText(plan, true)},
+                   {"data", {{"person", Shape(*plan.existing)}, {"reused", true}}}};
+    if (plan.changes.empty()) return result;
+    json previous = json::object();
+    for (const auto& [name, _] : plan.changes.items()) previous[name] = (*plan.existing)[name];
+    ENSEMBLE_RETURN_IF_ERROR(ctx->write(
+        {{"person.update", {{"id", id}, {"fields", plan.changes}, {"base", previous}}}}));
+    ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPerson, id));
+    result["data"]["person"] = Shape(after);
+    result["undo"] = UndoJson({UpdateBack(kPerson, id, previous, plan.changes)});
+    return result;
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  json args = plan.fields;
+  args["id"] = id;
+  args["spaceId"] = ctx->space_id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"person.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPerson, id));
+  return json{{"summary", "Added person " + NameText(row) + "."},
+              {"data", {{"person", Shape(row)}, {"reused", false}}},
+              {"undo", UndoJson({{"person.delete", {{"id", id}}}})}};
+}
+
+// --- hub_update_person -------------------------------------------------------
+
+Result<json> UpdateTarget(ToolContext& ctx, const json& in) {
+  const std::string id = task_tools::StringIn(in, "id");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kPerson, id));
+  if (!row) return NotFound(kPerson, id);
+  if (row->value("deleted", int64_t{0}) != 0) {
+    return Status(codes::kRecordDeleted,
+                  NameText(*row) + " is in Trash; restore it to apply the edit");
+  }
+  return *row;
+}
+
+// The fields, refusing an address another person of the space has.
+Result<json> UpdateFields(ToolContext& ctx, const json& row, const json& in) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, PersonFields(in.value("fields", json::object())));
+  if (fields.empty()) return Invalid("fields must name a change");
+  if (fields.contains("email") && fields["email"].is_string()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        std::optional<std::string> other,
+        people::FindPersonByEmail(*ctx.db, ctx.space_id, fields["email"].get<std::string>()));
+    if (other && *other != row["id"].get<std::string>()) {
+      ENSEMBLE_ASSIGN_OR_RETURN(json them, LiveInSpace(ctx, kPerson, *other));
+      return Status(codes::kAlreadyExists,
+                    NameText(them) + " already has the address " +
+                        fields["email"].get<std::string>() +
+                        "; one address names one person, so change theirs first");
+    }
+  }
+  return fields;
+}
+
+Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
+  return "Change " + NameText(row) + ": " + ChangesText(fields) + ".";
+}
+
+Result<json> RunUpdatePerson(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
+  json base = json::object();
+  const json given_base = call.input.value("base", json::object());
+  for (const auto& [name, value] : given_base.items()) {
+    if (fields.contains(name)) base[name] = value;
+  }
+  json args = {{"id", row["id"]}, {"fields", fields}};
+  if (!base.empty()) args["base"] = base;
+  Status st = ctx->write({{"person.update", args}});
+  if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, kPerson, row, fields, st);
+  ENSEMBLE_RETURN_IF_ERROR(st);
+  json previous = json::object();
+  for (const auto& [name, _] : fields.items()) previous[name] = row[name];
+  ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPerson, row["id"].get<std::string>()));
+  return json{{"summary", "Updated " + NameText(row) + ": " + ChangesText(fields) + "."},
+              {"data", {{"person", Shape(after)}}},
+              {"undo", UndoJson({UpdateBack(kPerson, row["id"], previous, fields)})}};
+}
+
+}  // namespace
+
+void AttachPeopleToolHooks(tools::ToolDef& def) {
+  if (def.name == "hub_list_people") {
+    def.run = RunListPeople;
+  } else if (def.name == "hub_create_person") {
+    def.preview = PreviewCreatePerson;
+    def.run = RunCreatePerson;
+  } else if (def.name == "hub_update_person") {
+    def.preview = PreviewUpdatePerson;
+    def.run = RunUpdatePerson;
+  } else if (def.name == "hub_delete_people") {
+    def.prepare = [](ToolCall& call) { return PrepareDelete(kPerson, call); };
+    def.preview = [](const ToolCall& call) { return PreviewDelete(kPerson, call); };
+    def.run = [](ToolCall& call) { return RunDelete(kPerson, call); };
+  }
+}
+
+}  // namespace ensemble::core::assistant

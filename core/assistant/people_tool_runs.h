@@ -1,0 +1,35 @@
+// The runs of the people tools (spec 002 §2 "People", 004 §4.7):
+// hub_list_people, hub_create_person, hub_update_person and
+// hub_delete_people. Their definitions and schemas are in tools_people.cc,
+// which attaches these hooks when it registers them. hub_import_people has
+// no run: it brings in a connected app's people, and there are no
+// connections in the core yet.
+//
+// Reads go to the people of ctx.space_id only; every id is resolved there
+// among live records, so one of another space is "no person with id ..."
+// (NOT_FOUND). Writes are the person record's sync mutations handed to
+// ctx.write; results are {summary, data, undo?} as the task tools'.
+//
+// Identity (004 §4.7): hub_create_person with an address already saved in
+// the space reuses that person (people::FindPersonByEmail), filling in the
+// role, team and relationship it was given, instead of adding a copy; a name
+// alone never does. hub_update_person refuses an address another person of
+// the space has (ALREADY_EXISTS): merging people is the person's decision.
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// Sets the prepare, preview and run hooks of `def` when it is one of the
+// four people tools with runs (by name); any other definition is left as it
+// is.
+void AttachPeopleToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_

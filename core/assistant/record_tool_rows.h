@@ -1,0 +1,102 @@
+// Internal to the project, page and people tools (project_tool_runs.h,
+// page_tool_runs.h, people_tool_runs.h): what their hooks share, written
+// once over a records::RecordKind. Reads go to the kind's table within the
+// turn's space; an id of another space, or of no record, is "no <kind> with
+// id ..." (NOT_FOUND), never evidence of access. The turn's context checks,
+// quoting and Undo encoding are the task tools' (task_tool_rows.h).
+//
+// Thread-safety: stateless functions; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_
+#define ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/assistant/task_tool_rows.h"
+#include "core/base/status.h"
+#include "core/records/record_kind.h"
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant::record_tools {
+
+using nlohmann::json;
+using task_tools::Invalid;
+using task_tools::Quoted;
+using task_tools::ReadableContext;
+using task_tools::UndoJson;
+using tools::Mutation;
+using tools::ToolCall;
+using tools::ToolContext;
+
+// How a tool names the records of one kind in its text.
+struct Noun {
+  const records::RecordKind* kind;
+  std::string_view singular;  // "project"
+  std::string_view plural;    // "projects"
+  std::string_view title;     // The field that titles one: "title", "name".
+};
+
+// NOT_FOUND "no <kind> with id <id>".
+Status NotFound(const Noun& noun, const std::string& id);
+// The call's context with a write sink.
+Result<ToolContext*> WritableContext(const ToolCall& call);
+
+// The record `id` of the turn's space (in Trash or not), as ReadRecord gives
+// it (JSON fields parsed), or nullopt.
+Result<std::optional<json>> FindInSpace(ToolContext& ctx, const Noun& noun, const std::string& id);
+// The same, NOT_FOUND when absent, of another space, or in Trash.
+Result<json> LiveInSpace(ToolContext& ctx, const Noun& noun, const std::string& id);
+// The live records of the space, oldest first.
+Result<std::vector<json>> AllLive(ToolContext& ctx, const Noun& noun);
+// NOT_FOUND naming the first of `ids` that is not a live record of the space.
+Status CheckLiveIds(ToolContext& ctx, const Noun& noun, const json& ids);
+
+// The record's title, for summaries.
+std::string TitleOf(const Noun& noun, const json& row);
+std::vector<refs::SummaryItem> ItemsOf(const Noun& noun, const std::vector<json>& rows);
+
+// True when every word of `query` appears in one of `texts` (ASCII case
+// folded), so "launch plan" finds "Plan the launch". An empty query matches.
+bool MatchesQuery(std::string_view query, const std::vector<std::string>& texts);
+
+// The page of `rows` a list call asks for (limit, offset), and its summary:
+// {<plural>: [...rows as `shape` gives them], total, offset, nextOffset?}.
+json ListResult(const Noun& noun, const json& in, const std::vector<json>& rows,
+                const std::string& query, json (*shape)(const json& row));
+
+// INVALID_ARGUMENT when `object` gives a value (not null, "" or []) to one
+// of `unkept`: "<plural> do not keep <name> yet, so <tool> cannot use it;
+// leave it out".
+Status RefuseUnkept(const Noun& noun, const json& object,
+                    std::initializer_list<std::string_view> unkept, std::string_view tool);
+
+// The delete tools (hub_delete_projects, _pages, _people): the live records
+// the input's ids mean, in its order, each resolved in the space (one already
+// in Trash is left out); prepare fixes them, Apply moves them to Trash with
+// <kind>.delete and Undo restores them.
+Result<std::vector<json>> DeleteTargets(ToolContext& ctx, const Noun& noun, const json& in);
+Status PrepareDelete(const Noun& noun, ToolCall& call);
+Result<std::string> PreviewDelete(const Noun& noun, const ToolCall& call);
+Result<json> RunDelete(const Noun& noun, ToolCall& call);
+
+// A conflict of an update as the model and the person read it: the record's
+// current values of the fields sent, and what to do.
+Status ConflictError(ToolContext& ctx, const Noun& noun, const json& before, const json& fields,
+                     const Status& refused);
+
+// The Undo of an update: <kind>.update back to `previous`, based on the
+// values written (so a later change by someone else is not overwritten).
+Mutation UpdateBack(const Noun& noun, const std::string& id, const json& previous,
+                    const json& written);
+
+// A new record id at the turn's time (+ `offset` ms, so ids of one call keep
+// their order).
+Result<std::string> NewRecordId(ToolContext& ctx, int64_t offset = 0);
+
+}  // namespace ensemble::core::assistant::record_tools
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_

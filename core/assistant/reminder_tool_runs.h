@@ -1,0 +1,44 @@
+// The runs of the reminder and watcher tools (spec 002 §2 "Reminders and
+// watchers", the space owner's own): hub_list_reminders,
+// hub_create_reminder, hub_update_reminder, hub_delete_reminder,
+// hub_create_watcher, hub_list_watchers and hub_cancel_watcher (with Undo,
+// §3). Definitions are in tools_reminders.cc, which attaches these hooks.
+//
+// Times: a reminder's `at` is an ISO 8601 date-time; one without an offset
+// is the person's wall-clock time in their zone (ToolContext::time_zone),
+// and replies give times back in that zone. A time already past is refused.
+// Every id (reminder, watcher, the record one is about) is resolved among the
+// live records of ctx.space_id; the mutations are the records'
+// (core/reminders), so only the space's owner can write them.
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// A reminder may be set this far in the past (the turn's own minute), so
+// "remind me now" is not refused.
+inline constexpr int64_t kReminderPastSlackMs = 60'000;
+
+// The instant (ms) `text` names: with an offset or Z as written, without one
+// as wall-clock time in IANA zone `time_zone` (UTC when unknown).
+// INVALID_ARGUMENT for text that is not an ISO 8601 date-time.
+Result<int64_t> ParseReminderTime(std::string_view text, std::string_view time_zone);
+// `at_ms` in `time_zone` as ISO 8601 with its offset, to the second.
+std::string IsoInZone(int64_t at_ms, std::string_view time_zone);
+
+// Sets the hooks of `def` when it is one of the seven tools (by name).
+void AttachReminderToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_

@@ -1,0 +1,23 @@
+// The runs of the routine tools (spec 002 §2 "Routines": list, add, change,
+// pause, resume, delete): hub_list_routines, hub_create_routine,
+// hub_update_routine and hub_delete_routine. Definitions are in
+// tools_routines.cc, which attaches these hooks. A routine is the record of
+// core/routines; only the space's owner writes one. Create's Undo deletes
+// it, an update's puts the previous values back (based on the written ones),
+// delete's restores it from Trash.
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_ROUTINE_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_ROUTINE_TOOL_RUNS_H_
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// Sets the hooks of `def` when it is one of the four tools (by name).
+void AttachRoutineToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_ROUTINE_TOOL_RUNS_H_

@@ -1,0 +1,56 @@
+#include "core/assistant/tool_permissions.h"
+
+#include <algorithm>
+#include <string>
+
+#include "core/assistant/hub_tools.h"
+#include "core/tools/tool_registry.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using sync::Role;
+
+// Writes a guest of a shared space may run: content, not structure.
+constexpr std::string_view kGuestTools[] = {
+    "hub_create_tasks", "hub_update_task",   "hub_create_page",
+    "hub_update_page",  "hub_manage_record",
+};
+
+// Writes of otherwise shared areas that stay the owner's.
+constexpr std::string_view kOwnerTools[] = {
+    "hub_edit_layout",           // The board overview's layout (002 §2).
+    "hub_import_people",         // Imports come from the owner's apps.
+    "hub_import_meeting_notes",  // The same.
+};
+
+// Areas that are the person's own account, whatever their role in the space.
+constexpr std::string_view kPersonalAreas[] = {areas::kSettings, areas::kSkills};
+
+// Areas that are the space owner's own (000 §7: they keep their own checks).
+constexpr std::string_view kOwnerAreas[] = {areas::kReminders, areas::kRoutines, areas::kCalendar,
+                                            areas::kApps};
+
+bool In(std::span<const std::string_view> list, std::string_view s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+}  // namespace
+
+Role LeastRoleFor(std::string_view name, std::string_view area) {
+  if (In(kOwnerTools, name) || In(kOwnerAreas, area)) return Role::kOwner;
+  if (In(kGuestTools, name) || In(kPersonalAreas, area)) return Role::kGuest;
+  return Role::kEditor;
+}
+
+Status CheckToolRole(store::Database& db, const std::string& space_id,
+                     const std::string& account_id, const tools::ToolDef& tool) {
+  if (account_id.empty()) return Status::Ok();
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Role> role, sync::RoleIn(db, space_id, account_id));
+  if (!role) return Status(codes::kNotFound, "no space " + space_id);
+  if (tools::RoleMayRun(*role, tool)) return Status::Ok();
+  return Status(codes::kForbidden, "as " + std::string(sync::RoleName(*role)) +
+                                       " of this space you cannot use " + tool.name);
+}
+
+}  // namespace ensemble::core::assistant

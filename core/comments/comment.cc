@@ -1,0 +1,109 @@
+#include "core/comments/comment.h"
+
+#include "core/boards/board.h"
+#include "core/pages/page.h"
+#include "core/people/person.h"
+#include "core/projects/project.h"
+#include "core/records/record_mutators.h"
+#include "core/tasks/task.h"
+
+namespace ensemble::core::comments {
+
+using nlohmann::json;
+using store::Value;
+
+namespace {
+
+const records::FieldSpec kFields[] = {
+    {.name = "target_kind",
+     .type = records::FieldType::kEnum,
+     .required = true,
+     .values = kTargetKinds},
+    {.name = "target", .type = records::FieldType::kId, .required = true},
+    {.name = "body", .required = true, .max_chars = kMaxBodyChars},
+    {.name = "resolved", .type = records::FieldType::kInt, .min = 0, .max = 1},
+};
+
+// OK when the target the arguments name is a live record of their space.
+// Malformed arguments are left to CreateRecord, which says what is wrong.
+Status CheckTarget(store::Database& db, const json& args) {
+  if (!args.is_object()) return Status::Ok();
+  const json kind = args.value("target_kind", json(nullptr));
+  const json target = args.value("target", json(nullptr));
+  const json space = args.value("spaceId", json(nullptr));
+  if (!kind.is_string() || !target.is_string() || !space.is_string()) return Status::Ok();
+  if (!records::CheckField(*kCommentKind.FindField("target_kind"), kind).ok() ||
+      !records::CheckField(*kCommentKind.FindField("target"), target).ok()) {
+    return Status::Ok();
+  }
+  return CheckLiveTarget(db, kind.get<std::string>(), target.get<std::string>(),
+                         space.get<std::string>());
+}
+
+}  // namespace
+
+std::string_view TargetTable(std::string_view kind) {
+  if (kind == tasks::kKind) return tasks::kTable;
+  if (kind == projects::kKind) return projects::kTable;
+  if (kind == pages::kKind) return pages::kTable;
+  if (kind == people::kKind) return people::kTable;
+  if (kind == boards::kKind) return boards::kTable;
+  return "";
+}
+
+Status CheckLiveTarget(store::Database& db, std::string_view kind, const std::string& id,
+                       const std::string& space_id) {
+  const std::string_view table = TargetTable(kind);
+  if (table.empty())
+    return Status(codes::kInvalidArgument, "not a record kind: " + std::string(kind));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db.Query("SELECT 1 FROM " + std::string(table) +
+                                         " WHERE id = $1 AND space_id = $2 AND deleted = 0",
+                                     {Value(id), Value(space_id)}));
+  if (rows.empty()) return Status(codes::kNotFound, "no " + std::string(kind) + " with id " + id);
+  return Status::Ok();
+}
+
+const records::RecordKind kCommentKind = {kKind, kTable, kFields};
+
+Status CreateComment(sync::MutationContext& ctx, const json& args) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckTarget(ctx.db(), args));
+  return records::CreateRecord(kCommentKind, ctx, args);
+}
+
+Status UpdateComment(sync::MutationContext& ctx, const json& args) {
+  if (args.is_object() && args.contains("fields") && args["fields"].is_object() &&
+      (args["fields"].contains("target") || args["fields"].contains("target_kind"))) {
+    return Status(codes::kInvalidArgument,
+                  "a comment stays on its record: target and target_kind cannot change");
+  }
+  return records::UpdateRecord(kCommentKind, ctx, args);
+}
+
+void RegisterMutators(sync::MutatorRegistry& registry) {
+  records::RegisterRecordMutators(kCommentKind, registry);
+  registry.Register("comment.create", CreateComment);
+  registry.Register("comment.update", UpdateComment);
+}
+
+Result<std::vector<json>> ListComments(store::Database& db, const std::string& space_id,
+                                       const std::string& target) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT id, target_kind, target, body, resolved, version FROM comments"
+               " WHERE space_id = $1 AND target = $2 AND deleted = 0 ORDER BY id",
+               {Value(space_id), Value(target)}));
+  std::vector<json> out;
+  out.reserve(rows.size());
+  for (const auto& r : rows.rows) {
+    out.push_back({{"id", store::AsText(r[0])},
+                   {"target_kind", store::AsText(r[1])},
+                   {"target", store::AsText(r[2])},
+                   {"body", store::AsText(r[3])},
+                   {"resolved", store::AsInt(r[4])},
+                   {"version", store::AsInt(r[5])}});
+  }
+  return out;
+}
+
+}  // namespace ensemble::core::comments

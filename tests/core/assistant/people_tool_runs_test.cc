@@ -1,0 +1,125 @@
+// The people tools' hooks (core/assistant/people_tool_runs.h): list,
+// create (an exact address reuses the saved person; a name alone never
+// does), update (an address another person has is refused), delete; their
+// Undo; ids of another space refused.
+
+#include "core/assistant/people_tool_runs.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "core/people/person.h"
+#include "core/store/database.h"
+#include "tests/core/assistant/record_tool_fixture.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+class PeopleToolRunsTest : public RecordToolTest {
+ protected:
+  json Person(const std::string& id) { return Row(people::kPersonKind, id); }
+  int64_t Count() {
+    auto rows = db_->Query("SELECT COUNT(*) FROM people", {});
+    return rows.ok() ? store::AsInt(rows->rows[0][0]) : -1;
+  }
+};
+
+TEST_F(PeopleToolRunsTest, EveryPeopleToolHasItsHooksButImport) {
+  for (const char* name :
+       {"hub_list_people", "hub_create_person", "hub_update_person", "hub_delete_people"}) {
+    EXPECT_TRUE(Tool(name).run) << name;
+  }
+  EXPECT_FALSE(Tool("hub_import_people").run);
+}
+
+TEST_F(PeopleToolRunsTest, CreateAddsAPersonAndUndoDeletesIt) {
+  json r = Ok("hub_create_person",
+              {{"name", "Mira Chen"}, {"email", "mira@example.com"}, {"role", "Designer"}});
+  EXPECT_EQ(r["summary"], "Added person \u201CMira Chen\u201D.");
+  EXPECT_EQ(r["data"]["reused"], false);
+  const std::string id = r["data"]["person"]["id"];
+  EXPECT_EQ(Person(id)["role"], "Designer");
+  ASSERT_TRUE(ApplyUndo(r).ok());
+  EXPECT_EQ(Person(id)["deleted"], 1);
+}
+
+TEST_F(PeopleToolRunsTest, AnExistingAddressReusesThePerson) {
+  const std::string mira = Seed("person", {{"name", "Mira Chen"}, {"email", "Mira@Example.com"}});
+  auto preview = Preview("hub_create_person",
+                         {{"name", "Mira"}, {"email", "mira@example.com"}, {"team", "Design"}});
+  ASSERT_TRUE(preview.ok());
+  EXPECT_EQ(*preview,
+            "\u201CMira Chen\u201D is already saved with Mira@Example.com; change team to Design.");
+  json r = Ok("hub_create_person",
+              {{"name", "Mira"}, {"email", "mira@example.com"}, {"team", "Design"}});
+  EXPECT_EQ(r["data"]["reused"], true);
+  EXPECT_EQ(r["data"]["person"]["id"], mira);
+  EXPECT_EQ(Count(), 1);
+  EXPECT_EQ(Person(mira)["team"], "Design");
+  EXPECT_EQ(Person(mira)["name"], "Mira Chen");
+  ASSERT_TRUE(ApplyUndo(r).ok());
+  EXPECT_EQ(Person(mira)["team"], "");
+
+  json same = Ok("hub_create_person", {{"name", "Mira"}, {"email", "MIRA@example.com"}});
+  EXPECT_EQ(same["data"]["person"]["id"], mira);
+  EXPECT_FALSE(same.contains("undo"));
+  EXPECT_EQ(Count(), 1);
+}
+
+TEST_F(PeopleToolRunsTest, ANameAloneNeverMerges) {
+  const std::string mira = Seed("person", {{"name", "Mira Chen"}, {"email", "mira@example.com"}});
+  json r = Ok("hub_create_person", {{"name", "Mira Chen"}});
+  EXPECT_NE(r["data"]["person"]["id"], mira);
+  json other = Ok("hub_create_person", {{"name", "Mira Chen"}, {"email", "mira@work.example"}});
+  EXPECT_NE(other["data"]["person"]["id"], mira);
+  EXPECT_EQ(Count(), 3);
+}
+
+TEST_F(PeopleToolRunsTest, UpdateChangesAndUndoesAndRefusesATakenAddress) {
+  const std::string mira = Seed("person", {{"name", "Mira"}, {"email", "mira@example.com"}});
+  Seed("person", {{"name", "Bo"}, {"email", "bo@example.com"}});
+  json r = Ok("hub_update_person",
+              {{"id", mira}, {"fields", {{"role", "Lead"}, {"relationship", "client"}}}});
+  EXPECT_EQ(r["summary"], "Updated \u201CMira\u201D: relationship to client, role to Lead.");
+  ASSERT_TRUE(ApplyUndo(r).ok());
+  EXPECT_EQ(Person(mira)["role"], "");
+  EXPECT_TRUE(Person(mira)["relationship"].is_null());
+
+  auto taken = Run("hub_update_person", {{"id", mira}, {"fields", {{"email", "BO@example.com"}}}});
+  ASSERT_FALSE(taken.ok());
+  EXPECT_EQ(taken.status().code(), codes::kAlreadyExists);
+  EXPECT_THAT(taken.status().message(), HasSubstr("\u201CBo\u201D already has"));
+  EXPECT_EQ(Person(mira)["email"], "mira@example.com");
+}
+
+TEST_F(PeopleToolRunsTest, IdsOfAnotherSpaceAreNotFoundAndNothingIsWritten) {
+  const std::string theirs =
+      Seed("person", {{"name", "Bo"}, {"email", "bo@example.com"}}, kOtherSpace);
+  for (auto [tool, input] : std::vector<std::pair<std::string, json>>{
+           {"hub_update_person", {{"id", theirs}, {"fields", {{"role", "x"}}}}},
+           {"hub_delete_people", {{"ids", {theirs}}}}}) {
+    auto r = Run(tool, input);
+    ASSERT_FALSE(r.ok()) << tool;
+    EXPECT_EQ(r.status().code(), codes::kNotFound) << tool;
+    EXPECT_THAT(r.status().message(), HasSubstr("no person with id")) << tool;
+  }
+  EXPECT_EQ(writes_, 0);
+  // Their address is not evidence either: a create here makes a new person.
+  json r = Ok("hub_create_person", {{"name", "Bo"}, {"email", "bo@example.com"}});
+  EXPECT_NE(r["data"]["person"]["id"], theirs);
+  EXPECT_EQ(Ok("hub_list_people", {{"query", "bo"}})["data"]["total"], 1);
+}
+
+TEST_F(PeopleToolRunsTest, DeleteAndUndoRestores) {
+  const std::string bo = Seed("person", {{"name", "Bo"}});
+  json r = Ok("hub_delete_people", {{"ids", {bo}}});
+  EXPECT_EQ(Person(bo)["deleted"], 1);
+  ASSERT_TRUE(ApplyUndo(r).ok());
+  EXPECT_EQ(Person(bo)["deleted"], 0);
+}
+
+}  // namespace
+}  // namespace ensemble::core::assistant

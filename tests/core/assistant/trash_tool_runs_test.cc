@@ -1,0 +1,78 @@
+// hub_restore_from_trash (core/assistant/trash_tool_runs.h): a record in Trash
+// of the turn's space comes back, with Undo; live records, other spaces'
+// records and kinds the hub does not sync are refused, writing nothing.
+
+#include "core/assistant/trash_tool_runs.h"
+
+#include <gmock/gmock.h>
+
+#include "core/sync/authorization.h"
+#include "tests/core/assistant/tool_run_fixture.h"
+
+namespace ensemble::core::assistant {
+namespace {
+
+using nlohmann::json;
+using ::testing::HasSubstr;
+
+constexpr char kTask[] = "01JB0000000000000000000001";
+constexpr char kOtherTask[] = "01JB0000000000000000000002";
+
+class TrashToolRunsTest : public ToolRunTest {
+ protected:
+  void SetUp() override {
+    ToolRunTest::SetUp();
+    Mutate({{"task.create", {{"id", kTask}, {"spaceId", kSpace}, {"title", "Pay rent"}}},
+            {"task.delete", {{"id", kTask}}},
+            {"task.create", {{"id", kOtherTask}, {"spaceId", kOtherSpace}, {"title", "Theirs"}}},
+            {"task.delete", {{"id", kOtherTask}}}});
+  }
+  int64_t Deleted(const char* id) {
+    auto rows = db_->Query("SELECT deleted FROM tasks WHERE id = $1", {store::Value(id)});
+    return rows.ok() && !rows->empty() ? store::AsInt(rows->rows[0][0]) : -1;
+  }
+};
+
+TEST_F(TrashToolRunsTest, RestoresARecordOfTheSpaceWithUndo) {
+  Result<std::string> preview =
+      Preview("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
+  ASSERT_TRUE(preview.ok()) << preview.status().ToString();
+  EXPECT_EQ(*preview, "Restore “Pay rent” from Trash");
+  json done = Ok("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
+  EXPECT_EQ(done["summary"], "Restored “Pay rent” from Trash");
+  EXPECT_EQ(Deleted(kTask), 0);
+  // Undo puts it back in Trash.
+  ASSERT_TRUE(done["undo"].is_array());
+  EXPECT_EQ(done["undo"][0]["name"], "task.delete");
+  Mutate({{"task.delete", done["undo"][0]["args"]}});
+  EXPECT_EQ(Deleted(kTask), 1);
+}
+
+TEST_F(TrashToolRunsTest, OnlyWhatIsInTrashHereCanBeRestored) {
+  // Another space's record reads as absent.
+  Result<json> other = Run("hub_restore_from_trash", {{"kind", "task"}, {"id", kOtherTask}});
+  EXPECT_EQ(other.status().code(), codes::kNotFound);
+  EXPECT_EQ(Deleted(kOtherTask), 1);
+  // A live record is not in Trash.
+  Ok("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
+  EXPECT_EQ(Run("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}}).status().code(),
+            codes::kNotFound);
+  // A kind the hub does not keep here.
+  Result<json> file = Run("hub_restore_from_trash", {{"kind", "file"}, {"id", kTask}});
+  EXPECT_EQ(file.status().code(), codes::kInvalidArgument);
+  EXPECT_THAT(file.status().message(), HasSubstr("file"));
+  EXPECT_EQ(writes_, 1);
+}
+
+TEST_F(TrashToolRunsTest, AnAccountMustBeAMemberOfTheSpace) {
+  ctx_.account_id = "eve";
+  EXPECT_EQ(Run("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}}).status().code(),
+            codes::kNotFound);
+  ASSERT_TRUE(sync::SetMember(*db_, kSpace, "eve", sync::Role::kEditor).ok());
+  ctx_.write = tools::DirectMutationSink(*db_, kNow, "eve");
+  Ok("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
+  EXPECT_EQ(Deleted(kTask), 0);
+}
+
+}  // namespace
+}  // namespace ensemble::core::assistant

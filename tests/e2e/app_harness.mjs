@@ -1,0 +1,74 @@
+// Shared by the app's browser tests (assistant dock, conflicts, offline
+// merge, boards): a server with a fresh data folder, Chromium on its page,
+// and screenshots of each final state under build/e2e-screenshots/.
+
+import fs from 'node:fs';
+import path from 'node:path';
+
+import {freePort, launchBrowser, repoRoot, ServerProcess, sqliteQuery, tempDir} from './harness.mjs';
+
+export const kShotDir = path.join(repoRoot, 'build', 'e2e-screenshots');
+export const byTestId = (id) => `[data-testid="${id}"]`;
+
+export async function expectText(page, selector, text, timeout = 15000) {
+  await page.waitForFunction(([sel, want]) => document.querySelector(sel)?.textContent.trim() === want,
+                             [selector, text], {timeout});
+}
+
+// Starts the server (env adds to its environment) and opens the app.
+export async function startApp({env = {}, viewport} = {}) {
+  const dataDir = tempDir('ensemble-e2e-app-');
+  const server = new ServerProcess({port: await freePort(), dataDir, env});
+  await server.start();
+  const browser = await launchBrowser(viewport ? {viewport} : undefined);
+  const {page} = browser;
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
+  await expectText(page, byTestId('connection-state'), 'Online');
+  return {
+    server, browser, page, dataDir, pageErrors,
+    query: (sql) => sqliteQuery(path.join(dataDir, 'ensemble.db'), sql),
+    async close() {
+      await browser.close();
+      await server.stop();
+      fs.rmSync(dataDir, {recursive: true, force: true});
+    },
+  };
+}
+
+export async function synced(page) {
+  await expectText(page, byTestId('pending-count'), '0', 20000);
+  await page.evaluate(() => window.ensemble.rpc('syncNow'));
+}
+
+export async function addTask(page, title) {
+  await page.click(byTestId('nav-tasks'));
+  await page.fill(byTestId('new-task-title'), title);
+  await page.press(byTestId('new-task-title'), 'Enter');
+  const found = page.locator(byTestId('task-row'), {hasText: title});
+  await found.waitFor();
+  return page.locator(`${byTestId('task-row')}[data-id="${await found.getAttribute('data-id')}"]`);
+}
+
+// A push from another device (its own client id), straight to the server;
+// its mutation ids go on from one call to the next, as a client's do.
+let otherDeviceMutationId = 0;
+export async function pushAsOtherDevice(server, mutations) {
+  const res = await fetch(`${server.url}/api/sync/push`, {
+    method: 'POST',
+    headers: {'content-type': 'application/json'},
+    body: JSON.stringify({
+      clientGroupId: '01JB00000000000000000000G9',
+      clientId: '01JB00000000000000000000C9',
+      mutations: mutations.map((m) => ({id: ++otherDeviceMutationId, clientTime: Date.now(), ...m})),
+    }),
+  });
+  return (await res.json()).results;
+}
+
+export async function screenshot(page, name) {
+  fs.mkdirSync(kShotDir, {recursive: true});
+  await page.screenshot({path: path.join(kShotDir, `${name}.png`), fullPage: true});
+}

@@ -1,0 +1,127 @@
+// The app's other views in headless Chromium against the real server: Today
+// lists due and overdue work, the page editor saves a page, Trash restores a
+// deleted task, the details editor sets priority and labels, the dock's
+// @-menu picks a record from the keyboard, and the sidebar works at 390 px.
+
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+
+import {addTask, byTestId, expectText, screenshot, startApp, synced} from './app_harness.mjs';
+
+let app;
+let hasRecords = false;
+
+before(async () => {
+  app = await startApp();
+  const kinds = await app.page.evaluate(() => window.ensemble.rpc('kinds'));
+  hasRecords = kinds.includes('page');
+});
+
+after(async () => {
+  await app?.close();
+});
+
+const localDate = (offsetDays) => {
+  const d = new Date(Date.now() + offsetDays * 86400000);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+};
+
+test('the details editor sets priority, labels and due; Today lists due work', async () => {
+  const {page, query} = app;
+  const row = await addTask(page, 'Renew the domain');
+  await row.locator(byTestId('task-edit')).click();
+  await row.locator(byTestId('task-priority-input')).selectOption('urgent');
+  await row.locator(byTestId('task-labels-input')).fill('admin, web');
+  await row.locator(byTestId('task-due-input')).fill(localDate(-2));
+  await row.locator(byTestId('task-save')).click();
+  await expectText(page, `[data-id="${await row.getAttribute('data-id')}"] ${byTestId('task-priority')}`,
+                   'Urgent');
+  await addTask(page, 'Pay the invoice');
+  const second = page.locator(byTestId('task-row'), {hasText: 'Pay the invoice'});
+  await second.locator(byTestId('task-edit')).click();
+  await second.locator(byTestId('task-due-input')).fill(localDate(0));
+  await second.locator(byTestId('task-save')).click();
+  await addTask(page, 'Someday maybe');
+  await synced(page);
+  assert.equal(query("SELECT priority || '|' || labels FROM tasks WHERE title = 'Renew the domain'"),
+               'urgent|["admin","web"]');
+
+  await page.click(byTestId('nav-today'));
+  await page.locator(byTestId('today-item')).first().waitFor();
+  assert.deepEqual(await page.locator(`${byTestId('today-overdue')} ${byTestId('today-item')} a`).allTextContents(),
+                   ['Renew the domain']);
+  assert.deepEqual(await page.locator(`${byTestId('today-due')} ${byTestId('today-item')} a`).allTextContents(),
+                   ['Pay the invoice']);
+  await screenshot(page, 'app_views-today');
+});
+
+test('a deleted task waits in Trash and Restore brings it back', async (t) => {
+  if (!hasRecords) return t.skip('this build cannot list records');
+  const {page, query} = app;
+  const row = await addTask(page, 'Old errand');
+  const id = await row.getAttribute('data-id');
+  await row.locator(byTestId('task-edit')).click();
+  await row.locator(byTestId('task-delete')).click();
+  await row.waitFor({state: 'detached'});
+  await page.click(byTestId('nav-trash'));
+  const item = page.locator(`${byTestId('trash-item')}[data-id="${id}"]`);
+  await item.waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM tasks WHERE id = '${id}'`), '1');
+  await item.locator(byTestId('trash-restore')).click();
+  await item.waitFor({state: 'detached'});
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM tasks WHERE id = '${id}'`), '0');
+  await page.click(byTestId('nav-tasks'));
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"]`).waitFor();
+});
+
+test('a page is written in the page editor and reaches the server', async (t) => {
+  if (!hasRecords) return t.skip('this build cannot list records');
+  const {page, query} = app;
+  await page.click(byTestId('nav-pages'));
+  await page.click(byTestId('new-page'));
+  const title = page.locator(byTestId('page-title-input'));
+  await title.waitFor();
+  await title.fill('Offsite notes');
+  await page.fill(byTestId('page-body-input'), 'Day one: arrive.\nDay two: plan.');
+  await page.click(byTestId('page-save'));
+  await expectText(page, byTestId('page-message'), 'Saved.');
+  await page.locator(byTestId('page-item'), {hasText: 'Offsite notes'}).waitFor();
+  await synced(page);
+  assert.equal(query("SELECT body FROM pages WHERE title = 'Offsite notes'"),
+               'Day one: arrive.\nDay two: plan.');
+  await screenshot(page, 'app_views-page');
+});
+
+test('the @-menu offers records and is used from the keyboard', async () => {
+  const {page} = app;
+  await page.click(byTestId('dock-input'));
+  await page.keyboard.type('Remind me about @Renew');
+  const option = page.locator(byTestId('mention-option'));
+  await option.first().waitFor();
+  assert.match(await option.first().textContent(), /Renew the domain/);
+  await page.keyboard.press('Enter');
+  await page.locator(byTestId('mention-menu')).waitFor({state: 'hidden'});
+  assert.equal(await page.inputValue(byTestId('dock-input')), 'Remind me about @Renew the domain ');
+  assert.match(await page.textContent(byTestId('mention-chip')), /@Renew the domain/);
+  await page.fill(byTestId('dock-input'), '');
+});
+
+test('at 390 px the sidebar and views fit without sideways scrolling', async () => {
+  const {page} = app;
+  await page.setViewportSize({width: 390, height: 844});
+  for (const view of ['tasks', 'today', 'boards', 'pages', 'trash']) {
+    await page.click(byTestId(`nav-${view}`));
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+    assert.equal(overflow, false, `${view}: nothing scrolls sideways`);
+  }
+  await page.click(byTestId('nav-tasks'));
+  await page.click(byTestId('dock-toggle'));
+  await page.locator(byTestId('dock-input')).waitFor({state: 'visible'});
+  await screenshot(page, 'app_views-390-dock');
+  await page.keyboard.press('Escape');
+  await page.locator(byTestId('dock')).waitFor({state: 'hidden'});
+  assert.deepEqual(app.pageErrors, []);
+});

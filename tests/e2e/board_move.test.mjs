@@ -1,0 +1,71 @@
+// Boards: a task created in the app goes on a new board as a card, is dragged
+// to another column, and moved again from the keyboard; each move reaches the
+// server as card.update. Skipped when this build's core has no board kinds.
+
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+
+import {addTask, byTestId, screenshot, startApp, synced} from './app_harness.mjs';
+
+let app;
+let hasBoards = false;
+
+before(async () => {
+  app = await startApp();
+  const kinds = await app.page.evaluate(() => window.ensemble.rpc('kinds'));
+  hasBoards = kinds.includes('board') && kinds.includes('card');
+});
+
+after(async () => {
+  await app?.close();
+});
+
+test('a new task is put on a board and moved between columns', {timeout: 90000}, async (t) => {
+  if (!hasBoards) {
+    t.skip('this build has no board and card kinds');
+    return;
+  }
+  const {page, query} = app;
+  const row = await addTask(page, 'Write the launch post');
+  const taskId = await row.getAttribute('data-id');
+
+  await page.click(byTestId('nav-boards'));
+  await page.fill(byTestId('new-board-title'), 'Launch');
+  await page.press(byTestId('new-board-title'), 'Enter');
+  const board = page.locator(byTestId('board'));
+  await board.waitFor();
+  const columns = board.locator(byTestId('board-column'));
+  assert.equal(await columns.count(), 3);
+  const [todo, doing, done] = await Promise.all(
+    [0, 1, 2].map((i) => columns.nth(i).getAttribute('data-column-id')));
+
+  // Add the task to the first column.
+  await columns.nth(0).locator(byTestId('card-add-select')).selectOption(`task:${taskId}`);
+  await columns.nth(0).locator(byTestId('card-add-button')).click();
+  const card = page.locator(byTestId('board-card'), {hasText: 'Write the launch post'});
+  await card.waitFor();
+  const cardId = await card.getAttribute('data-id');
+  const cardIn = (column) => page.locator(
+    `${byTestId('board-column')}[data-column-id="${column}"] ${byTestId('board-card')}[data-id="${cardId}"]`);
+  await cardIn(todo).waitFor();
+
+  // Drag it to the second column (held by its edge: the middle is its move control).
+  await cardIn(todo).dragTo(columns.nth(1), {sourcePosition: {x: 4, y: 4}});
+  await cardIn(doing).waitFor({timeout: 10000});
+  await synced(page);
+  assert.equal(query(`SELECT "column" || '|' || task FROM board_cards WHERE id = '${cardId}'`),
+               `${doing}|${taskId}`);
+
+  // And on to the third from the keyboard, with its move control.
+  await cardIn(doing).locator(byTestId('card-move')).focus();
+  await cardIn(doing).locator(byTestId('card-move')).selectOption(done);
+  await cardIn(done).waitFor({timeout: 10000});
+  await synced(page);
+  assert.equal(query(`SELECT "column" FROM board_cards WHERE id = '${cardId}'`), done);
+  await screenshot(page, 'board_move');
+  await page.setViewportSize({width: 390, height: 844});
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
+  assert.equal(overflow, false, 'nothing scrolls sideways at 390 px');
+  await screenshot(page, 'board_move-390');
+  assert.deepEqual(app.pageErrors, []);
+});

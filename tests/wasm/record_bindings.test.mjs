@@ -1,0 +1,82 @@
+// wasm/bindings/record_bindings.cc: listRecords, listTrash and recordKinds,
+// the generic reads behind the app's pages, boards and Trash views.
+
+import assert from 'node:assert/strict';
+import {beforeEach, test} from 'node:test';
+
+import {call, loadCore, ok} from './core_loader.mjs';
+
+let core;
+beforeEach(async () => {
+  core = await loadCore();
+  ok(core, 'open', ':memory:', '');
+});
+
+function create(kind, fields) {
+  const id = ok(core, 'newId').id;
+  ok(core, 'mutate', `${kind}.create`, JSON.stringify({id, spaceId: 'personal', ...fields}));
+  return id;
+}
+
+test('recordKinds names the synced kinds', () => {
+  const {kinds} = ok(core, 'recordKinds');
+  for (const kind of ['task', 'page']) assert.ok(kinds.includes(kind), kind);
+});
+
+test('listRecords gives live records with their fields, oldest first', () => {
+  const first = create('page', {title: 'Notes', body: '[not json] kept as text'});
+  const second = create('page', {title: '[1, 2]', body: '{"a": 1}'});
+  const {records} = ok(core, 'listRecords', 'page', '{}');
+  assert.deepEqual(records.map((r) => r.id), [first, second]);
+  assert.equal(records[0].kind, 'page');
+  assert.equal(records[0].spaceId, 'personal');
+  assert.equal(records[0].version, 1);
+  assert.equal(records[0].deleted, false);
+  assert.equal(records[0].body, '[not json] kept as text');
+  // Text fields stay text even when they read as JSON.
+  assert.equal(records[1].title, '[1, 2]');
+  assert.equal(records[1].body, '{"a": 1}');
+});
+
+test('list fields come back as lists', () => {
+  const id = create('task', {title: 'Tagged', labels: ['a', 'b']});
+  const [task] = ok(core, 'listRecords', 'task', '{}').records;
+  assert.equal(task.id, id);
+  assert.deepEqual(task.labels, ['a', 'b']);
+});
+
+test('deleted records leave the list and show in the Trash until restored', () => {
+  const page = create('page', {title: 'Old page', body: ''});
+  const task = create('task', {title: 'Old task'});
+  ok(core, 'mutate', 'page.delete', JSON.stringify({id: page}));
+  ok(core, 'mutate', 'task.delete', JSON.stringify({id: task}));
+  assert.deepEqual(ok(core, 'listRecords', 'page', '{}').records, []);
+  assert.deepEqual(ok(core, 'listRecords', 'page', '{"deleted": true}').records.map((r) => r.id), [page]);
+  const trash = ok(core, 'listTrash').records;
+  assert.deepEqual(trash.map((r) => [r.kind, r.id]).sort(), [['page', page], ['task', task]].sort());
+  ok(core, 'mutate', 'task.restore', JSON.stringify({id: task}));
+  assert.deepEqual(ok(core, 'listTrash').records.map((r) => r.id), [page]);
+});
+
+test('bad input is an error value, never an exception', () => {
+  const unknown = call(core, 'listRecords', 'spaceship', '{}');
+  assert.equal(unknown.ok, false);
+  assert.equal(unknown.code, 'INVALID_ARGUMENT');
+  assert.equal(call(core, 'listRecords', 'page', 'not json').code, 'MALFORMED_JSON');
+  assert.equal(call(core, 'listRecords', 42, '{}').code, 'INVALID_ARGUMENT');
+  ok(core, 'close');
+  assert.equal(call(core, 'listRecords', 'page', '{}').code, 'NOT_OPEN');
+  assert.equal(call(core, 'listTrash').code, 'NOT_OPEN');
+});
+
+test('a board lists its columns as a list, and its cards with their fields', () => {
+  const columns = [{id: 'todo', title: 'To do'}, {id: 'done', title: 'Done'}];
+  const board = create('board', {title: 'Launch', description: '', columns});
+  const task = create('task', {title: 'Write the post'});
+  const card = create('card', {board, column: 'todo', task, position: 1024});
+  const [listed] = ok(core, 'listRecords', 'board', '{}').records;
+  assert.equal(listed.id, board);
+  assert.deepEqual(listed.columns, columns);
+  const [c] = ok(core, 'listRecords', 'card', '{}').records;
+  assert.deepEqual([c.id, c.board, c.column, c.task, c.position], [card, board, 'todo', task, 1024]);
+});

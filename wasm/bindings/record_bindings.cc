@@ -1,0 +1,163 @@
+// JS API for reading records of any synced kind (pages, boards, projects,
+// people, ...) and the Trash, for the app's views other than the task list.
+// Writes go through mutate() (replica_bindings.cc), so they reach the outbox.
+//
+// A record reads as {kind, id, spaceId, <fields>, version, deleted,
+// createdAt, updatedAt}. Field names stay as the mutators take them
+// (`fields: {column, position}`), so a view can send back what it read; list
+// and JSON fields come back as JSON values, not as their stored text.
+
+#include <emscripten/bind.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "core/boards/board.h"
+#include "core/boards/card.h"
+#include "core/hub/hub.h"
+#include "core/pages/page.h"
+#include "core/people/person.h"
+#include "core/projects/project.h"
+#include "core/records/record_kind.h"
+#include "core/sync/row_codec.h"
+#include "core/sync/sync_config.h"
+#include "core/tasks/task.h"
+#include "wasm/bindings/json_edge.h"
+#include "wasm/bindings/session.h"
+
+namespace ensemble::wasm {
+namespace {
+
+using emscripten::val;
+using nlohmann::json;
+
+// Columns every record table has besides its fields (record_kind.h).
+constexpr std::string_view kMetaColumns[] = {"id",         "space_id",   "version",    "deleted",
+                                             "created_at", "updated_at", "row_version"};
+
+bool IsMetaColumn(std::string_view column) {
+  for (std::string_view m : kMetaColumns) {
+    if (m == column) return true;
+  }
+  return false;
+}
+
+// The descriptors of the kinds whose fields this file can type; a synced kind
+// missing here still lists, with its JSON columns guessed (DecodeColumn).
+const core::records::RecordKind* const kKnownKinds[] = {
+    &core::tasks::kTaskKind,        &core::pages::kPageKind,       &core::boards::kBoardKind,
+    &core::boards::kCardRecordKind, &core::projects::kProjectKind, &core::people::kPersonKind};
+
+const core::records::RecordKind* FindKnownKind(std::string_view kind) {
+  for (const core::records::RecordKind* k : kKnownKinds) {
+    if (k->kind == kind) return k;
+  }
+  return nullptr;
+}
+
+// A stored list or JSON value is JSON text in its column: give it back as the
+// value. With the kind's descriptor the field type says which columns those
+// are; without it, text that parses whole as a JSON array or object is taken
+// as one.
+json DecodeColumn(const core::records::RecordKind* kind, std::string_view column,
+                  const json& value) {
+  if (!value.is_string()) return value;
+  if (kind) {
+    const core::records::FieldSpec* field = kind->FindField(column);
+    if (!field || !core::records::StoredAsJsonText(field->type)) return value;
+    return core::records::FromColumn(*field, value);
+  }
+  const std::string& text = value.get_ref<const std::string&>();
+  if (text.empty() || (text.front() != '[' && text.front() != '{')) return value;
+  json parsed = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  return parsed.is_discarded() ? value : parsed;
+}
+
+json RecordJson(std::string_view kind, const core::records::RecordKind* known, const json& row) {
+  json out = {{"kind", std::string(kind)},
+              {"id", row.value("id", "")},
+              {"spaceId", row.value("space_id", "")},
+              {"version", row.value("version", 0)},
+              {"deleted", row.value("deleted", 0) != 0},
+              {"createdAt", row.value("created_at", 0)},
+              {"updatedAt", row.value("updated_at", 0)}};
+  for (const auto& [column, value] : row.items()) {
+    if (!IsMetaColumn(column)) out[column] = DecodeColumn(known, column, value);
+  }
+  return out;
+}
+
+core::Result<json> ListOf(const core::sync::SyncedTable& table, bool deleted) {
+  Session& s = Session::Get();
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      core::store::Rows rows,
+      s.db().Query("SELECT * FROM " + std::string(table.table) + " WHERE deleted = $1 ORDER BY id",
+                   {core::store::Value(int64_t{deleted ? 1 : 0})}));
+  const core::records::RecordKind* known = FindKnownKind(table.kind);
+  json list = json::array();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    list.push_back(RecordJson(table.kind, known, core::sync::RowToJson(rows, i)));
+  }
+  return list;
+}
+
+// listRecords(kind, optionsJson) -> {records: [...]}: the kind's live records
+// oldest first, or its records in Trash with options {"deleted": true}.
+std::string ListRecordsJs(val kind_arg, val options_json) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string kind, StringArg(kind_arg, "kind"));
+    ENSEMBLE_ASSIGN_OR_RETURN(json options, JsonArg(options_json, "optionsJson"));
+    if (!options.is_object()) {
+      return core::Status(core::codes::kInvalidArgument, "optionsJson must be an object");
+    }
+    ENSEMBLE_RETURN_IF_ERROR(Session::Get().CheckOpen());
+    const core::sync::SyncConfig config = core::hub::Config();
+    const core::sync::SyncedTable* table = config.FindKind(kind);
+    if (!table) {
+      return core::Status(core::codes::kInvalidArgument, "no record kind '" + kind + "'");
+    }
+    const bool deleted = options.value("deleted", false);
+    ENSEMBLE_ASSIGN_OR_RETURN(json records, ListOf(*table, deleted));
+    return json{{"records", std::move(records)}};
+  });
+}
+
+// listTrash() -> {records: [...]}: every record in Trash, all kinds, newest
+// change first.
+std::string ListTrashJs() {
+  return Guard([]() -> core::Result<json> {
+    ENSEMBLE_RETURN_IF_ERROR(Session::Get().CheckOpen());
+    json all = json::array();
+    for (const core::sync::SyncedTable& table : core::hub::Config().tables) {
+      ENSEMBLE_ASSIGN_OR_RETURN(json records, ListOf(table, /*deleted=*/true));
+      for (json& r : records) all.push_back(std::move(r));
+    }
+    std::stable_sort(all.begin(), all.end(), [](const json& a, const json& b) {
+      return a.value("updatedAt", int64_t{0}) > b.value("updatedAt", int64_t{0});
+    });
+    return json{{"records", std::move(all)}};
+  });
+}
+
+// recordKinds() -> {kinds: ["task", ...]}: the synced kinds this build knows.
+std::string RecordKindsJs() {
+  return Guard([]() -> core::Result<json> {
+    json kinds = json::array();
+    for (const core::sync::SyncedTable& table : core::hub::Config().tables) {
+      kinds.push_back(std::string(table.kind));
+    }
+    return json{{"kinds", std::move(kinds)}};
+  });
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(ensemble_records) {
+  emscripten::function("listRecords", &ListRecordsJs);
+  emscripten::function("listTrash", &ListTrashJs);
+  emscripten::function("recordKinds", &RecordKindsJs);
+}
+
+}  // namespace ensemble::wasm

@@ -1,0 +1,130 @@
+// What the page knows, read from the db worker: tasks, the other records by
+// kind, the Trash, refused changes, and which space and view are open. Views
+// subscribe and re-render when it changes; nothing here talks to the network.
+
+import {onWorker, rpc} from './rpc.js';
+
+// The kinds the views read besides tasks, when the core knows them.
+const kOtherKinds = ['page', 'board', 'card', 'project', 'person'];
+
+export const state = {
+  db: {state: 'starting'},
+  sync: null,  // Until the sync loop first reports.
+  tasks: [],
+  records: {},  // kind -> live records
+  trash: [],
+  rejections: [],
+  kinds: null,  // The synced kinds the core knows (null until asked).
+  listed: false,
+  space: localStorage.getItem('ensemble-space') ?? 'personal',
+  spaces: [{id: 'personal', role: 'owner'}],
+  readError: null,
+};
+
+const subscribers = new Set();
+
+// fn(what) after each change; `what` is 'data', 'db', 'sync' or 'space'.
+export function subscribe(fn) {
+  subscribers.add(fn);
+  return () => subscribers.delete(fn);
+}
+
+export function notify(what) {
+  for (const fn of subscribers) fn(what);
+}
+
+export const inSpace = (r) => !r.spaceId || r.spaceId === state.space;
+export const records = (kind) => (state.records[kind] ?? []).filter(inSpace);
+export const spaceTasks = () => state.tasks.filter(inSpace);
+
+// A record of any kind by id (tasks included), or null.
+export function findRecord(id) {
+  const task = state.tasks.find((t) => t.id === id);
+  if (task) return {...task, kind: 'task'};
+  for (const list of Object.values(state.records)) {
+    const found = list.find((r) => r.id === id);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function setSpace(id) {
+  state.space = id;
+  localStorage.setItem('ensemble-space', id);
+  notify('space');
+}
+
+let refreshing = null;
+let refreshAgain = false;
+
+// Re-reads everything; coalesces bursts (a pull of several pages).
+export function refresh() {
+  if (refreshing) {
+    refreshAgain = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      refreshAgain = false;
+      try {
+        if (!state.kinds) state.kinds = await rpc('kinds');
+        const others = kOtherKinds.filter((k) => state.kinds.includes(k));
+        const [listed, rejections, trash, ...lists] = await Promise.all([
+          rpc('listTasks'), rpc('rejections'),
+          state.kinds.length > 1 ? rpc('listTrash') : Promise.resolve([]),
+          ...others.map((kind) => rpc('listRecords', {kind})),
+        ]);
+        const {tasks} = JSON.parse(listed.json);
+        if (!state.listed) performance.mark('tasks-fetched');
+        state.tasks = tasks;
+        state.rejections = rejections;
+        state.trash = trash;
+        others.forEach((kind, i) => {
+          state.records[kind] = lists[i];
+        });
+        state.readError = null;
+        notify('data');
+      } catch (e) {
+        if (state.db.state !== 'blocked') {
+          state.readError = `Could not read your data: ${e.message}`;
+          notify('data');
+        }
+      }
+    } while (refreshAgain);
+  })().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+onWorker('db', (msg) => {
+  state.db = msg;
+  notify('db');
+  if (msg.state === 'ready') {
+    for (const [name, at] of Object.entries(msg.timings ?? {})) {
+      performance.mark(`worker:${name}`, {startTime: at - performance.timeOrigin});
+    }
+    refresh();
+  }
+});
+onWorker('sync', (msg) => {
+  state.sync = msg;
+  notify('sync');
+});
+onWorker('changed', () => refresh());
+
+// Spaces come from the account (accounts mode); local mode has one.
+export async function loadSpaces() {
+  try {
+    const res = await fetch('/api/auth/me', {cache: 'no-store'});
+    if (!res.ok) return;
+    const me = await res.json();
+    if (Array.isArray(me.spaces) && me.spaces.length) {
+      state.spaces = me.spaces;
+      if (!me.spaces.some((s) => s.id === state.space)) state.space = me.spaces[0].id;
+      notify('space');
+    }
+  } catch {
+    // Offline: keep the spaces we have.
+  }
+}

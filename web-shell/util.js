@@ -1,0 +1,68 @@
+// Small helpers the views share: escaping, dates, element building.
+
+export const escapeHtml = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export const byTestId = (testId, root = document) => root.querySelector(`[data-testid="${testId}"]`);
+
+// h('button', {type: 'button', class: 'x', dataset: {testid: 'y'}, onclick}, 'text', child...)
+export function h(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'class') {
+      node.className = value;
+    } else if (key === 'dataset') {
+      Object.assign(node.dataset, value);
+    } else if (key.startsWith('on') && typeof value === 'function') {
+      node.addEventListener(key.slice(2), value);
+    } else if (key in node && typeof value !== 'string') {
+      node[key] = value;
+    } else {
+      node.setAttribute(key, value === true ? '' : value);
+    }
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+// Today's date in the person's time zone, YYYY-MM-DD.
+export function today() {
+  const d = new Date();
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const dueFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC',
+});
+
+export const formatDate = (iso) => dueFormat.format(new Date(`${iso}T00:00:00Z`));
+
+export const kStatuses = [
+  {value: 'todo', label: 'To do'},
+  {value: 'doing', label: 'Doing'},
+  {value: 'done', label: 'Done'},
+];
+
+export const kPriorities = [
+  {value: 'none', label: 'No priority'},
+  {value: 'low', label: 'Low'},
+  {value: 'medium', label: 'Medium'},
+  {value: 'high', label: 'High'},
+  {value: 'urgent', label: 'Urgent'},
+];
+
+export const statusLabel = (status) => kStatuses.find((s) => s.value === status)?.label ?? status;
+export const priorityLabel = (p) => kPriorities.find((x) => x.value === p)?.label ?? p;
+
+export const isOverdue = (task) => Boolean(task.due) && task.status !== 'done' && task.due < today();
+
+// The name a record goes by, whatever its kind.
+export const recordTitle = (r) => r.title || r.name || r.note || '(untitled)';
+
+// "a, b ,, c" -> ["a", "b", "c"]
+export const splitLabels = (text) =>
+  [...new Set(text.split(',').map((s) => s.trim()).filter(Boolean))];

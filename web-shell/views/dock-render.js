@@ -1,0 +1,171 @@
+// How the dock shows a reply: its text (formatted by the core's
+// formatEntityText, then a small Markdown subset where record links open
+// the record), and its tool rows folded behind one line ("8 steps · 1 change
+// · 1 failed"), open when one failed (spec 000 §6).
+
+import {rpc} from '../rpc.js';
+import {state} from '../state.js';
+import {escapeHtml, h, recordTitle} from '../util.js';
+
+// The refs the core's RefSet accepts at most (core/refs/ref_set.h).
+const kMaxRefs = 200;
+
+// Refs for formatting `text`: the turn's own (mentions) and every local
+// record whose id the text names, so ids read as titles and open.
+export function refsFor(text, turnRefs = []) {
+  const out = [...turnRefs];
+  const seen = new Set(out.map((r) => r.id));
+  const add = (kind, r) => {
+    if (out.length >= kMaxRefs || seen.has(r.id) || !text.includes(r.id)) return;
+    seen.add(r.id);
+    out.push({kind, id: r.id, label: recordTitle(r)});
+  };
+  for (const t of state.tasks) add('task', t);
+  for (const [kind, list] of Object.entries(state.records)) for (const r of list) add(kind, r);
+  return out;
+}
+
+// Markdown subset -> HTML: [text](ensemble://kind/id) record links,
+// http(s) links, **bold**, `code`, "- " lists and paragraphs.
+export function markdownHtml(markdown) {
+  const inline = (line) => escapeHtml(line)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+    .replace(/\[([^\]]+)\]\(ensemble:\/\/([a-z_]+)\/([^)\s]+)\)/g,
+             (_, label, kind, id) => `<a class="record-link" href="#/${kind}/${id}" ` +
+                                     `data-kind="${kind}" data-id="${id}" ` +
+                                     `data-testid="record-link">${label}</a>`)
+    .replace(/\[([^\]]+)\]\((https?:\/\/[^)\s]+)\)/g,
+             '<a href="$2" target="_blank" rel="noopener noreferrer">$1</a>');
+  const blocks = [];
+  let list = null;
+  let para = [];
+  const flush = () => {
+    if (para.length) blocks.push(`<p>${para.join('<br>')}</p>`);
+    para = [];
+    if (list) blocks.push(`<ul>${list.join('')}</ul>`);
+    list = null;
+  };
+  for (const line of markdown.split('\n')) {
+    const item = /^\s*[-*] (.*)$/.exec(line);
+    if (item) {
+      if (para.length) flush();
+      (list ??= []).push(`<li>${inline(item[1])}</li>`);
+    } else if (!line.trim()) {
+      flush();
+    } else {
+      if (list) flush();
+      para.push(inline(line));
+    }
+  }
+  flush();
+  return blocks.join('');
+}
+
+// The reply's text as HTML; streaming holds back a half-written link.
+export async function formatReply(text, turnRefs, streaming) {
+  try {
+    const out = await rpc('formatEntityText', {text, refs: refsFor(text, turnRefs), streaming});
+    return markdownHtml(out.text);
+  } catch {
+    return markdownHtml(text);  // Never lose the reply over formatting.
+  }
+}
+
+const kReadVerbs = /^hub_(list|read|get|find|how_to|search|weekly_recap)/;
+export const isRead = (name) => kReadVerbs.test(name);
+
+const kIcons = [[/task/, '☑'], [/board|card/, '▦'], [/page|note/, '▤'], [/people|person/, '☺'],
+                [/project|deliverable/, '◆'], [/setting/, '⚙']];
+const iconFor = (name) => kIcons.find(([re]) => re.test(name))?.[1] ?? '•';
+const toolWords = (name) => name.replace(/^hub_/, '').replaceAll('_', ' ');
+
+// "8 steps · 1 change · 1 failed"
+export function foldLine(calls) {
+  const failed = calls.filter((c) => c.receipt?.state === 'failed').length;
+  const changes = calls.filter((c) => !isRead(c.name) &&
+                                      ['succeeded', 'applied'].includes(c.receipt?.state)).length;
+  const parts = [calls.length === 1 ? '1 step' : `${calls.length} steps`];
+  if (changes) parts.push(changes === 1 ? '1 change' : `${changes} changes`);
+  if (failed) parts.push(`${failed} failed`);
+  return parts.join(' · ');
+}
+
+// A call's input for its row: known ids as titles, other ids left out.
+function inputLines(input) {
+  if (!input || typeof input !== 'object') return [];
+  const idLike = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+  const shown = (v) => {
+    if (typeof v === 'string' && idLike.test(v)) {
+      const known = [state.tasks, ...Object.values(state.records)].flat().find((r) => r.id === v);
+      return known ? recordTitle(known) : null;
+    }
+    if (Array.isArray(v)) return v.map(shown).filter((x) => x !== null).join(', ');
+    if (v && typeof v === 'object') {
+      return Object.entries(v).map(([k, x]) => [k, shown(x)]).filter(([, x]) => x !== null && x !== '')
+        .map(([k, x]) => `${k}: ${x}`).join('; ');
+    }
+    return v === null || v === undefined ? null : String(v);
+  };
+  return Object.entries(input).map(([k, v]) => [k, shown(v)]).filter(([, v]) => v !== null && v !== '');
+}
+
+function callRow(call) {
+  const r = call.receipt ?? {};
+  const failed = r.state === 'failed';
+  const text = failed ? `Could not ${toolWords(call.name)}`
+             : r.summary ?? call.status ?? (r.state === 'proposed' ? 'Waiting for Apply'
+                                                                   : `${toolWords(call.name)}…`);
+  const mark = r.undone ? 'Undone' : ['succeeded', 'applied'].includes(r.state) && !isRead(call.name)
+    ? 'Applied' : null;
+  // A click opens the call: its tool's name and its input.
+  return h('li', {class: 'tool-row', dataset: {testid: 'tool-row', state: r.state ?? 'running',
+                                              name: call.name}},
+    h('details', {},
+      h('summary', {},
+        h('span', {class: 'tool-icon', 'aria-hidden': 'true'}, iconFor(call.name)), ' ',
+        h('span', {class: 'tool-text'}, text),
+        mark ? h('span', {class: 'mark'}, ` ${mark}`) : null),
+      h('dl', {class: 'tool-input'},
+        h('dt', {}, 'Tool'), h('dd', {}, call.name),
+        inputLines(call.input).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))),
+    failed ? h('span', {class: 'tool-error'}, r.error?.message ?? 'failed') : null);
+}
+
+// Past four calls, a run of three or more finished reads folds into one
+// "N steps" row that opens in place.
+const kFoldAfterCalls = 4;
+const kFoldRunLength = 3;
+
+function rows(calls) {
+  if (calls.length <= kFoldAfterCalls) return calls.map(callRow);
+  const out = [];
+  for (let i = 0; i < calls.length;) {
+    let j = i;
+    while (j < calls.length && isRead(calls[j].name) && calls[j].receipt &&
+           calls[j].receipt.state !== 'failed') {
+      j++;
+    }
+    if (j - i >= kFoldRunLength) {
+      out.push(h('li', {class: 'tool-row', dataset: {testid: 'tool-run'}},
+        h('details', {}, h('summary', {}, `${j - i} steps`),
+          h('ul', {class: 'tool-list'}, calls.slice(i, j).map(callRow)))));
+      i = j;
+    } else {
+      out.push(callRow(calls[i]));
+      i++;
+    }
+  }
+  return out;
+}
+
+// The tool rows of one reply: live while it runs, folded when it is done.
+export function toolRows(calls, {live, thinking}) {
+  if (!calls.length) return live && thinking ? h('p', {class: 'thinking'}, thinking) : null;
+  const anyFailed = calls.some((c) => c.receipt?.state === 'failed');
+  const details = h('details', {class: 'tool-calls', dataset: {testid: 'tool-calls'},
+                                open: live || anyFailed},
+    h('summary', {dataset: {testid: 'tool-summary'}}, foldLine(calls)),
+    h('ul', {class: 'tool-list'}, rows(calls)));
+  return h('div', {}, details, live && thinking ? h('p', {class: 'thinking'}, thinking) : null);
+}

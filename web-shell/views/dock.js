@@ -1,0 +1,415 @@
+// The assistant dock: one conversation per space, a message posted to
+// POST /api/assistant/conversations/:id/messages whose reply streams as SSE
+// frames (turn, refs, text, tool, proposal, done, error). Held writes sit in
+// a dashed card with Apply and Apply all (POST /api/assistant/apply); applied
+// ones get Undo (/api/assistant/undo) and then Redo.
+
+import {rpc} from '../rpc.js';
+import {state, subscribe} from '../state.js';
+import {byTestId, h} from '../util.js';
+import {formatReply, toolRows} from './dock-render.js';
+import {MentionMenu} from './mentions.js';
+
+const el = {
+  log: byTestId('dock-log'),
+  form: byTestId('dock-form'),
+  input: byTestId('dock-input'),
+  send: byTestId('dock-send'),
+  stop: byTestId('dock-stop'),
+  error: byTestId('dock-error'),
+  newChat: byTestId('dock-new'),
+};
+
+let ctx = null;
+let menu = null;
+let conversationId = null;
+let loadedFor = null;  // The space whose conversation the log shows.
+let live = null;  // The reply streaming now.
+
+const storageKey = () => `ensemble-conversation:${state.space}`;
+
+class HttpError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function api(path, {method = 'GET', body} = {}) {
+  let res;
+  try {
+    res = await fetch(path, {method, cache: 'no-store',
+                             headers: body ? {'content-type': 'application/json'} : {},
+                             body: body ? JSON.stringify(body) : undefined});
+  } catch {
+    throw new HttpError(0, 'OFFLINE', 'The assistant needs the server, which cannot be reached.');
+  }
+  if (res.ok) return res;
+  const text = await res.text().catch(() => '');
+  let error = {code: `HTTP_${res.status}`, message: text.slice(0, 200) || res.statusText};
+  try {
+    error = JSON.parse(text).error ?? error;
+  } catch {
+    // Not JSON.
+  }
+  throw new HttpError(res.status, error.code, error.message);
+}
+
+function showError(text) {
+  el.error.textContent = text ?? '';
+  el.error.hidden = !text;
+}
+
+// ---- A reply: text, tool rows and proposals, re-rendered as frames land. ----
+
+class Reply {
+  constructor({messageId = null, text = '', calls = [], proposals = [], refs = []} = {}) {
+    this.messageId = messageId;
+    this.text = text;
+    this.refs = refs;
+    this.calls = calls;  // [{callId, name, status?, receipt?}]
+    this.proposals = proposals;  // [{callId, name, preview, outcome?, undoable?, error?}]
+    this.live = false;
+    this.error = null;
+    this.li = h('li', {class: 'msg assistant', dataset: {testid: 'reply'}});
+    this.textNode = h('div', {class: 'reply-text', dataset: {testid: 'reply-text'}});
+    this.toolsNode = h('div', {class: 'reply-tools'});
+    this.cardNode = h('div', {class: 'reply-proposals'});
+    this.errorNode = h('p', {class: 'reply-error', role: 'alert', hidden: true});
+    this.li.append(this.textNode, this.toolsNode, this.cardNode, this.errorNode);
+    this.formatting = null;
+  }
+
+  // Formats at most one text at a time; the latest wins.
+  renderText() {
+    if (this.formatting) {
+      this.formatAgain = true;
+      return;
+    }
+    this.formatting = (async () => {
+      do {
+        this.formatAgain = false;
+        this.textNode.innerHTML = await formatReply(this.text, this.refs, this.live);
+      } while (this.formatAgain);
+    })().finally(() => {
+      this.formatting = null;
+      this.li.dataset.state = this.live ? 'streaming' : 'done';
+    });
+  }
+
+  // Until text streams: the step in progress (its status line, or
+  // "Thinking…" once results are in), with its seconds after three.
+  renderTools() {
+    let thinking = null;
+    if (this.live && !this.text) {
+      const last = this.calls.at(-1);
+      const line = last && !last.receipt ? last.status ?? 'Working…' : 'Thinking…';
+      if (line !== this.stepLine) {
+        this.stepLine = line;
+        this.stepStarted = Date.now();
+      }
+      const seconds = Math.floor((Date.now() - this.stepStarted) / 1000);
+      thinking = seconds > 3 ? `${line} ${seconds}s` : line;
+    }
+    this.toolsNode.replaceChildren(toolRows(this.calls, {live: this.live, thinking}) ?? '');
+  }
+
+  renderProposals() {
+    if (!this.proposals.length) {
+      this.cardNode.replaceChildren();
+      return;
+    }
+    const waiting = this.proposals.filter((p) => !p.outcome || p.outcome === 'pending');
+    this.cardNode.replaceChildren(h('div', {class: 'proposal-card', dataset: {testid: 'proposal-card'}},
+      h('p', {class: 'proposal-note'},
+        this.proposals.every((p) => p.outcome === 'succeeded') ? 'Applied from this card.'
+                                                                : 'Nothing changes until you apply.'),
+      h('ul', {class: 'proposal-list'}, this.proposals.map((p) => this.proposalRow(p))),
+      waiting.length > 1
+        ? h('button', {type: 'button', class: 'primary', dataset: {testid: 'proposal-apply-all'},
+                       onclick: () => this.apply(waiting.map((w) => w.callId))}, 'Apply all')
+        : null));
+  }
+
+  proposalRow(p) {
+    const mark = {succeeded: 'Applied', applied: 'Applied', failed: 'Failed', unattempted: 'Not run'}[
+      p.outcome] ?? null;
+    const row = h('li', {class: 'proposal', dataset: {testid: 'proposal', callId: p.callId,
+                                                      outcome: p.undone ? 'undone' : p.outcome ?? 'pending'}},
+      h('span', {class: 'proposal-text'}, p.summary ?? p.preview ?? p.name),
+      p.undone ? h('span', {class: 'mark'}, 'Undone') : mark ? h('span', {class: 'mark'}, mark) : null,
+      p.error ? h('span', {class: 'tool-error'}, p.error.message) : null);
+    const button = (testid, label, fn) => h('button', {type: 'button', dataset: {testid},
+                                                       'aria-label': `${label}: ${p.preview ?? p.name}`,
+                                                       onclick: fn}, label);
+    if (!p.outcome || p.outcome === 'pending' || p.outcome === 'failed') {
+      row.append(button('proposal-apply', p.outcome === 'failed' ? 'Retry' : 'Apply',
+                        () => this.apply([p.callId])));
+    } else if (p.undone) {
+      row.append(button('proposal-redo', 'Redo', () => this.undo([p.callId], true)));
+    } else if (p.undoable) {
+      row.append(button('proposal-undo', 'Undo', () => this.undo([p.callId], false)));
+    }
+    return row;
+  }
+
+  takeReceipts(receipts = []) {
+    for (const r of receipts) {
+      const p = this.proposals.find((x) => x.callId === r.callId);
+      if (!p) continue;
+      Object.assign(p, {outcome: r.outcome, undoable: r.undoable, undone: r.undone, error: r.error});
+      if (r.summary) p.summary = r.summary;
+      const call = this.calls.find((c) => c.callId === r.callId);
+      if (call) call.receipt = {state: r.outcome, summary: r.summary, error: r.error, undone: r.undone};
+    }
+    this.renderTools();
+    this.renderProposals();
+  }
+
+  async apply(callIds) {
+    await this.post('/api/assistant/apply', callIds);
+  }
+
+  async undo(callIds, redo) {
+    await this.post(redo ? '/api/assistant/redo' : '/api/assistant/undo', callIds);
+  }
+
+  async post(path, callIds) {
+    showError('');
+    for (const b of this.cardNode.querySelectorAll('button')) b.disabled = true;
+    try {
+      const res = await api(path, {method: 'POST',
+                                   body: {conversationId, messageId: this.messageId, callIds}});
+      this.takeReceipts((await res.json()).receipts);
+      rpc('syncNow').catch(() => {});  // Bring the change into the lists now.
+    } catch (e) {
+      showError(e.message);
+      this.renderProposals();
+    }
+  }
+
+  fail(message) {
+    this.errorNode.textContent = message;
+    this.errorNode.hidden = false;
+  }
+}
+
+// ---- Frames of a turn. ----
+
+function onFrame(reply, event, data) {
+  if (event === 'turn') {
+    reply.messageId = data.messageId;
+    reply.turnId = data.turnId;
+  } else if (event === 'refs') {
+    reply.refs = data.refs ?? [];
+  } else if (event === 'text') {
+    reply.text += data.text ?? '';
+    reply.renderText();
+    reply.renderTools();
+  } else if (event === 'tool') {
+    let call = reply.calls.find((c) => c.callId === data.callId);
+    if (!call) reply.calls.push(call = {callId: data.callId, name: data.name});
+    if (data.input) call.input = data.input;
+    if (data.phase === 'status') call.status = data.status;
+    if (data.phase === 'ended') call.receipt = data.receipt;
+    reply.renderTools();
+  } else if (event === 'proposal') {
+    reply.messageId = data.messageId ?? reply.messageId;
+    reply.proposals.push({callId: data.callId, name: data.name, preview: data.preview});
+    const call = reply.calls.find((c) => c.callId === data.callId);
+    if (call) call.input = data.input;
+    else reply.calls.push({callId: data.callId, name: data.name, input: data.input});
+    reply.renderProposals();
+  } else if (event === 'done') {
+    reply.live = false;
+    if (typeof data.text === 'string' && data.text) reply.text = data.text;
+    if (data.status === 'stopped') reply.fail('Stopped.');
+  } else if (event === 'error') {
+    reply.fail(data.message ?? 'The turn failed.');
+  }
+}
+
+// Reads an SSE body: "event: NAME\ndata: JSON\n\n" frames.
+async function readFrames(res, fn) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const {value, done} = await reader.read();
+    buffer += decoder.decode(value ?? new Uint8Array(), {stream: !done});
+    buffer = buffer.replaceAll('\r\n', '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) event = line.slice(6).trim();
+        if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (!data.length) continue;
+      try {
+        fn(event, JSON.parse(data.join('\n')));
+      } catch (e) {
+        console.warn('ensemble: a frame was not understood', event, e);
+      }
+    }
+    if (done) return;
+  }
+}
+
+async function ensureConversation(fresh = false) {
+  if (conversationId && !fresh) return conversationId;
+  const res = await api('/api/assistant/conversations', {method: 'POST', body: {spaceId: state.space}});
+  conversationId = (await res.json()).id;
+  localStorage.setItem(storageKey(), conversationId);
+  return conversationId;
+}
+
+function scrollDown() {
+  el.log.scrollTop = el.log.scrollHeight;
+}
+
+async function send(text, mentions) {
+  const userLi = h('li', {class: 'msg user', dataset: {testid: 'user-message'}}, text);
+  el.log.append(userLi);
+  const reply = new Reply();
+  reply.live = true;
+  live = reply;
+  el.log.append(reply.li);
+  reply.renderTools();
+  const ticker = setInterval(() => reply.live && !reply.text && reply.renderTools(), 1000);
+  scrollDown();
+  el.send.disabled = true;
+  el.stop.hidden = false;
+  const body = {text, mentions, surface: {path: surfacePath()}};
+  try {
+    let res;
+    try {
+      res = await api(`/api/assistant/conversations/${await ensureConversation()}/messages`,
+                      {method: 'POST', body});
+    } catch (e) {
+      if (e.status !== 404) throw e;
+      // The conversation is gone (deleted elsewhere): start a new one.
+      res = await api(`/api/assistant/conversations/${await ensureConversation(true)}/messages`,
+                      {method: 'POST', body});
+    }
+    await readFrames(res, (event, data) => {
+      onFrame(reply, event, data);
+      scrollDown();
+    });
+  } catch (e) {
+    reply.fail(e.message);
+  } finally {
+    clearInterval(ticker);
+    reply.live = false;
+    reply.renderText();
+    reply.renderTools();
+    live = null;
+    el.send.disabled = false;
+    el.stop.hidden = true;
+    scrollDown();
+  }
+}
+
+// The open view as the app path playbooks route on (playbooks/*.md `paths`).
+function surfacePath() {
+  const view = location.hash.split('/')[1] || 'tasks';
+  return {boards: '/board', pages: '/pages'}[view] ?? `/${view}`;
+}
+
+// ---- History. ----
+
+function replyFromMessage(m) {
+  const calls = (m.toolCalls ?? []).map((c) => ({callId: c.id, name: c.name, input: c.input,
+                                                  receipt: c.receipt}));
+  const proposals = (m.toolCalls ?? []).filter((c) => c.proposal)
+    .map((c) => ({callId: c.id, name: c.name, preview: c.preview,
+                  outcome: c.receipt?.state === 'proposed' ? null : c.receipt?.state}));
+  return new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
+}
+
+async function loadHistory() {
+  loadedFor = state.space;
+  conversationId = localStorage.getItem(storageKey());
+  el.log.replaceChildren();
+  if (!conversationId) return;
+  try {
+    const res = await api(`/api/assistant/conversations/${conversationId}/messages`);
+    const {messages = []} = await res.json();
+    for (const m of messages) {
+      if (m.role === 'user') {
+        el.log.append(h('li', {class: 'msg user', dataset: {testid: 'user-message'}}, m.text));
+      } else {
+        const reply = replyFromMessage(m);
+        el.log.append(reply.li);
+        reply.renderText();
+        reply.renderTools();
+        reply.renderProposals();
+      }
+    }
+    scrollDown();
+  } catch (e) {
+    if (e.status === 404) {
+      conversationId = null;
+      localStorage.removeItem(storageKey());
+    }
+  }
+}
+
+async function mentionsToSend(text) {
+  const mentions = menu.current();
+  if (!mentions.length) return [];
+  try {
+    const out = await rpc('resolveMentions', {input: {text, mentions}});
+    return out.mentions;
+  } catch {
+    return mentions;
+  }
+}
+
+export function init(c) {
+  ctx = c;
+  menu = new MentionMenu({input: el.input, menu: byTestId('mention-menu'),
+                          chips: byTestId('mention-chips')});
+  el.form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const text = el.input.value.trim();
+    if (!text || live) return;
+    showError('');
+    const mentions = await mentionsToSend(text);
+    el.input.value = '';
+    menu.clear();
+    await send(text, mentions);
+    el.input.focus();
+  });
+  el.input.addEventListener('keydown', (e) => {
+    if (menu.handleKey(e)) return;
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      el.form.requestSubmit();
+    }
+  });
+  el.stop.addEventListener('click', () => {
+    if (live?.turnId) api(`/api/assistant/turns/${live.turnId}/stop`, {method: 'POST', body: {}}).catch(() => {});
+  });
+  el.newChat.addEventListener('click', () => {
+    localStorage.removeItem(storageKey());
+    conversationId = null;
+    el.log.replaceChildren();
+    el.input.focus();
+  });
+  // Record links open the record in its view.
+  el.log.addEventListener('click', (e) => {
+    const link = e.target.closest('a.record-link');
+    if (!link) return;
+    e.preventDefault();
+    ctx.openRecord(link.dataset.kind, link.dataset.id);
+  });
+  subscribe((what) => {
+    if (what === 'space' && loadedFor !== state.space && !live) loadHistory();
+  });
+  loadHistory();
+}
