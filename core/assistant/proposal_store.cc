@@ -276,8 +276,10 @@ Result<std::vector<UndoItem>> MarkUndoState(store::Database& db, std::string_vie
   ENSEMBLE_RETURN_IF_ERROR(CheckHash(p));
   ENSEMBLE_RETURN_IF_ERROR(CheckNamedCalls(p, ids));
   const bool undo = direction == UndoDirection::kUndo;
-  if (p.state != ProposalState::kApplied && p.state != ProposalState::kPartial) {
-    return Status(codes::kFailedPrecondition, undo ? "nothing to undo" : "nothing to redo");
+  // A pending or discarded proposal may hold calls that ran at once; only an
+  // Apply in flight is left alone.
+  if (p.state == ProposalState::kApplying) {
+    return Status(codes::kFailedPrecondition, "this proposal is being applied; try again");
   }
   std::vector<CallReceipt> receipts = p.receipts;
   std::vector<UndoItem> items;
@@ -358,9 +360,16 @@ Result<Proposal> SaveProposal(store::Database& db, Proposal p, int64_t now) {
   if (!existing.empty()) {
     return Status(codes::kAlreadyExists, "this message already has a proposal");
   }
+  std::set<std::string, std::less<>> ran;
+  for (const CallReceipt& r : p.receipts) {
+    if (r.outcome != CallOutcome::kSucceeded || !seen.count(r.call_id) ||
+        !ran.insert(r.call_id).second) {
+      return Status(codes::kInvalidArgument,
+                    "a saved receipt must be the one success of a call of the proposal");
+    }
+  }
   p.hash = ProposalHash(p.calls);
-  p.state = ProposalState::kPending;
-  p.receipts.clear();
+  p.state = ran.size() == p.calls.size() ? ProposalState::kApplied : ProposalState::kPending;
   p.revision = 1;
   p.created_at = now;
   p.updated_at = now;
@@ -406,7 +415,8 @@ Result<std::vector<Approval>> ListApprovals(store::Database& db, std::string_vie
   // the reply's saved calls for the previews it showed.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("SELECT p.id, p.conversation_id, p.message_id, p.created_at, p.calls, m.tool_calls"
+      db.Query("SELECT p.id, p.conversation_id, p.message_id, p.created_at, p.calls, m.tool_calls,"
+               " p.receipts"
                " FROM assistant_proposals p"
                " JOIN assistant_conversations c"
                " ON c.id = p.conversation_id AND c.account_id = p.account_id"
@@ -427,7 +437,13 @@ Result<std::vector<Approval>> ListApprovals(store::Database& db, std::string_vie
     json saved = store::IsNull(row[5])
                      ? json::array()
                      : json::parse(AsText(row[5]), nullptr, /*allow_exceptions=*/false);
+    const std::vector<CallReceipt> receipts = ReceiptsFromJson(AsText(row[6]));
     for (ProposedCall& call : CallsFromJson(AsText(row[4]))) {
+      // What already ran at once does not wait for the person.
+      if (std::any_of(receipts.begin(), receipts.end(),
+                      [&](const CallReceipt& r) { return r.call_id == call.call_id; })) {
+        continue;
+      }
       std::string summary;
       if (saved.is_array()) {
         for (const json& c : saved) {

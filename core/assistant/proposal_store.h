@@ -123,10 +123,15 @@ struct Proposal {
 // they do not change what runs).
 std::string ProposalHash(std::span<const ProposedCall> calls);
 
-// Saves the held calls of one assistant message as a pending proposal and
-// returns it with its hash. INVALID_ARGUMENT for no calls or more than
-// kMaxProposalCalls, an empty, over-long or repeated call id, an empty tool
-// name or an input that is not an object; ALREADY_EXISTS when the message
+// Saves the write calls of one assistant message as its proposal and
+// returns it with its hash. Held calls come without a receipt; calls that
+// already ran at once (the immediate write policy) come with their
+// kSucceeded receipt, so their Undo works like an applied call's. A proposal
+// whose every call ran is saved kApplied, any other kPending (Apply runs only
+// the held ones: CallsToRun skips what succeeded). INVALID_ARGUMENT for no
+// calls or more than kMaxProposalCalls, an empty, over-long or repeated call
+// id, an empty tool name, an input that is not an object, or a receipt that
+// is not a success of one of the calls; ALREADY_EXISTS when the message
 // already has a proposal. The caller has checked that the conversation and
 // message are the account's.
 Result<Proposal> SaveProposal(store::Database& db, Proposal proposal, int64_t now);
@@ -226,7 +231,7 @@ struct UndoItem {
 };
 
 // Marks the named (all when nullopt) succeeded, undoable (non-null undo),
-// not yet undone calls of an applied or partial proposal as undone and
+// not yet undone calls of a proposal that is not being applied as undone and
 // returns them in reverse call order, the order to reverse them in. Run it in
 // the transaction that runs the reversals, so a failed reversal rolls the
 // mark back too. Like ClaimForApply it is conditioned on the revision read,

@@ -40,6 +40,11 @@ struct TurnDriver::Turn {
   // (tools/bench assistant's turn overhead).
   std::chrono::steady_clock::duration model_wait{};
 
+  // Writes that ran at once with an Undo entry: saved on the reply's
+  // proposal as succeeded, so POST /api/assistant/undo reverses them.
+  std::vector<core::assistant::ProposedCall> ran_calls;
+  std::vector<core::assistant::CallReceipt> ran_receipts;
+
   bool stop_requested() const { return request.stop && request.stop->stopped(); }
   json& calls() { return request.reply.tool_calls; }
 };
@@ -424,6 +429,17 @@ net::awaitable<Result<json>> TurnDriver::RunTool(Turn& turn, const std::string& 
   Result<json> ran = co_await RunHook(turn, tool, input);
   json receipt = ran.ok() ? json{{"state", "succeeded"}, {"summary", SummaryOf(*ran)}}
                           : json{{"state", "failed"}, {"error", ErrorJson(ran.status())}};
+  if (ran.ok() && tool.is_write && ran->contains("undo") && (*ran)["undo"].is_array() &&
+      !(*ran)["undo"].empty() && turn.ran_calls.size() + 1 < core::assistant::kMaxProposalCalls) {
+    core::assistant::CallReceipt r;
+    r.call_id = id;
+    r.outcome = core::assistant::CallOutcome::kSucceeded;
+    r.summary = receipt["summary"].get<std::string>();
+    r.undo = (*ran)["undo"];
+    turn.ran_calls.push_back({id, tool.name, input});
+    turn.ran_receipts.push_back(std::move(r));
+    receipt["undoable"] = true;
+  }
   turn.emit("tool",
             {{"callId", id}, {"name", tool.name}, {"phase", "ended"}, {"receipt", receipt}});
   turn.calls().push_back({{"id", id}, {"name", tool.name}, {"input", input}, {"receipt", receipt}});
@@ -534,9 +550,14 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
     reply.text = core::text::TruncateChars(reply.text, core::assistant::kMaxMessageChars);
   }
   // The held calls become the reply's proposal: what Apply runs, bound to
-  // them by hash (core/assistant/proposal_store.h).
+  // them by hash (core/assistant/proposal_store.h); writes that ran at once
+  // join it as succeeded, which is what their Undo reverses.
   core::assistant::Proposal proposal;
   proposal.calls = HeldCalls(reply.tool_calls);
+  if (proposal.calls.size() + turn.ran_calls.size() <= core::assistant::kMaxProposalCalls) {
+    proposal.calls.insert(proposal.calls.end(), turn.ran_calls.begin(), turn.ran_calls.end());
+    proposal.receipts = turn.ran_receipts;
+  }
   proposal.id = "p-" + reply.id;
   proposal.conversation_id = reply.conversation_id;
   proposal.message_id = reply.id;

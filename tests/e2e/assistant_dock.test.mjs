@@ -1,7 +1,8 @@
-// The assistant dock against the fake model under the preview write policy:
+// The assistant dock against the fake model: under the preview write policy
 // a turn proposes adding a task, the proposal sits in a dashed card, Apply
 // runs it on the server, the new task arrives in the task list through sync,
-// and Undo takes it back.
+// and Undo takes it back; Apply all runs every waiting call; under the
+// immediate policy a write runs at once and its Undo is in the dock.
 
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
@@ -41,6 +42,13 @@ before(async () => {
   model = await startFakeModel({
     requireKey: kKey,
     responses: [
+      {match: 'call Ana', afterTool: false,
+       toolCalls: [{id: 'call_ana', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Ana'}]}}]},
+      {match: 'call Ana', afterTool: true, text: ['Added Call Ana.']},
+      {match: 'two calls', afterTool: false,
+       toolCalls: [{id: 'call_b1', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Bo'}]}},
+                   {id: 'call_b2', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Cy'}]}}]},
+      {match: 'two calls', afterTool: true, text: ['Proposed two calls.']},
       {match: 'add a task', afterTool: false,
        toolCalls: [{id: 'call_add', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Mira'}]}}]},
       {match: 'add a task', afterTool: true, text: ['Proposed: ', 'Call Mira.']},
@@ -105,5 +113,43 @@ test('a proposed task is applied from the dock and shows in the task list', {tim
   await page.locator(byTestId('user-message'), {hasText: 'call Mira'}).waitFor();
   await expectText(page, byTestId('reply-text'), 'Proposed: Call Mira.');
   await page.locator(byTestId('proposal'), {hasText: 'Call Mira'}).waitFor();
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('Apply all runs every waiting call of the card', {timeout: 90000}, async () => {
+  const {page, query} = app;
+  await page.fill(byTestId('dock-input'), 'Plan two calls for me');
+  await page.press(byTestId('dock-input'), 'Enter');
+  const card = page.locator(byTestId('proposal-card'), {hasText: 'Call Bo'});
+  await card.waitFor({timeout: 20000});
+  assert.equal(await card.locator(byTestId('proposal')).count(), 2);
+  await card.locator(byTestId('proposal-apply-all')).click();
+  await card.locator(`${byTestId('proposal')}[data-outcome="succeeded"]`).nth(1).waitFor({timeout: 20000});
+  assert.equal(Number(query("SELECT COUNT(*) FROM tasks WHERE title IN ('Call Bo', 'Call Cy') AND deleted = 0")), 2);
+  await page.locator(byTestId('task-row'), {hasText: 'Call Cy'}).waitFor({timeout: 20000});
+  await screenshot(page, 'assistant_dock-apply-all');
+});
+
+test('a write that runs at once keeps its Undo in the dock', {timeout: 90000}, async () => {
+  const {page, query} = app;
+  const res = await fetch(`${app.server.url}/api/settings`, {
+    method: 'PATCH', headers: {'content-type': 'application/json'},
+    body: JSON.stringify({assistant: {writePolicy: 'immediate'}}),
+  });
+  assert.equal(res.status, 200, await res.text());
+  const liveAna = () => Number(query("SELECT COUNT(*) FROM tasks WHERE title = 'Call Ana' AND deleted = 0"));
+  await page.fill(byTestId('dock-input'), 'Remember to call Ana');
+  await page.press(byTestId('dock-input'), 'Enter');
+  const card = page.locator(byTestId('proposal-card'), {hasText: 'Call Ana'});
+  await card.waitFor({timeout: 20000});
+  assert.match(await card.textContent(), /Done at once/);
+  assert.equal(liveAna(), 1, 'the write ran at once');
+  const row = page.locator(byTestId('task-row'), {hasText: 'Call Ana'});
+  await row.waitFor({timeout: 20000});
+  await card.locator(byTestId('proposal-undo')).click();
+  await card.locator(`${byTestId('proposal')}[data-outcome="undone"]`).waitFor({timeout: 20000});
+  await row.waitFor({state: 'detached', timeout: 20000});
+  assert.equal(liveAna(), 0, 'Undo removed it on the server');
+  await screenshot(page, 'assistant_dock-undo-at-once');
   assert.deepEqual(app.pageErrors, []);
 });

@@ -2,7 +2,8 @@
 // POST /api/assistant/conversations/:id/messages whose reply streams as SSE
 // frames (turn, refs, text, tool, proposal, done, error). Held writes sit in
 // a dashed card with Apply and Apply all (POST /api/assistant/apply); applied
-// ones get Undo (/api/assistant/undo) and then Redo.
+// ones, and writes that ran at once, get Undo (/api/assistant/undo) and then
+// Redo.
 
 import {rpc} from '../rpc.js';
 import {state, subscribe} from '../state.js';
@@ -123,8 +124,9 @@ class Reply {
     const waiting = this.proposals.filter((p) => !p.outcome || p.outcome === 'pending');
     this.cardNode.replaceChildren(h('div', {class: 'proposal-card', dataset: {testid: 'proposal-card'}},
       h('p', {class: 'proposal-note'},
-        this.proposals.every((p) => p.outcome === 'succeeded') ? 'Applied from this card.'
-                                                                : 'Nothing changes until you apply.'),
+        this.proposals.every((p) => p.atOnce) ? 'Done at once; Undo puts it back.'
+          : this.proposals.every((p) => p.outcome === 'succeeded') ? 'Applied from this card.'
+          : 'Nothing changes until you apply.'),
       h('ul', {class: 'proposal-list'}, this.proposals.map((p) => this.proposalRow(p))),
       waiting.length > 1
         ? h('button', {type: 'button', class: 'primary', dataset: {testid: 'proposal-apply-all'},
@@ -214,6 +216,11 @@ function onFrame(reply, event, data) {
     if (data.phase === 'status') call.status = data.status;
     if (data.phase === 'ended') call.receipt = data.receipt;
     reply.renderTools();
+    // A write that ran at once (the immediate policy) keeps its Undo here.
+    if (data.phase === 'ended' && data.receipt?.undoable) {
+      reply.proposals.push(ranAtOnce(data.callId, data.name, data.receipt));
+      reply.renderProposals();
+    }
   } else if (event === 'proposal') {
     reply.messageId = data.messageId ?? reply.messageId;
     reply.proposals.push({callId: data.callId, name: data.name, preview: data.preview});
@@ -322,12 +329,20 @@ function surfacePath() {
 
 // ---- History. ----
 
+function ranAtOnce(callId, name, receipt) {
+  return {callId, name, preview: receipt.summary, summary: receipt.summary, outcome: 'succeeded',
+          undoable: true, atOnce: true};
+}
+
 function replyFromMessage(m) {
   const calls = (m.toolCalls ?? []).map((c) => ({callId: c.id, name: c.name, input: c.input,
                                                   receipt: c.receipt}));
   const proposals = (m.toolCalls ?? []).filter((c) => c.proposal)
     .map((c) => ({callId: c.id, name: c.name, preview: c.preview,
                   outcome: c.receipt?.state === 'proposed' ? null : c.receipt?.state}));
+  for (const c of m.toolCalls ?? []) {
+    if (!c.proposal && c.receipt?.undoable) proposals.push(ranAtOnce(c.id, c.name, c.receipt));
+  }
   return new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
 }
 

@@ -363,6 +363,38 @@ TEST_F(ProposalStoreTest, UndoOfAPendingProposalHasNothingToUndo) {
             codes::kFailedPrecondition);
 }
 
+TEST_F(ProposalStoreTest, CallsThatRanAtOnceAreSavedSucceededAndUndoLikeAppliedOnes) {
+  Proposal all_ran = NewProposal("p1");
+  for (const ProposedCall& c : all_ran.calls) all_ran.receipts.push_back(Succeeded(c.call_id));
+  auto saved = SaveProposal(*db_, all_ran, 100);
+  ASSERT_TRUE(saved.ok()) << saved.status().ToString();
+  EXPECT_EQ(saved->state, ProposalState::kApplied);
+  auto undone = MarkUndone(*db_, "mira", "p1", Ids({{"c2"}}), 101);
+  ASSERT_TRUE(undone.ok()) << undone.status().ToString();
+  ASSERT_EQ(undone->size(), 1u);
+  EXPECT_EQ((*undone)[0].call.call_id, "c2");
+
+  // One ran, two wait: pending, Apply runs only the two, and the one that
+  // ran can be undone before the rest is applied.
+  Proposal mixed = NewProposal("p2");
+  mixed.receipts = {Succeeded("c1")};
+  saved = SaveProposal(*db_, mixed, 100);
+  ASSERT_TRUE(saved.ok());
+  EXPECT_EQ(saved->state, ProposalState::kPending);
+  EXPECT_EQ(IdsOf(CallsToRun(*saved, std::nullopt)), (std::vector<std::string>{"c2", "c3"}));
+  EXPECT_TRUE(MarkUndone(*db_, "mira", "p2", std::nullopt, 101).ok());
+  EXPECT_EQ(MarkUndone(*db_, "mira", "p2", std::nullopt, 102).status().code(),
+            codes::kFailedPrecondition);
+
+  for (std::vector<CallReceipt> bad :
+       {std::vector<CallReceipt>{Failed("c1")}, std::vector<CallReceipt>{Succeeded("nope")},
+        std::vector<CallReceipt>{Succeeded("c1"), Succeeded("c1")}}) {
+    Proposal p = NewProposal("p3");
+    p.receipts = bad;
+    EXPECT_EQ(SaveProposal(*db_, p, 100).status().code(), codes::kInvalidArgument);
+  }
+}
+
 TEST_F(ProposalStoreTest, WorkflowStepsTravelInTheReceipt) {
   Save("p1");
   ASSERT_TRUE(ClaimForApply(*db_, "mira", "p1", std::nullopt, 200).ok());

@@ -466,6 +466,42 @@ TEST_P(AssistantWithoutModelTest, AnImmediateWriteRunsAtOnceThroughSync) {
   EXPECT_THAT(std::string(frames.back().data["text"]), HasSubstr("Call Mira"));
 }
 
+TEST_P(AssistantWithoutModelTest, AnImmediateWriteHasUndoAndRedo) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "add a task to call Mira tomorrow"}});
+  ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
+  std::string call_id;
+  for (const TurnFrame& f : frames) {
+    if (f.event == "tool" && f.data.value("phase", "") == "ended" &&
+        f.data["name"] == "hub_create_tasks") {
+      EXPECT_EQ(f.data["receipt"].value("undoable", false), true) << f.data.dump();
+      call_id = f.data["callId"];
+    }
+  }
+  ASSERT_FALSE(call_id.empty());
+  const json target = {{"conversationId", conversation},
+                       {"messageId", frames.back().data["messageId"]},
+                       {"callIds", {call_id}}};
+  auto live = [this] {
+    auto rows = store().Query("SELECT COUNT(*) FROM tasks WHERE deleted = 0");
+    return rows.ok() ? core::store::AsInt(rows->rows[0][0]) : -1;
+  };
+  ASSERT_EQ(live(), 1);
+  HttpReply undone = PostJson("/api/assistant/undo", target);
+  ASSERT_EQ(undone.status, 200) << undone.body();
+  EXPECT_EQ(undone.json()["receipts"][0]["undone"], true) << undone.body();
+  EXPECT_EQ(live(), 0);
+  // Nothing ran at once waits on Needs me.
+  HttpReply approvals = Send(bhttp::verb::get, "/api/assistant/approvals");
+  EXPECT_EQ(approvals.json()["approvals"].size(), 0u) << approvals.body();
+  HttpReply again = PostJson("/api/assistant/undo", target);
+  EXPECT_EQ(again.status, 409) << again.body();
+  HttpReply redone = PostJson("/api/assistant/redo", target);
+  ASSERT_EQ(redone.status, 200) << redone.body();
+  EXPECT_EQ(live(), 1);
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, AssistantWithoutModelTest,
                          ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
                          StoreKindTestName);
