@@ -525,6 +525,19 @@ net::awaitable<Result<std::string>> TurnDriver::Hold(Turn& turn, const std::stri
   co_return preview;
 }
 
+// {modelMs, serverMs?}: the time spent waiting for the model, and the
+// server's own time for the turn (from the request's arrival, less the
+// model's), which tools/bench assistant reports as the turn overhead.
+json TurnDriver::TimingJson(const Turn& turn) {
+  using Ms = std::chrono::duration<double, std::milli>;
+  json timing = {{"modelMs", Ms(turn.model_wait).count()}};
+  if (turn.request.received != std::chrono::steady_clock::time_point{}) {
+    timing["serverMs"] =
+        Ms(std::chrono::steady_clock::now() - turn.request.received - turn.model_wait).count();
+  }
+  return timing;
+}
+
 net::awaitable<void> TurnDriver::Finish(Turn& turn) {
   core::assistant::StoredMessage& reply = turn.request.reply;
   Status shown;
@@ -589,14 +602,12 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
                         {"usage", UsageJson(turn.usage)}});
     co_return;
   }
-  turn.emit("done",
-            {{"messageId", reply.id},
-             {"status", turn.stopped ? "stopped" : "ok"},
-             {"text", reply.text},
-             {"usage", UsageJson(turn.usage)},
-             {"mentions", reply.mentions},
-             {"timing",
-              {{"modelMs", std::chrono::duration<double, std::milli>(turn.model_wait).count()}}}});
+  turn.emit("done", {{"messageId", reply.id},
+                     {"status", turn.stopped ? "stopped" : "ok"},
+                     {"text", reply.text},
+                     {"usage", UsageJson(turn.usage)},
+                     {"mentions", reply.mentions},
+                     {"timing", TimingJson(turn)}});
 }
 
 }  // namespace ensemble::server::assistant

@@ -86,6 +86,9 @@ struct TurnRequest {
   std::string today;                                         // YYYY-MM-DD.
   std::string time_zone;                                     // IANA name.
   std::shared_ptr<model::StopSignal> stop;
+  // When the server had the whole request: the done frame's timing.serverMs
+  // is the time from here to the end of the turn, less the model's.
+  std::chrono::steady_clock::time_point received{};
 };
 
 class TurnDriver {
@@ -119,6 +122,7 @@ class TurnDriver {
                                                          const core::tools::ToolDef& tool,
                                                          const nlohmann::json& input);
   boost::asio::awaitable<void> Finish(Turn& turn);
+  static nlohmann::json TimingJson(const Turn& turn);
 
   store::StorePool& pool_;
   core::platform::Logger& logger_;

@@ -1,6 +1,7 @@
 // AssistantService::PostMessage: one turn, from the posted message to its
 // last frame (see assistant_service.h and server/assistant/turn_driver.h).
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -49,6 +50,7 @@ struct Started {
 net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
                                                    const http::Request& request,
                                                    const Caller& caller) {
+  const auto received = std::chrono::steady_clock::now();
   Result<http::Target> target = http::ParseTarget(request.target());
   std::optional<std::string> conversation_id =
       target.ok() ? http::PathSegment(target->path, kConversationSegment) : std::nullopt;
@@ -169,6 +171,7 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   turn.time_zone = started->settings.general.time_zone;
   turn.today = core::assistant::TodayIn(now, turn.time_zone);
   turn.stop = stop;
+  turn.received = received;
   try {
     const assistant::EmitFrame emit = [channel](std::string_view event, const json& data) {
       channel->Push(event, data);

@@ -9,13 +9,16 @@
 //                                     one after another, each one tool call
 //                                     (hub_list_tasks) and an answer, the
 //                                     fake model answering at once. Per turn:
-//                                     the client's time from sending the
-//                                     message to the last frame, less the
-//                                     time the fake model spent answering
-//                                     its two requests (read from the done
-//                                     frame's timing when the server gives
-//                                     it, else not subtracted: an upper
-//                                     bound)
+//                                     the done frame's timing.serverMs (from
+//                                     the server having the request to its
+//                                     done frame, less its wait for the
+//                                     model's two answers)
+//   assistant.turn_roundtrip_p50_ms,  the same turns seen from the client:
+//   assistant.turn_roundtrip_p99_ms   from sending the message to the last
+//                                     frame, less the model's time
+//                                     (timing.modelMs): the server's time
+//                                     plus the HTTP exchange and the Node
+//                                     client's own work
 //   assistant.concurrent_turns        the most turns held streaming at once
 //                                     (25, 50, 100, 200, ... up to 400) with
 //                                     the p99 delay of a text frame (from the
@@ -97,6 +100,7 @@ async function turnOverhead() {
   try {
     await withServer(model, async (client) => {
       const overheads = [];
+      const roundtrips = [];
       let subtracted = false;
       let id = null;
       for (let i = 0; i < kWarmupTurns + kOverheadTurns; i++) {
@@ -107,16 +111,22 @@ async function turnOverhead() {
         const turn = await client.turn(id, 'list my tasks');
         let ms = performance.now() - started;
         if (turn.error) throw new Error(`turn failed: ${JSON.stringify(turn.error)}`);
-        const modelMs = turn.done?.timing?.modelMs;
+        const {modelMs, serverMs} = turn.done?.timing ?? {};
         if (typeof modelMs === 'number') {
           ms -= modelMs;
           subtracted = true;
         }
-        if (i >= kWarmupTurns) overheads.push(ms);
+        if (i >= kWarmupTurns) {
+          roundtrips.push(ms);
+          // An older server without serverMs: the round trip is the upper bound.
+          overheads.push(typeof serverMs === 'number' ? serverMs : ms);
+        }
       }
       if (!subtracted) progress('the done frame carries no timing: overhead includes the fake model');
       emit('assistant.turn_overhead_p50_ms', percentile(overheads, 50), 'ms', 'lower');
       emit('assistant.turn_overhead_p99_ms', percentile(overheads, 99), 'ms', 'lower');
+      emit('assistant.turn_roundtrip_p50_ms', percentile(roundtrips, 50), 'ms', 'lower');
+      emit('assistant.turn_roundtrip_p99_ms', percentile(roundtrips, 99), 'ms', 'lower');
     });
   } finally {
     model.stop();

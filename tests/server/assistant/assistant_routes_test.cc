@@ -471,6 +471,11 @@ TEST_P(AssistantWithoutModelTest, AnImmediateWriteHasUndoAndRedo) {
   std::vector<TurnFrame> frames =
       Turn(conversation, {{"text", "add a task to call Mira tomorrow"}});
   ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
+  // The server's own time for the turn (tools/bench assistant's overhead).
+  const json timing = frames.back().data["timing"];
+  ASSERT_TRUE(timing["serverMs"].is_number()) << timing.dump();
+  EXPECT_GT(timing["serverMs"].get<double>(), 0.0);
+  EXPECT_EQ(timing["modelMs"].get<double>(), 0.0);  // The local planner: no model.
   std::string call_id;
   for (const TurnFrame& f : frames) {
     if (f.event == "tool" && f.data.value("phase", "") == "ended" &&
