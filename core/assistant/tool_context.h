@@ -60,6 +60,9 @@ struct ToolContext {
   // Settings are the account's, not synced records, so hub_update_settings
   // writes them in the caller's transaction rather than through `write`.
   std::string settings_account;
+  // The view open beside the chat, as CheckSurface (surface_tool_run.h)
+  // normalized it; null when none was described. hub_read_surface reads it.
+  nlohmann::json surface;
 };
 
 // A sink that runs each mutation with config.mutators directly on `db`, in

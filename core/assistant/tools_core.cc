@@ -4,6 +4,7 @@
 #include "core/assistant/account_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/recap_tool_run.h"
+#include "core/assistant/surface_tool_run.h"
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
 #include "core/assistant/workflow.h"
@@ -63,6 +64,7 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
     AttachAccountToolHooks(def);
     AttachTrashToolHooks(def);
     AttachRecapToolHooks(def);
+    AttachSurfaceToolHooks(def);
   }
   return RegisterAll(registry, std::move(defs));
 }

@@ -115,6 +115,7 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
   context.time_zone = r.time_zone;
   context.random = random;
   context.settings_account = r.account_id;
+  context.surface = r.surface;
   // No write sink: prepare and preview only read (RunHook adds the sink).
   return context;
 }

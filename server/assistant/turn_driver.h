@@ -77,6 +77,7 @@ struct TurnRequest {
   std::string message;                                // The person's text.
   core::playbooks::RouteRequest route;                // Built from the message (route_turn.h).
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
+  nlohmann::json surface;  // The open view (core/assistant/surface_tool_run.h); null: none.
   core::assistant::WritePolicy policy = core::assistant::WritePolicy::kImmediate;
   // The conversation's messages before this one, oldest first: at least
   // its History() (LoadHistory reads just that).

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "core/assistant/surface_tool_run.h"
 #include "core/sync/authorization.h"
 #include "core/text/utf8.h"
 
@@ -74,11 +75,8 @@ core::Result<PostedMessage> ParsePostedMessage(const json& body) {
             {{"kind", m["kind"]}, {"id", m["id"]}, {"label", m.value("label", "")}});
       }
     } else if (key == "surface") {
-      if (value.is_null()) continue;
-      if (!value.is_object()) return Status(codes::kInvalidArgument, "surface must be an object");
-      if (auto it = value.find("path"); it != value.end() && it->is_string()) {
-        out.open_path = it->get<std::string>();
-      }
+      ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::assistant::CheckSurface(value));
+      if (out.surface.is_object()) out.open_path = out.surface.value("path", "");
     } else {
       return Status(codes::kInvalidArgument, "unknown field " + key);
     }

@@ -38,6 +38,8 @@ struct PostedMessage {
   std::string text;
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
   std::string open_path;                              // surface.path, for routing.
+  // The surface as core::assistant::CheckSurface normalized it (null: none).
+  nlohmann::json surface;
 };
 
 // INVALID_ARGUMENT naming the field for a body that is not

@@ -45,6 +45,9 @@ before(async () => {
       {match: 'call Ana', afterTool: false,
        toolCalls: [{id: 'call_ana', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Ana'}]}}]},
       {match: 'call Ana', afterTool: true, text: ['Added Call Ana.']},
+      {match: 'looking at', afterTool: false,
+       toolCalls: [{id: 'call_view', name: 'hub_read_surface', arguments: {}}]},
+      {match: 'looking at', afterTool: true, text: ['Your task list.']},
       {match: 'two calls', afterTool: false,
        toolCalls: [{id: 'call_b1', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Bo'}]}},
                    {id: 'call_b2', name: 'hub_create_tasks', arguments: {tasks: [{title: 'Call Cy'}]}}]},
@@ -128,6 +131,17 @@ test('Apply all runs every waiting call of the card', {timeout: 90000}, async ()
   assert.equal(Number(query("SELECT COUNT(*) FROM tasks WHERE title IN ('Call Bo', 'Call Cy') AND deleted = 0")), 2);
   await page.locator(byTestId('task-row'), {hasText: 'Call Cy'}).waitFor({timeout: 20000});
   await screenshot(page, 'assistant_dock-apply-all');
+});
+
+test('the assistant reads the view beside the chat', {timeout: 90000}, async () => {
+  const {page} = app;
+  await page.fill(byTestId('dock-input'), 'What am I looking at?');
+  await page.press(byTestId('dock-input'), 'Enter');
+  const reply = page.locator(byTestId('reply')).last();
+  await reply.locator(byTestId('reply-text'), {hasText: 'Your task list.'}).waitFor({timeout: 20000});
+  await reply.locator(byTestId('tool-summary')).click();
+  const row = reply.locator(`${byTestId('tool-row')}[data-name="hub_read_surface"]`);
+  assert.match(await row.textContent(), /The open view is \/tasks: 2 tasks shown/);
 });
 
 test('a write that runs at once keeps its Undo in the dock', {timeout: 90000}, async () => {

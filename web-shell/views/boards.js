@@ -83,7 +83,9 @@ function cardNode(board, card) {
                  board.columns.map((c) => h('option', {value: c.id, selected: c.id === card.column},
                                             c.title)));
   move.addEventListener('change', () => moveCard(board, card, move.value));
-  const li = h('li', {class: 'board-card', draggable: 'true', dataset: {testid: 'board-card', id: card.id}},
+  const data = {testid: 'board-card', id: card.id};
+  if (card.task) data.taskId = card.task;  // What the assistant's hub_read_surface reads.
+  const li = h('li', {class: 'board-card', draggable: 'true', dataset: data},
     card.task
       ? h('a', {href: `#/tasks/${encodeURIComponent(card.task)}`, class: 'card-title'}, title)
       : h('span', {class: 'card-title'}, title),

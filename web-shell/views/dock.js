@@ -291,7 +291,7 @@ async function send(text, mentions) {
   scrollDown();
   el.send.disabled = true;
   el.stop.hidden = false;
-  const body = {text, mentions, surface: {path: surfacePath()}};
+  const body = {text, mentions, surface: surface()};
   try {
     let res;
     try {
@@ -321,10 +321,28 @@ async function send(text, mentions) {
   }
 }
 
-// The open view as the app path playbooks route on (playbooks/*.md `paths`).
-function surfacePath() {
+// The open view, as hub_read_surface reads it (core/assistant/surface_tool_run.h):
+// the app path playbooks route on (playbooks/*.md `paths`), the open board,
+// and the tasks the view shows.
+const kMaxSurfaceIds = 200;
+const kRecordId = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
+function surface() {
   const view = location.hash.split('/')[1] || 'tasks';
-  return {boards: '/board', pages: '/pages'}[view] ?? `/${view}`;
+  const out = {path: {boards: '/board', pages: '/pages'}[view] ?? `/${view}`};
+  const board = document.querySelector('[data-testid="board"][data-id]');
+  if (view === 'boards' && board && kRecordId.test(board.dataset.id)) {
+    out.kind = 'board';
+    out.boardId = board.dataset.id;
+  }
+  const shown = new Set();
+  for (const e of document.querySelectorAll(
+    '[data-testid="task-row"][data-id], [data-testid="board-card"][data-task-id]')) {
+    const id = e.dataset.testid === 'task-row' ? e.dataset.id : e.dataset.taskId;
+    if (e.offsetParent !== null && kRecordId.test(id)) shown.add(id);
+  }
+  if (shown.size) out.shownIds = [...shown].slice(0, kMaxSurfaceIds);
+  return out;
 }
 
 // ---- History. ----
