@@ -36,8 +36,6 @@ std::string Quoted(std::string_view key) {
   return "\"" + text::TruncateChars(key, kMaxQuotedSettingChars) + "\"";
 }
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 std::string AreaList() {
   std::string out;
   for (std::string_view a : kWriteAreas) {
@@ -51,7 +49,8 @@ Result<assistant::WritePolicy> ReadWritePolicy(const json& value) {
   std::optional<assistant::WritePolicy> policy =
       value.is_string() ? assistant::ParseWritePolicy(value.get<std::string>()) : std::nullopt;
   if (!policy) {
-    return Invalid(std::string(kWritePolicySetting) + " must be immediate, preview or needs-me");
+    return InvalidArgument(std::string(kWritePolicySetting) +
+                           " must be immediate, preview or needs-me");
   }
   return *policy;
 }
@@ -59,7 +58,8 @@ Result<assistant::WritePolicy> ReadWritePolicy(const json& value) {
 // The areas `value` names, distinct and in kWriteAreas order.
 Result<std::vector<std::string>> ReadWriteAreas(const json& value) {
   if (!value.is_array() || value.size() > kWriteAreas.size() * 2) {
-    return Invalid(std::string(kAllowedWriteAreasSetting) + " must be a list of write areas");
+    return InvalidArgument(std::string(kAllowedWriteAreasSetting) +
+                           " must be a list of write areas");
   }
   std::array<bool, kWriteAreas.size()> named{};
   for (const json& item : value) {
@@ -67,10 +67,10 @@ Result<std::vector<std::string>> ReadWriteAreas(const json& value) {
                                            item.get_ref<const std::string&>())
                                : kWriteAreas.end();
     if (it == kWriteAreas.end()) {
-      return Invalid(std::string(kAllowedWriteAreasSetting) + ": " +
-                     (item.is_string() ? Quoted(item.get_ref<const std::string&>())
-                                       : std::string("a non-string")) +
-                     " is not a write area (" + AreaList() + ")");
+      return InvalidArgument(std::string(kAllowedWriteAreasSetting) + ": " +
+                             (item.is_string() ? Quoted(item.get_ref<const std::string&>())
+                                               : std::string("a non-string")) +
+                             " is not a write area (" + AreaList() + ")");
     }
     named[it - kWriteAreas.begin()] = true;
   }
@@ -107,30 +107,31 @@ Status Apply(AccountSettings& settings, std::string_view key, const json& value)
       return Status::Ok();
     }
     if (!value.is_string() || !calendar::FindBuiltinZone(value.get_ref<const std::string&>())) {
-      return Invalid(std::string(kTimeZoneSetting) +
-                     " must be a time zone name such as Europe/Paris or America/New_York");
+      return InvalidArgument(std::string(kTimeZoneSetting) +
+                             " must be a time zone name such as Europe/Paris or America/New_York");
     }
     settings.general.time_zone = value.get<std::string>();
     return Status::Ok();
   }
   std::string keys;
   for (std::string_view k : kSettingKeys) keys += (keys.empty() ? "" : ", ") + std::string(k);
-  return Invalid("unknown setting " + Quoted(key) + " (settings that may be changed: " + keys +
-                 ")");
+  return InvalidArgument("unknown setting " + Quoted(key) +
+                         " (settings that may be changed: " + keys + ")");
 }
 
 // The patch as (dotted key, value) pairs; INVALID_ARGUMENT for a shape that
 // is not an object of keys, or a key given twice.
 Result<std::map<std::string, json, std::less<>>> Flatten(const json& patch) {
-  if (!patch.is_object()) return Invalid("settings must be an object of setting names");
+  if (!patch.is_object()) return InvalidArgument("settings must be an object of setting names");
   std::map<std::string, json, std::less<>> out;
   auto add = [&out](std::string key, const json& value) -> Status {
-    if (!out.emplace(key, value).second) return Invalid(Quoted(key) + " is given twice");
+    if (!out.emplace(key, value).second) return InvalidArgument(Quoted(key) + " is given twice");
     return Status::Ok();
   };
   for (const auto& [key, value] : patch.items()) {
     if (std::find(std::begin(kGroups), std::end(kGroups), key) != std::end(kGroups)) {
-      if (!value.is_object()) return Invalid(key + " must be an object of " + key + " settings");
+      if (!value.is_object())
+        return InvalidArgument(key + " must be an object of " + key + " settings");
       for (const auto& [inner, inner_value] : value.items()) {
         ENSEMBLE_RETURN_IF_ERROR(add(key + "." + inner, inner_value));
       }

@@ -9,8 +9,6 @@ namespace {
 
 using store::Value;
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 bool IsPrintableAscii(std::string_view s) {
   for (unsigned char c : s) {
     if (c <= 0x20 || c >= 0x7f) return false;
@@ -23,9 +21,10 @@ bool IsProviderChar(char c) {
 }
 
 Status CheckBaseUrl(std::string_view url) {
-  if (url.empty()) return Invalid("baseUrl is required");
+  if (url.empty()) return InvalidArgument("baseUrl is required");
   if (url.size() > kMaxBaseUrlChars) {
-    return Invalid("baseUrl must be at most " + std::to_string(kMaxBaseUrlChars) + " characters");
+    return InvalidArgument("baseUrl must be at most " + std::to_string(kMaxBaseUrlChars) +
+                           " characters");
   }
   size_t host_start = 0;
   if (url.starts_with("https://")) {
@@ -33,21 +32,21 @@ Status CheckBaseUrl(std::string_view url) {
   } else if (url.starts_with("http://")) {
     host_start = 7;
   } else {
-    return Invalid("baseUrl must start with http:// or https://");
+    return InvalidArgument("baseUrl must start with http:// or https://");
   }
   if (!IsPrintableAscii(url))
-    return Invalid("baseUrl must not contain spaces or control characters");
+    return InvalidArgument("baseUrl must not contain spaces or control characters");
   size_t host_end = url.find_first_of("/?#", host_start);
   std::string_view authority =
       url.substr(host_start, host_end == std::string_view::npos ? std::string_view::npos
                                                                 : host_end - host_start);
-  if (authority.empty()) return Invalid("baseUrl must name a host");
+  if (authority.empty()) return InvalidArgument("baseUrl must name a host");
   // A key belongs in apiKey, where it is encrypted, never in the address.
   if (authority.find('@') != std::string_view::npos) {
-    return Invalid("baseUrl must not hold a user name or password; put the key in apiKey");
+    return InvalidArgument("baseUrl must not hold a user name or password; put the key in apiKey");
   }
   if (url.find_first_of("?#") != std::string_view::npos) {
-    return Invalid("baseUrl must not have a query or fragment; put the key in apiKey");
+    return InvalidArgument("baseUrl must not have a query or fragment; put the key in apiKey");
   }
   return Status::Ok();
 }
@@ -61,34 +60,36 @@ const store::Migration kCreateModelCredentialsTable = {
     " model TEXT NOT NULL, sealed_key TEXT, updated_at BIGINT NOT NULL);"};
 
 Status CheckModelSettings(const ModelSettings& s) {
-  if (s.provider.empty()) return Invalid("provider is required");
+  if (s.provider.empty()) return InvalidArgument("provider is required");
   if (s.provider.size() > kMaxProviderChars) {
-    return Invalid("provider must be at most " + std::to_string(kMaxProviderChars) + " characters");
+    return InvalidArgument("provider must be at most " + std::to_string(kMaxProviderChars) +
+                           " characters");
   }
   for (char c : s.provider) {
     if (!IsProviderChar(c)) {
-      return Invalid("provider must be a lower-case name such as openai, azure or ollama");
+      return InvalidArgument("provider must be a lower-case name such as openai, azure or ollama");
     }
   }
   ENSEMBLE_RETURN_IF_ERROR(CheckBaseUrl(s.base_url));
-  if (s.model.empty()) return Invalid("model is required");
+  if (s.model.empty()) return InvalidArgument("model is required");
   if (!text::IsValidUtf8(s.model) || text::CountCodePoints(s.model) > kMaxModelChars) {
-    return Invalid("model must be text of at most " + std::to_string(kMaxModelChars) +
-                   " characters");
+    return InvalidArgument("model must be text of at most " + std::to_string(kMaxModelChars) +
+                           " characters");
   }
   for (unsigned char c : s.model) {
-    if (c < 0x20 || c == 0x7f) return Invalid("model must not contain control characters");
+    if (c < 0x20 || c == 0x7f) return InvalidArgument("model must not contain control characters");
   }
   return Status::Ok();
 }
 
 Status CheckApiKey(std::string_view key) {
-  if (key.empty()) return Invalid("apiKey must not be empty (send null to remove the key)");
+  if (key.empty()) return InvalidArgument("apiKey must not be empty (send null to remove the key)");
   if (key.size() > kMaxApiKeyChars) {
-    return Invalid("apiKey must be at most " + std::to_string(kMaxApiKeyChars) + " characters");
+    return InvalidArgument("apiKey must be at most " + std::to_string(kMaxApiKeyChars) +
+                           " characters");
   }
   if (!IsPrintableAscii(key)) {
-    return Invalid("apiKey must be printable ASCII without spaces");
+    return InvalidArgument("apiKey must be printable ASCII without spaces");
   }
   return Status::Ok();
 }

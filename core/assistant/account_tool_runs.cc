@@ -46,8 +46,6 @@ const SettingInfo* InfoOf(std::string_view key) {
   return nullptr;
 }
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 // The context and the account whose settings it holds.
 Result<ToolContext*> SettingsContext(const ToolCall& call) {
   ToolContext* ctx = call.context;
@@ -58,7 +56,7 @@ Result<ToolContext*> SettingsContext(const ToolCall& call) {
     return Status(codes::kFailedPrecondition,
                   "settings are kept on the server; change them when you are online");
   }
-  if (!call.input.is_object()) return Invalid(call.name + " takes an object");
+  if (!call.input.is_object()) return InvalidArgument(call.name + " takes an object");
   return ctx;
 }
 
@@ -149,7 +147,7 @@ Result<json> RunFindSetting(ToolCall& call) {
 // once. The values are checked by PatchAccountSettings, all before any write.
 Result<json> PatchOf(const json& input) {
   const json changes = input.value("changes", json::array());
-  if (!changes.is_array() || changes.empty()) return Invalid("changes must name a setting");
+  if (!changes.is_array() || changes.empty()) return InvalidArgument("changes must name a setting");
   json patch = json::object();
   for (const json& change : changes) {
     const std::string key = change.value("key", std::string());
@@ -158,10 +156,10 @@ Result<json> PatchOf(const json& input) {
       for (const SettingInfo& info : kSettingInfo) {
         keys += (keys.empty() ? "" : ", ") + std::string(info.key);
       }
-      return Invalid("\"" + key.substr(0, accounts::kMaxQuotedSettingChars) +
-                     "\" is not a setting the assistant may change (" + keys + ")");
+      return InvalidArgument("\"" + key.substr(0, accounts::kMaxQuotedSettingChars) +
+                             "\" is not a setting the assistant may change (" + keys + ")");
     }
-    if (patch.contains(key)) return Invalid("\"" + key + "\" is changed twice");
+    if (patch.contains(key)) return InvalidArgument("\"" + key + "\" is changed twice");
     patch[key] = change.contains("value") ? change["value"] : json(nullptr);
   }
   return patch;

@@ -42,10 +42,6 @@ bool Matches(const BoardRow& board, const std::string& query) {
   return true;
 }
 
-std::string CountText(std::size_t n, std::string_view one, std::string_view many) {
-  return text::FormatCount(n) + " " + std::string(n == 1 ? one : many);
-}
-
 }  // namespace
 
 Result<json> RunListBoards(ToolCall& call) {
@@ -124,8 +120,8 @@ Result<json> RunReadBoard(ToolCall& call) {
                {"cardCount", cards.size()}};
   if (!unplaced.empty()) data["cardsOutsideColumns"] = std::move(unplaced);
   std::string summary = "Read board " + Quoted(board.title) + ": " +
-                        CountText(board.columns.size(), "column", "columns") + ", " +
-                        CountText(cards.size(), "card", "cards");
+                        text::CountText(board.columns.size(), "column", "columns") + ", " +
+                        text::CountText(cards.size(), "card", "cards");
   if (shown < cards.size()) {
     summary += " (the first " + text::FormatCount(shown) + " shown)";
     data["truncated"] = true;

@@ -75,7 +75,7 @@ Result<std::vector<BoardRow>> LiveBoards(ToolContext& ctx) {
 
 Result<BoardRow> ResolveBoard(ToolContext& ctx, std::string_view given) {
   const std::string ref(text::Trim(given));
-  if (ref.empty()) return task_tools::Invalid("name the board: its id, link or title");
+  if (ref.empty()) return InvalidArgument("name the board: its id, link or title");
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<BoardRow> boards, LiveBoards(ctx));
   std::string id = IdInLink(ref);
   if (id.empty() && IsValidId(ref)) id = ref;
@@ -100,8 +100,8 @@ Result<BoardRow> ResolveBoard(ToolContext& ctx, std::string_view given) {
   for (const BoardRow* b : found) {
     choices += (choices.empty() ? "" : "; ") + task_tools::Quoted(b->title) + " (" + b->id + ")";
   }
-  return task_tools::Invalid(std::to_string(found.size()) + " boards match " +
-                             task_tools::Quoted(ref) + ". Choices: " + choices);
+  return InvalidArgument(std::to_string(found.size()) + " boards match " + task_tools::Quoted(ref) +
+                         ". Choices: " + choices);
 }
 
 Result<std::vector<CardRow>> CardsOn(ToolContext& ctx, const std::string& board_id) {
@@ -138,12 +138,12 @@ Result<std::string> ResolveColumn(const BoardRow& board, std::string_view given)
     if (AsciiLower(text::Trim(c.value("title", ""))) == wanted) return c["id"].get<std::string>();
   }
   if (board.columns.empty()) {
-    return task_tools::Invalid(task_tools::Quoted(board.title) +
-                               " has no columns yet; add some with hub_update_board");
+    return InvalidArgument(task_tools::Quoted(board.title) +
+                           " has no columns yet; add some with hub_update_board");
   }
-  return task_tools::Invalid(task_tools::Quoted(board.title) + " has no column " +
-                             task_tools::Quoted(ref) + "; its columns are " +
-                             ColumnList(board.columns));
+  return InvalidArgument(task_tools::Quoted(board.title) + " has no column " +
+                         task_tools::Quoted(ref) + "; its columns are " +
+                         ColumnList(board.columns));
 }
 
 std::string ColumnTitle(const BoardRow& board, const std::string& column_id) {

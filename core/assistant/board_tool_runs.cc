@@ -24,7 +24,6 @@ namespace ensemble::core::assistant {
 namespace board_tools {
 namespace {
 
-using task_tools::Invalid;
 using task_tools::Quoted;
 using task_tools::StringIn;
 using task_tools::TaskRow;
@@ -50,10 +49,6 @@ Result<std::string> NewRecordId(ToolContext& ctx, TurnClock& clock) {
   std::string id = NewId(clock, *ctx.random);
   clock.Tick();
   return id;
-}
-
-std::string CountText(std::size_t n, std::string_view one, std::string_view many) {
-  return text::FormatCount(n) + " " + std::string(n == 1 ? one : many);
 }
 
 // The refusal of a write that met a newer change of the same record.
@@ -112,7 +107,7 @@ Result<json> WithNewIds(ToolContext& ctx, TurnClock& clock, json columns) {
     c = {{"id", id}, {"title", c["title"]}};
   }
   Status st = boards::CheckColumns(columns);
-  if (!st.ok()) return Invalid("columns: " + st.message());
+  if (!st.ok()) return InvalidArgument("columns: " + st.message());
   return columns;
 }
 
@@ -172,7 +167,7 @@ Result<json> BoardChanges(const BoardRow& board, const json& in) {
     if (!in.contains(name)) continue;
     fields[name] = in[name];
   }
-  if (fields.empty()) return Invalid("name a change: title, description, columns or tiles");
+  if (fields.empty()) return InvalidArgument("name a change: title, description, columns or tiles");
   if (fields.contains("title")) fields["title"] = std::string(text::Trim(StringIn(in, "title")));
   if (fields.contains("columns")) fields["columns"] = KeepColumnIds(in["columns"], board.columns);
   return fields;
@@ -206,7 +201,7 @@ std::string ChangesText(const json& fields) {
     } else if (name == "columns") {
       part = value.empty() ? "no columns" : "columns " + ColumnList(value);
     } else if (name == "tiles") {
-      part = CountText(value.size(), "tile", "tiles");
+      part = text::CountText(value.size(), "tile", "tiles");
     } else {
       part = "new description";
     }
@@ -227,7 +222,7 @@ Status CheckRemovedColumns(ToolContext& ctx, const BoardRow& board, const json& 
     if (n == 0) continue;
     return Status(codes::kFailedPrecondition,
                   "column " + Quoted(old.value("title", id)) + " of " + Quoted(board.title) +
-                      " still has " + CountText(n, "card", "cards") +
+                      " still has " + text::CountText(n, "card", "cards") +
                       ": move them to another column (hub_move_to_board) or take them off "
                       "(hub_remove_from_board) first, or keep the column");
   }
@@ -253,7 +248,7 @@ Result<json> RunUpdateBoard(ToolCall& call) {
   }
   if (fields.contains("tiles")) {
     Status st = boards::CheckTiles(fields["tiles"]);
-    if (!st.ok()) return Invalid("tiles: " + st.message());
+    if (!st.ok()) return InvalidArgument("tiles: " + st.message());
   }
   // Only the changed fields' base counts; columns compare as the record
   // keeps them.
@@ -289,7 +284,7 @@ Result<std::string> PreviewDeleteBoard(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
   return "Delete board " + Quoted(board.title) + "; its " +
-         CountText(cards.size(), "card stays", "cards stay") + ".";
+         text::CountText(cards.size(), "card stays", "cards stay") + ".";
 }
 
 Result<json> RunDeleteBoard(ToolCall& call) {
@@ -299,7 +294,7 @@ Result<json> RunDeleteBoard(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"board.delete", {{"id", board.id}}}}));
   return json{
       {"summary", "Deleted board " + Quoted(board.title) + "; its " +
-                      CountText(cards.size(), "card stays", "cards stay") + "."},
+                      text::CountText(cards.size(), "card stays", "cards stay") + "."},
       {"data",
        {{"board", {{"id", board.id}, {"title", board.title}}}, {"cardCount", cards.size()}}}};
 }
@@ -335,14 +330,16 @@ Result<Target> FindTarget(ToolContext& ctx, const json& in, bool may_make) {
   const std::string note = StringIn(in, "note");
   if (item.empty()) {
     if (!may_make || text::Trim(note).empty()) {
-      return Invalid(may_make ? "give itemId (a task's or a card's id) or note (a new note card's "
-                                "text)"
-                              : "give itemId: the task's or the card's id");
+      return InvalidArgument(
+          may_make ? "give itemId (a task's or a card's id) or note (a new note card's "
+                     "text)"
+                   : "give itemId: the task's or the card's id");
     }
     t.note = note;
     return t;
   }
-  const Status task_with_note = Invalid("note is the text of a note card; leave it out for a task");
+  const Status task_with_note =
+      InvalidArgument("note is the text of a note card; leave it out for a task");
   for (const CardRow& c : t.cards) {
     if (c.id == item || (kind != "note" && c.task == item)) {
       if (c.task && !note.empty()) return task_with_note;

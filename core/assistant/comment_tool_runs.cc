@@ -34,8 +34,9 @@ Result<const Noun*> NounOf(const std::string& kind) {
   for (const Noun& n : kNouns) {
     if (n.singular == kind) return &n;
   }
-  return Invalid("comments are kept on tasks, projects, pages, people and boards, not on a " +
-                 (kind.empty() ? std::string("record of no kind") : kind));
+  return InvalidArgument(
+      "comments are kept on tasks, projects, pages, people and boards, not on a " +
+      (kind.empty() ? std::string("record of no kind") : kind));
 }
 
 std::string CommentQuote(const std::string& body) {
@@ -106,15 +107,15 @@ Result<Managed> Resolve(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(m.record,
                             LiveInSpace(*m.ctx, *m.noun, task_tools::StringIn(call.input, "id")));
   const bool needs_text = m.action == "add_comment" || m.action == "edit_comment";
-  if (needs_text && m.text.empty()) return Invalid(m.action + " needs the comment's text");
+  if (needs_text && m.text.empty()) return InvalidArgument(m.action + " needs the comment's text");
   if (!needs_text && call.input.contains("text")) {
-    return Invalid(m.action + " takes no text; leave it out");
+    return InvalidArgument(m.action + " takes no text; leave it out");
   }
   const bool names_comment =
       m.action == "edit_comment" || m.action == "resolve_comment" || m.action == "delete_comment";
   const std::string comment_id = task_tools::StringIn(call.input, "commentId");
   if (names_comment) {
-    if (comment_id.empty()) return Invalid(m.action + " needs the commentId");
+    if (comment_id.empty()) return InvalidArgument(m.action + " needs the commentId");
     ENSEMBLE_ASSIGN_OR_RETURN(json c, LiveInSpace(*m.ctx, kComment, comment_id));
     // A comment on another record of the space is not "this record's".
     if (c.value("target", std::string()) != m.record["id"].get<std::string>()) {
@@ -122,14 +123,14 @@ Result<Managed> Resolve(const ToolCall& call) {
     }
     m.comment = std::move(c);
   } else if (!comment_id.empty()) {
-    return Invalid(m.action + " takes no commentId; leave it out");
+    return InvalidArgument(m.action + " takes no commentId; leave it out");
   }
   if (m.action == "page_to_task" && m.noun->singular != "page") {
-    return Invalid("page_to_task turns a page into a task; this is a " +
-                   std::string(m.noun->singular));
+    return InvalidArgument("page_to_task turns a page into a task; this is a " +
+                           std::string(m.noun->singular));
   }
   if (m.action == "resolve_comment" && m.comment->value("resolved", int64_t{0}) != 0) {
-    return Invalid("that comment is already resolved");
+    return InvalidArgument("that comment is already resolved");
   }
   return m;
 }

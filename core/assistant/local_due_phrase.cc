@@ -12,8 +12,6 @@
 namespace ensemble::core::assistant {
 namespace {
 
-bool IsTrailingPunct(char c) { return c == '.' || c == '!' || c == '?' || c == ';' || c == ','; }
-
 int64_t DaysOf(const WeekDate& d) { return calendar::DaysFromCivil(d.year, d.month, d.day); }
 
 std::string FormatDays(int64_t days) {

@@ -16,6 +16,11 @@
 
 namespace ensemble::core::assistant {
 
+// Punctuation that may end a clause: . ! ? ; ,
+constexpr bool IsTrailingPunct(char c) {
+  return c == '.' || c == '!' || c == '?' || c == ';' || c == ',';
+}
+
 // The date a trailing due phrase names, counted from `today`: "today",
 // "tonight", "tomorrow", "by Friday" / "on Fri" (a weekday name is the next
 // one after today: "Monday" said on a Monday is a week away), "this Friday"

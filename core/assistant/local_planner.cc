@@ -28,7 +28,7 @@ constexpr std::string_view kOpenQuote = "\u201C";
 constexpr std::string_view kCloseQuote = "\u201D";
 constexpr std::string_view kUntitled = "an untitled task";
 
-Status Invalid(std::string message) {
+Status PlanInvalid(std::string message) {
   return Status(codes::kInvalidArgument, "local plan: " + std::move(message));
 }
 
@@ -400,7 +400,7 @@ Result<LocalPlanStep> Emit(LocalPlanStep step, std::string_view name, json args)
 
 Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input) {
   const std::optional<WeekDate> today = ParseWeekDate(input.today);
-  if (!today) return Invalid("today must be a date, YYYY-MM-DD");
+  if (!today) return PlanInvalid("today must be a date, YYYY-MM-DD");
   const LocalRequest request = ParseLocalRequest(input.message, *today);
   LocalPlanStep step;
   step.step = static_cast<int>(input.calls.size()) + 1;
@@ -408,13 +408,14 @@ Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input) {
 
   const std::vector<std::string_view> plan = PlanTools(request.intent);
   if (input.calls.size() > plan.size()) {
-    return Invalid("this message's plan makes " + std::to_string(plan.size()) + " call" +
-                   (plan.size() == 1 ? "" : "s") + ", not " + std::to_string(input.calls.size()));
+    return PlanInvalid("this message's plan makes " + std::to_string(plan.size()) + " call" +
+                       (plan.size() == 1 ? "" : "s") + ", not " +
+                       std::to_string(input.calls.size()));
   }
   for (std::size_t i = 0; i < input.calls.size(); ++i) {
     if (input.calls[i].name != plan[i]) {
-      return Invalid("call " + std::to_string(i + 1) + " is " + input.calls[i].name +
-                     "; this message's plan calls " + std::string(plan[i]));
+      return PlanInvalid("call " + std::to_string(i + 1) + " is " + input.calls[i].name +
+                         "; this message's plan calls " + std::string(plan[i]));
     }
   }
   const std::size_t done = input.calls.size();

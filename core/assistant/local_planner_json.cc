@@ -22,17 +22,17 @@ constexpr std::size_t kMaxTimeZoneBytes = 100;
 constexpr std::size_t kMaxCallNameBytes = 128;
 constexpr std::size_t kMaxCallErrorBytes = 16 * 1024;
 
-Status Invalid(std::string message) {
+Status RequestInvalid(std::string message) {
   return Status(codes::kInvalidArgument, "plan request: " + std::move(message));
 }
 
 Status CheckKeys(const json& object, const std::string& where,
                  std::initializer_list<std::string_view> known) {
-  if (!object.is_object()) return Invalid(where + " must be an object");
+  if (!object.is_object()) return RequestInvalid(where + " must be an object");
   for (const auto& [key, value] : object.items()) {
     bool ok = false;
     for (std::string_view k : known) ok = ok || key == k;
-    if (!ok) return Invalid(where + " has an unknown key '" + key + "'");
+    if (!ok) return RequestInvalid(where + " has an unknown key '" + key + "'");
   }
   return Status::Ok();
 }
@@ -41,11 +41,11 @@ Status ReadString(const json& object, const char* key, const std::string& where,
                   bool required, std::string* out) {
   auto it = object.find(key);
   if (it == object.end()) {
-    return required ? Invalid(where + " is required") : Status::Ok();
+    return required ? RequestInvalid(where + " is required") : Status::Ok();
   }
-  if (!it->is_string()) return Invalid(where + " must be a string");
+  if (!it->is_string()) return RequestInvalid(where + " must be a string");
   if (it->get_ref<const std::string&>().size() > max) {
-    return Invalid(where + " is longer than " + std::to_string(max) + " bytes");
+    return RequestInvalid(where + " is longer than " + std::to_string(max) + " bytes");
   }
   *out = it->get<std::string>();
   return Status::Ok();
@@ -62,9 +62,10 @@ Result<LocalPlanInput> InputFromJson(const json& request) {
       ReadString(request, "timeZone", "timeZone", kMaxTimeZoneBytes, false, &input.time_zone));
   auto calls = request.find("calls");
   if (calls == request.end()) return input;
-  if (!calls->is_array()) return Invalid("calls must be an array");
+  if (!calls->is_array()) return RequestInvalid("calls must be an array");
   if (calls->size() > static_cast<std::size_t>(kMaxLocalPlannerSteps)) {
-    return Invalid("calls has more than " + std::to_string(kMaxLocalPlannerSteps) + " items");
+    return RequestInvalid("calls has more than " + std::to_string(kMaxLocalPlannerSteps) +
+                          " items");
   }
   for (std::size_t i = 0; i < calls->size(); ++i) {
     const json& call = (*calls)[i];

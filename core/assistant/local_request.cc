@@ -96,8 +96,6 @@ void TrimSpaces(Span& s) {
   while (s.e > s.b && s.t->low[s.e - 1] == ' ') --s.e;
 }
 
-bool IsTrailingPunct(char c) { return c == '.' || c == '!' || c == '?' || c == ';' || c == ','; }
-
 void TrimPunct(Span& s) {
   TrimSpaces(s);
   while (!s.empty() && IsTrailingPunct(s.t->low[s.e - 1])) {

@@ -7,7 +7,6 @@
 
 #include "core/assistant/record_tool_rows.h"
 #include "core/pages/page.h"
-#include "core/projects/project.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 
@@ -17,9 +16,8 @@ namespace {
 using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
 
 const Noun kPage = {&pages::kPageKind, "page", "pages", "title"};
-const Noun kProject = {&projects::kProjectKind, "project", "projects", "title"};
 
-json Shape(const json& row) {
+json PageShape(const json& row) {
   return {{"id", row["id"]},
           {"title", row["title"]},
           {"revision", row["revision"]},
@@ -42,7 +40,7 @@ Result<json> RunListPages(ToolCall& call) {
     if (!project.empty() && r.value("project", json(nullptr)) != json(project)) return true;
     return !MatchesQuery(query, {r.value("title", std::string()), r.value("body", std::string())});
   });
-  return ListResult(kPage, call.input, rows, query, Shape);
+  return ListResult(kPage, call.input, rows, query, PageShape);
 }
 
 json BlocksJson(const std::vector<pages::Block>& blocks) {
@@ -57,7 +55,7 @@ Result<json> RunReadPage(ToolCall& call) {
                             LiveInSpace(*ctx, kPage, task_tools::StringIn(call.input, "id")));
   const auto blocks =
       pages::SplitBlocks(row["id"].get<std::string>(), row.value("body", std::string()));
-  json page = Shape(row);
+  json page = PageShape(row);
   page.erase("excerpt");
   page["blocks"] = BlocksJson(blocks);
   const int64_t revision = row.value("revision", int64_t{1});
@@ -74,10 +72,10 @@ Result<json> NewPageArgs(ToolContext& ctx, const json& in) {
   for (const char* name : {"title", "body"}) {
     if (!in.contains(name)) continue;
     Status st = records::CheckField(*pages::kPageKind.FindField(name), in[name]);
-    if (!st.ok()) return Invalid(st.message());
+    if (!st.ok()) return InvalidArgument(st.message());
     args[name] = in[name];
   }
-  if (!args.contains("title")) return Invalid("a page needs a title");
+  if (!args.contains("title")) return InvalidArgument("a page needs a title");
   const std::string project = task_tools::StringIn(in, "projectId");
   if (!project.empty()) {
     ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, kProject, project).status());
@@ -105,7 +103,7 @@ Result<json> RunCreatePage(ToolCall& call) {
   args["spaceId"] = ctx->space_id;
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"page.create", args}}));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPage, id));
-  json page = Shape(row);
+  json page = PageShape(row);
   page.erase("excerpt");
   return json{{"summary", "Added page " + TitleText(row) + "."},
               {"data", {{"page", std::move(page)}}},
@@ -123,7 +121,8 @@ struct Slot {
 
 Result<std::string> EditBlocks(const std::string& page_id, const std::string& body,
                                const json& edits, int64_t revision) {
-  if (!edits.is_array() || edits.empty()) return Invalid("mode blocks needs the block edits");
+  if (!edits.is_array() || edits.empty())
+    return InvalidArgument("mode blocks needs the block edits");
   std::vector<Slot> slots;
   for (pages::Block& b : pages::SplitBlocks(page_id, body)) slots.push_back({std::move(b)});
   for (const json& e : edits) {
@@ -132,15 +131,15 @@ Result<std::string> EditBlocks(const std::string& page_id, const std::string& bo
     auto slot =
         std::find_if(slots.begin(), slots.end(), [&](const Slot& s) { return s.block.id == id; });
     if (slot == slots.end()) {
-      return Invalid("no block " + id + " in revision " + std::to_string(revision) +
-                     "; read the page again for its block ids");
+      return InvalidArgument("no block " + id + " in revision " + std::to_string(revision) +
+                             "; read the page again for its block ids");
     }
     if (action == "delete") {
       slot->deleted = true;
       continue;
     }
     if (!e.contains("markdown") || !e["markdown"].is_string()) {
-      return Invalid(action + " needs the block's markdown");
+      return InvalidArgument(action + " needs the block's markdown");
     }
     const std::string markdown = e["markdown"].get<std::string>();
     if (action == "replace") {
@@ -198,16 +197,17 @@ Result<PageEdit> PlanEdit(ToolContext& ctx, const json& in) {
     const std::size_t n = in["blocks"].size();
     edit.what = "Edit " + text::FormatCount(n) + (n == 1 ? " block of" : " blocks of");
   } else {
-    return Invalid("mode must be append, rewrite or blocks");
+    return InvalidArgument("mode must be append, rewrite or blocks");
   }
   if (in.contains("title")) {
     edit.fields["title"] = in["title"];
     if (edit.what.empty()) edit.what = "Rename";
   }
-  if (edit.fields.empty()) return Invalid("mode " + mode + " needs a body (or a new title)");
+  if (edit.fields.empty())
+    return InvalidArgument("mode " + mode + " needs a body (or a new title)");
   for (const auto& [name, value] : edit.fields.items()) {
     Status st = records::CheckField(*pages::kPageKind.FindField(name), value);
-    if (!st.ok()) return Invalid(st.message());
+    if (!st.ok()) return InvalidArgument(st.message());
   }
   return edit;
 }
@@ -251,7 +251,7 @@ Result<json> RunUpdatePage(ToolCall& call) {
     written[name] = records::NormalizeField(*pages::kPageKind.FindField(name), value);
   }
   ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPage, id));
-  json page = Shape(after);
+  json page = PageShape(after);
   page.erase("excerpt");
   return json{{"summary", PastTense(EditText(edit))},
               {"data", {{"page", std::move(page)}}},

@@ -13,9 +13,7 @@ namespace {
 
 using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kPerson = {&people::kPersonKind, "person", "people", "name"};
-
-json Shape(const json& row) {
+json PersonShape(const json& row) {
   return {{"id", row["id"]},     {"name", row["name"]}, {"email", row["email"]},
           {"role", row["role"]}, {"team", row["team"]}, {"relationship", row["relationship"]}};
 }
@@ -33,7 +31,7 @@ Result<json> RunListPeople(ToolCall& call) {
     return !MatchesQuery(
         query, {r.value("name", std::string()), email.is_string() ? email.get<std::string>() : ""});
   });
-  return ListResult(kPerson, call.input, rows, query, Shape);
+  return ListResult(kPerson, call.input, rows, query, PersonShape);
 }
 
 // --- fields ------------------------------------------------------------------
@@ -43,9 +41,9 @@ Result<json> PersonFields(const json& given) {
   json fields = json::object();
   for (const auto& [name, value] : given.items()) {
     const records::FieldSpec* f = people::kPersonKind.FindField(name);
-    if (!f) return Invalid("people do not keep " + name);
+    if (!f) return InvalidArgument("people do not keep " + name);
     Status st = records::CheckField(*f, value);
-    if (!st.ok()) return Invalid(st.message());
+    if (!st.ok()) return InvalidArgument(st.message());
     fields[name] = records::NormalizeField(*f, value);
   }
   return fields;
@@ -80,7 +78,7 @@ struct CreatePlan {
 Result<CreatePlan> PlanCreate(ToolContext& ctx, const json& in) {
   CreatePlan plan;
   ENSEMBLE_ASSIGN_OR_RETURN(plan.fields, PersonFields(in));
-  if (!plan.fields.contains("name")) return Invalid("a person needs a name");
+  if (!plan.fields.contains("name")) return InvalidArgument("a person needs a name");
   const json email = plan.fields.value("email", json(nullptr));
   if (!email.is_string()) return plan;
   ENSEMBLE_ASSIGN_OR_RETURN(
@@ -120,14 +118,14 @@ Result<json> RunCreatePerson(ToolCall& call) {
   if (plan.existing) {
     const std::string id = (*plan.existing)["id"].get<std::string>();
     json result = {{"summary", ReuseText(plan, true)},
-                   {"data", {{"person", Shape(*plan.existing)}, {"reused", true}}}};
+                   {"data", {{"person", PersonShape(*plan.existing)}, {"reused", true}}}};
     if (plan.changes.empty()) return result;
     json previous = json::object();
     for (const auto& [name, _] : plan.changes.items()) previous[name] = (*plan.existing)[name];
     ENSEMBLE_RETURN_IF_ERROR(ctx->write(
         {{"person.update", {{"id", id}, {"fields", plan.changes}, {"base", previous}}}}));
     ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPerson, id));
-    result["data"]["person"] = Shape(after);
+    result["data"]["person"] = PersonShape(after);
     result["undo"] = UndoJson({UpdateBack(kPerson, id, previous, plan.changes)});
     return result;
   }
@@ -138,13 +136,13 @@ Result<json> RunCreatePerson(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"person.create", args}}));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPerson, id));
   return json{{"summary", "Added person " + NameText(row) + "."},
-              {"data", {{"person", Shape(row)}, {"reused", false}}},
+              {"data", {{"person", PersonShape(row)}, {"reused", false}}},
               {"undo", UndoJson({{"person.delete", {{"id", id}}}})}};
 }
 
 // --- hub_update_person -------------------------------------------------------
 
-Result<json> UpdateTarget(ToolContext& ctx, const json& in) {
+Result<json> PersonUpdateTarget(ToolContext& ctx, const json& in) {
   const std::string id = task_tools::StringIn(in, "id");
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kPerson, id));
   if (!row) return NotFound(kPerson, id);
@@ -158,7 +156,7 @@ Result<json> UpdateTarget(ToolContext& ctx, const json& in) {
 // The fields, refusing an address another person of the space has.
 Result<json> UpdateFields(ToolContext& ctx, const json& row, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, PersonFields(in.value("fields", json::object())));
-  if (fields.empty()) return Invalid("fields must name a change");
+  if (fields.empty()) return InvalidArgument("fields must name a change");
   if (fields.contains("email") && fields["email"].is_string()) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         std::optional<std::string> other,
@@ -176,14 +174,14 @@ Result<json> UpdateFields(ToolContext& ctx, const json& row, const json& in) {
 
 Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
   return "Change " + NameText(row) + ": " + ChangesText(fields) + ".";
 }
 
 Result<json> RunUpdatePerson(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
   json base = json::object();
   const json given_base = call.input.value("base", json::object());
@@ -199,7 +197,7 @@ Result<json> RunUpdatePerson(ToolCall& call) {
   for (const auto& [name, _] : fields.items()) previous[name] = row[name];
   ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPerson, row["id"].get<std::string>()));
   return json{{"summary", "Updated " + NameText(row) + ": " + ChangesText(fields) + "."},
-              {"data", {{"person", Shape(after)}}},
+              {"data", {{"person", PersonShape(after)}}},
               {"undo", UndoJson({UpdateBack(kPerson, row["id"], previous, fields)})}};
 }
 

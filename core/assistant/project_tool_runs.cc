@@ -15,15 +15,12 @@ namespace {
 
 using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kProject = {&projects::kProjectKind, "project", "projects", "title"};
-const Noun kPerson = {&people::kPersonKind, "person", "people", "name"};
-
 // Input name -> field name: the schema says personIds, the record people.
 std::string FieldName(const std::string& input_name) {
   return input_name == "personIds" ? "people" : input_name;
 }
 
-json Shape(const json& row) {
+json ProjectShape(const json& row) {
   return {{"id", row["id"]},
           {"title", row["title"]},
           {"status", row["status"]},
@@ -48,7 +45,7 @@ Result<json> RunListProjects(ToolCall& call) {
     return !MatchesQuery(query,
                          {r.value("title", std::string()), r.value("description", std::string())});
   });
-  return ListResult(kProject, call.input, rows, query, Shape);
+  return ListResult(kProject, call.input, rows, query, ProjectShape);
 }
 
 // --- fields shared by create and update --------------------------------------
@@ -61,7 +58,7 @@ Result<json> RecordFields(ToolContext& ctx, const json& given) {
   for (const auto& [input_name, value] : given.items()) {
     const std::string name = FieldName(input_name);
     const records::FieldSpec* f = projects::kProjectKind.FindField(name);
-    if (!f) return Invalid("projects do not keep " + input_name);
+    if (!f) return InvalidArgument("projects do not keep " + input_name);
     json v = value;
     if (name == "deliverables" && v.is_array()) {
       for (json& d : v) {
@@ -79,7 +76,7 @@ Result<json> RecordFields(ToolContext& ctx, const json& given) {
     }
     if (name == "people") ENSEMBLE_RETURN_IF_ERROR(CheckLiveIds(ctx, kPerson, v));
     Status st = records::CheckField(*f, v);
-    if (!st.ok()) return Invalid(input_name + ": " + st.message());
+    if (!st.ok()) return InvalidArgument(input_name + ": " + st.message());
     fields[name] = records::NormalizeField(*f, v);
   }
   return fields;
@@ -123,7 +120,7 @@ std::string ChangesText(const json& fields, const std::string& today) {
 Result<std::string> PreviewCreateProject(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(*ctx, call.input));
-  if (!fields.contains("title")) return Invalid("a project needs a title");
+  if (!fields.contains("title")) return InvalidArgument("a project needs a title");
   const std::string title = fields["title"].get<std::string>();
   fields.erase("title");
   return "Add project " + Quoted(title) +
@@ -133,7 +130,7 @@ Result<std::string> PreviewCreateProject(const ToolCall& call) {
 Result<json> RunCreateProject(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(*ctx, call.input));
-  if (!fields.contains("title")) return Invalid("a project needs a title");
+  if (!fields.contains("title")) return InvalidArgument("a project needs a title");
   ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
   json args = fields;
   args["id"] = id;
@@ -141,14 +138,14 @@ Result<json> RunCreateProject(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"project.create", args}}));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kProject, id));
   return json{{"summary", "Added project " + Quoted(row["title"].get<std::string>()) + "."},
-              {"data", {{"project", Shape(row)}}},
+              {"data", {{"project", ProjectShape(row)}}},
               {"undo", UndoJson({{"project.delete", {{"id", id}}}})}};
 }
 
 // --- hub_update_project ------------------------------------------------------
 
 // The project the update names: in the space, live (RECORD_DELETED in Trash).
-Result<json> UpdateTarget(ToolContext& ctx, const json& in) {
+Result<json> ProjectUpdateTarget(ToolContext& ctx, const json& in) {
   const std::string id = task_tools::StringIn(in, "id");
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kProject, id));
   if (!row) return NotFound(kProject, id);
@@ -161,13 +158,13 @@ Result<json> UpdateTarget(ToolContext& ctx, const json& in) {
 
 Result<json> UpdateFields(ToolContext& ctx, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(ctx, in.value("fields", json::object())));
-  if (fields.empty()) return Invalid("fields must name a change");
+  if (fields.empty()) return InvalidArgument("fields must name a change");
   return fields;
 }
 
 Result<std::string> PreviewUpdateProject(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, call.input));
   return "Change " + Quoted(row["title"].get<std::string>()) + ": " +
          ChangesText(fields, ctx->today) + ".";
@@ -175,7 +172,7 @@ Result<std::string> PreviewUpdateProject(const ToolCall& call) {
 
 Result<json> RunUpdateProject(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, call.input));
   // The _base rule reads only the changed fields.
   json base = json::object();
@@ -194,7 +191,7 @@ Result<json> RunUpdateProject(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kProject, row["id"].get<std::string>()));
   return json{{"summary", "Updated " + Quoted(row["title"].get<std::string>()) + ": " +
                               ChangesText(fields, ctx->today) + "."},
-              {"data", {{"project", Shape(after)}}},
+              {"data", {{"project", ProjectShape(after)}}},
               {"undo", UndoJson({UpdateBack(kProject, row["id"], previous, fields)})}};
 }
 
@@ -202,7 +199,7 @@ Result<json> RunUpdateProject(ToolCall& call) {
 
 Status RefuseDeleteTasks(const json& in) {
   if (in.value("deleteTasks", false)) {
-    return Invalid(
+    return InvalidArgument(
         "hub_delete_projects cannot remove a project's tasks (deleteTasks); leave it out and "
         "delete them with hub_delete_tasks");
   }

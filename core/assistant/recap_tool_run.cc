@@ -33,7 +33,7 @@ Result<Week> WeekOf(const ToolContext& ctx, const json& in) {
   std::string day = task_tools::StringIn(in, "weekOf");
   if (day.empty()) day = ctx.today;
   std::optional<WeekDate> date = ParseWeekDate(day);
-  if (!date) return task_tools::Invalid("weekOf must be a date, YYYY-MM-DD");
+  if (!date) return InvalidArgument("weekOf must be a date, YYYY-MM-DD");
   Week w;
   w.monday = AddDays(*date, 1 - date->iso_weekday);
   w.next_monday = AddDays(*date, 8 - date->iso_weekday);

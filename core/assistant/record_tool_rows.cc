@@ -5,11 +5,16 @@
 
 #include "core/assistant/tool_schema.h"
 #include "core/base/id.h"
+#include "core/people/person.h"
+#include "core/projects/project.h"
 #include "core/records/record_mutators.h"
 #include "core/store/database.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::assistant::record_tools {
+
+const Noun kProject = {&projects::kProjectKind, "project", "projects", "title"};
+const Noun kPerson = {&people::kPersonKind, "person", "people", "name"};
 
 using store::Value;
 
@@ -90,7 +95,7 @@ Result<std::vector<json>> AllLive(ToolContext& ctx, const Noun& noun) {
 Status CheckLiveIds(ToolContext& ctx, const Noun& noun, const json& ids) {
   if (!ids.is_array()) return Status::Ok();
   for (const json& id : ids) {
-    if (!id.is_string()) return Invalid(std::string(noun.singular) + " ids must be text");
+    if (!id.is_string()) return InvalidArgument(std::string(noun.singular) + " ids must be text");
     ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, noun, id.get<std::string>()).status());
   }
   return Status::Ok();
@@ -167,20 +172,21 @@ Status RefuseUnkept(const Noun& noun, const json& object,
   for (std::string_view name : unkept) {
     auto it = object.find(name);
     if (it == object.end() || SaysNothing(*it)) continue;
-    return Invalid(std::string(noun.plural) + " do not keep " + std::string(name) + " yet, so " +
-                   std::string(tool) + " cannot use it; leave it out");
+    return InvalidArgument(std::string(noun.plural) + " do not keep " + std::string(name) +
+                           " yet, so " + std::string(tool) + " cannot use it; leave it out");
   }
   return Status::Ok();
 }
 
 Result<std::vector<json>> DeleteTargets(ToolContext& ctx, const Noun& noun, const json& in) {
   if (!in.contains("ids") || !in["ids"].is_array()) {
-    return Invalid("name the " + std::string(noun.plural) + " to delete by their ids");
+    return InvalidArgument("name the " + std::string(noun.plural) + " to delete by their ids");
   }
   std::vector<json> out;
   std::vector<std::string> seen;
   for (const json& id : in["ids"]) {
-    if (!id.is_string()) return Invalid("ids must be " + std::string(noun.singular) + " ids");
+    if (!id.is_string())
+      return InvalidArgument("ids must be " + std::string(noun.singular) + " ids");
     const std::string s = id.get<std::string>();
     if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
     seen.push_back(s);

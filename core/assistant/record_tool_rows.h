@@ -24,7 +24,6 @@
 namespace ensemble::core::assistant::record_tools {
 
 using nlohmann::json;
-using task_tools::Invalid;
 using task_tools::Quoted;
 using task_tools::ReadableContext;
 using task_tools::UndoJson;
@@ -39,6 +38,10 @@ struct Noun {
   std::string_view plural;    // "projects"
   std::string_view title;     // The field that titles one: "title", "name".
 };
+
+// The nouns that more than one tool names.
+extern const Noun kProject;
+extern const Noun kPerson;
 
 // NOT_FOUND "no <kind> with id <id>".
 Status NotFound(const Noun& noun, const std::string& id);

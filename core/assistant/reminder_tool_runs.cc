@@ -80,27 +80,27 @@ Result<int64_t> AtOf(const ToolContext& ctx, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t at,
                             ParseReminderTime(task_tools::StringIn(in, "at"), ctx.time_zone));
   if (at < ctx.now_ms - kReminderPastSlackMs) {
-    return Invalid("that time (" + WhenText(ctx, at) + ") has passed; give a later one");
+    return InvalidArgument("that time (" + WhenText(ctx, at) + ") has passed; give a later one");
   }
-  if (at > reminders::kMaxReminderAtMs) return Invalid("that time is too far ahead");
+  if (at > reminders::kMaxReminderAtMs) return InvalidArgument("that time is too far ahead");
   return at;
 }
 
 // The new reminder's record arguments (without id), checked in the space.
 Result<json> NewReminder(ToolContext& ctx, const json& in) {
   const std::string text(text::Trim(task_tools::StringIn(in, "text")));
-  if (text.empty()) return Invalid("a reminder needs its text");
+  if (text.empty()) return InvalidArgument("a reminder needs its text");
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t at, AtOf(ctx, in));
   json args = {{"spaceId", ctx.space_id}, {"text", text}, {"at", at}};
   const std::string kind = task_tools::StringIn(in, "itemKind");
   const std::string item = task_tools::StringIn(in, "itemId");
   if (kind.empty() != item.empty()) {
-    return Invalid("a reminder about a record names both itemKind and itemId");
+    return InvalidArgument("a reminder about a record names both itemKind and itemId");
   }
   if (!item.empty()) {
     if (comments::TargetTable(kind).empty()) {
-      return Invalid("reminders can be about tasks, projects, pages, people and boards, not a " +
-                     kind);
+      return InvalidArgument(
+          "reminders can be about tasks, projects, pages, people and boards, not a " + kind);
     }
     ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(*ctx.db, kind, item, ctx.space_id));
     args["item_kind"] = kind;
@@ -133,7 +133,7 @@ Result<json> ReminderChanges(const ToolContext& ctx, const json& in) {
   json fields = json::object();
   if (in.contains("text")) {
     const std::string text(text::Trim(task_tools::StringIn(in, "text")));
-    if (text.empty()) return Invalid("a reminder needs its text");
+    if (text.empty()) return InvalidArgument("a reminder needs its text");
     fields["text"] = text;
   }
   if (in.contains("at")) {
@@ -141,7 +141,7 @@ Result<json> ReminderChanges(const ToolContext& ctx, const json& in) {
     fields["at"] = at;
   }
   if (in.contains("dismissed")) fields["dismissed"] = in.value("dismissed", false) ? 1 : 0;
-  if (fields.empty()) return Invalid("name a change: text, at or dismissed");
+  if (fields.empty()) return InvalidArgument("name a change: text, at or dismissed");
   return fields;
 }
 
@@ -221,7 +221,8 @@ Result<json> NewWatcher(ToolContext& ctx, const json& in) {
   const std::string kind = task_tools::StringIn(in, "kind");
   const std::string id = task_tools::StringIn(in, "id");
   if (comments::TargetTable(kind).empty()) {
-    return Invalid("watchers watch tasks, projects, pages, people and boards, not a " + kind);
+    return InvalidArgument("watchers watch tasks, projects, pages, people and boards, not a " +
+                           kind);
   }
   ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(*ctx.db, kind, id, ctx.space_id));
   return json{{"spaceId", ctx.space_id},

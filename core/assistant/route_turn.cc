@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 // The two keys route_json.h does not know, read and removed from `request`.
 struct AccessFields {
   sync::Role role = sync::Role::kOwner;
@@ -24,22 +22,22 @@ struct AccessFields {
 
 Result<AccessFields> TakeAccessFields(json& request) {
   AccessFields access;
-  if (!request.is_object()) return Invalid("the request must be a JSON object");
+  if (!request.is_object()) return InvalidArgument("the request must be a JSON object");
   if (auto it = request.find("role"); it != request.end()) {
-    if (!it->is_string()) return Invalid("role must be a string");
+    if (!it->is_string()) return InvalidArgument("role must be a string");
     std::optional<sync::Role> role = sync::ParseRole(it->get<std::string>());
-    if (!role) return Invalid("role must be owner, editor, guest or viewer");
+    if (!role) return InvalidArgument("role must be owner, editor, guest or viewer");
     access.role = *role;
     request.erase(it);
   }
   if (auto it = request.find("allowedWriteAreas"); it != request.end()) {
     if (!it->is_array() || it->size() > playbooks::kMaxRouteListItems) {
-      return Invalid("allowedWriteAreas must be an array of at most " +
-                     std::to_string(playbooks::kMaxRouteListItems) + " strings");
+      return InvalidArgument("allowedWriteAreas must be an array of at most " +
+                             std::to_string(playbooks::kMaxRouteListItems) + " strings");
     }
     std::vector<std::string> areas;
     for (const json& area : *it) {
-      if (!area.is_string()) return Invalid("allowedWriteAreas must hold strings");
+      if (!area.is_string()) return InvalidArgument("allowedWriteAreas must hold strings");
       areas.push_back(area.get<std::string>());
     }
     access.allowed_write_areas = std::move(areas);

@@ -42,7 +42,7 @@ Result<json> FieldsOfInput(const json& in) {
   for (const char* name : {"title", "instruction", "schedule"}) {
     if (!in.contains(name)) continue;
     Status st = records::CheckField(*routines::kRoutineKind.FindField(name), in[name]);
-    if (!st.ok()) return Invalid(st.message());
+    if (!st.ok()) return InvalidArgument(st.message());
     fields[name] = records::NormalizeField(*routines::kRoutineKind.FindField(name), in[name]);
   }
   if (in.contains("paused")) fields["paused"] = in.value("paused", false) ? 1 : 0;
@@ -52,7 +52,7 @@ Result<json> FieldsOfInput(const json& in) {
 Result<json> NewRoutine(const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, FieldsOfInput(in));
   for (const char* name : {"title", "instruction", "schedule"}) {
-    if (!fields.contains(name)) return Invalid(std::string("a routine needs its ") + name);
+    if (!fields.contains(name)) return InvalidArgument(std::string("a routine needs its ") + name);
   }
   return fields;
 }
@@ -94,7 +94,8 @@ std::string ChangesText(const json& fields) {
 Result<std::pair<json, json>> UpdateOf(ToolContext& ctx, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kRoutine, task_tools::StringIn(in, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, FieldsOfInput(in));
-  if (fields.empty()) return Invalid("name a change: title, instruction, schedule or paused");
+  if (fields.empty())
+    return InvalidArgument("name a change: title, instruction, schedule or paused");
   return std::make_pair(std::move(row), std::move(fields));
 }
 

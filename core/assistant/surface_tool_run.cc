@@ -23,27 +23,25 @@ using tools::ToolContext;
 
 constexpr std::string_view kKinds[] = {"desk", "board", "context", "widgets"};
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 Result<std::string> ShortText(const json& v, const std::string& field) {
   if (!v.is_string() || !text::IsValidUtf8(v.get_ref<const std::string&>()) ||
       text::CountCodePoints(v.get_ref<const std::string&>()) > kMaxSurfaceTextChars) {
-    return Invalid("surface." + field + " must be text of at most " +
-                   std::to_string(kMaxSurfaceTextChars) + " characters");
+    return InvalidArgument("surface." + field + " must be text of at most " +
+                           std::to_string(kMaxSurfaceTextChars) + " characters");
   }
   return v.get<std::string>();
 }
 
 Result<json> Ids(const json& v, const std::string& field) {
   if (!v.is_array() || v.size() > kMaxSurfaceIds) {
-    return Invalid("surface." + field + " must be a list of at most " +
-                   std::to_string(kMaxSurfaceIds) + " record ids");
+    return InvalidArgument("surface." + field + " must be a list of at most " +
+                           std::to_string(kMaxSurfaceIds) + " record ids");
   }
   json out = json::array();
   std::set<std::string> seen;
   for (const json& id : v) {
     if (!id.is_string() || !IsValidId(id.get_ref<const std::string&>())) {
-      return Invalid("surface." + field + " must hold record ids");
+      return InvalidArgument("surface." + field + " must hold record ids");
     }
     if (seen.insert(id.get<std::string>()).second) out.push_back(id);
   }
@@ -110,36 +108,36 @@ Result<json> RunReadSurface(ToolCall& call) {
 
 Result<json> CheckSurface(const json& surface) {
   if (surface.is_null() || (surface.is_object() && surface.empty())) return json();
-  if (!surface.is_object()) return Invalid("surface must be an object");
+  if (!surface.is_object()) return InvalidArgument("surface must be an object");
   json out = json::object();
   for (const auto& [key, value] : surface.items()) {
     if (value.is_null()) continue;
     if (key == "path") {
       ENSEMBLE_ASSIGN_OR_RETURN(std::string path, ShortText(value, key));
-      if (path.empty() || path[0] != '/') return Invalid("surface.path must start with /");
+      if (path.empty() || path[0] != '/') return InvalidArgument("surface.path must start with /");
       out[key] = path;
     } else if (key == "kind") {
       ENSEMBLE_ASSIGN_OR_RETURN(std::string kind, ShortText(value, key));
       if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds)) {
-        return Invalid("surface.kind must be desk, board, context or widgets");
+        return InvalidArgument("surface.kind must be desk, board, context or widgets");
       }
       out[key] = kind;
     } else if (key == "boardId") {
       if (!value.is_string() || !IsValidId(value.get_ref<const std::string&>())) {
-        return Invalid("surface.boardId must be a record id");
+        return InvalidArgument("surface.boardId must be a record id");
       }
       out[key] = value;
     } else if (key == "shownIds" || key == "selectedIds") {
       ENSEMBLE_ASSIGN_OR_RETURN(out[key], Ids(value, key));
     } else if (key == "filters") {
       if (!value.is_array() || value.size() > kMaxSurfaceFilters) {
-        return Invalid("surface.filters must be a list of at most " +
-                       std::to_string(kMaxSurfaceFilters));
+        return InvalidArgument("surface.filters must be a list of at most " +
+                               std::to_string(kMaxSurfaceFilters));
       }
       json filters = json::array();
       for (const json& f : value) {
         if (!f.is_object() || f.size() != 2 || !f.contains("name") || !f.contains("value")) {
-          return Invalid("each surface filter must be {name, value}");
+          return InvalidArgument("each surface filter must be {name, value}");
         }
         ENSEMBLE_ASSIGN_OR_RETURN(std::string name, ShortText(f["name"], "filters.name"));
         ENSEMBLE_ASSIGN_OR_RETURN(std::string v, ShortText(f["value"], "filters.value"));
@@ -147,7 +145,7 @@ Result<json> CheckSurface(const json& surface) {
       }
       out[key] = std::move(filters);
     } else {
-      return Invalid("surface has no field '" + key + "'");
+      return InvalidArgument("surface has no field '" + key + "'");
     }
   }
   return out.empty() ? json() : out;

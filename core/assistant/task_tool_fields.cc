@@ -127,7 +127,7 @@ Result<json> RecordFields(const json& input) {
     if (field == "priority" && value.is_null()) value = std::string(tasks::kPriorities[0]);
     const records::FieldSpec& spec = TaskField(field);
     Status st = records::CheckField(spec, value);
-    if (!st.ok()) return Invalid(name + ": " + st.message());
+    if (!st.ok()) return InvalidArgument(name + ": " + st.message());
     out[std::string(field)] = records::NormalizeField(spec, value);
   }
   return out;
@@ -139,7 +139,7 @@ Status ResolveLinks(ToolContext& ctx, const json& fields, const std::string& sel
     if (!noun) continue;
     for (const std::string& id : LinkedIds(value)) {
       if (!self_id.empty() && id == self_id && noun == &kTaskNoun) {
-        return Invalid(std::string(InputNameOf(name)) + ": a task cannot link to itself");
+        return InvalidArgument(std::string(InputNameOf(name)) + ": a task cannot link to itself");
       }
       ENSEMBLE_RETURN_IF_ERROR(record_tools::LiveInSpace(ctx, *noun, id).status());
     }

@@ -126,11 +126,11 @@ Result<json> RunListDue(ToolCall& call) {
   std::string from = StringIn(in, "from");
   if (from.empty()) from = ctx->today;
   const std::optional<WeekDate> from_date = ParseWeekDate(from);
-  if (!from_date) return Invalid("from must be a date, YYYY-MM-DD");
+  if (!from_date) return InvalidArgument("from must be a date, YYYY-MM-DD");
   std::string to = StringIn(in, "to");
   if (to.empty()) to = AddDays(*from_date, kDefaultDueWindowDays - 1);
-  if (!ParseWeekDate(to)) return Invalid("to must be a date, YYYY-MM-DD");
-  if (to < from) return Invalid("to (" + to + ") is before from (" + from + ")");
+  if (!ParseWeekDate(to)) return InvalidArgument("to must be a date, YYYY-MM-DD");
+  if (to < from) return InvalidArgument("to (" + to + ") is before from (" + from + ")");
   const bool include_overdue = BoolIn(in, "includeOverdue", true);
   const std::size_t limit = static_cast<std::size_t>(
       std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, schema::kMaxListLimit));

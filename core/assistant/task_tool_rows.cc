@@ -18,8 +18,6 @@ constexpr std::string_view kCloseQuote = "\u201D";
 
 }  // namespace
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 Status NoTask(const std::string& id) { return Status(codes::kNotFound, "no task with id " + id); }
 
 namespace {
@@ -31,7 +29,7 @@ Result<ToolContext*> ContextOf(const ToolCall& call) {
   }
   // Hooks run after schema validation; a caller that skipped it still gets
   // an error rather than a json exception.
-  if (!call.input.is_object()) return Invalid(call.name + " takes an object");
+  if (!call.input.is_object()) return InvalidArgument(call.name + " takes an object");
   return ctx;
 }
 

@@ -50,7 +50,6 @@ struct TaskRow {
 // so it is not sent back as a base.
 inline constexpr std::size_t kMaxRowDescriptionChars = 200;
 
-Status Invalid(std::string message);
 // The one answer for an id that is not a task of the turn's space, whether
 // it exists elsewhere or not.
 Status NoTask(const std::string& id);

@@ -40,11 +40,11 @@ class TurnClock : public platform::Clock {
 Status CheckNewTasks(const json& in) {
   auto list = in.find("tasks");
   if (list == in.end() || !list->is_array() || list->empty()) {
-    return Invalid("tasks must list at least one task");
+    return InvalidArgument("tasks must list at least one task");
   }
   for (const json& task : *list) {
     if (!task.is_object() || !task.contains("title") || !task["title"].is_string()) {
-      return Invalid("each task needs a title");
+      return InvalidArgument("each task needs a title");
     }
     ENSEMBLE_RETURN_IF_ERROR(RecordFields(task).status());
   }
@@ -133,7 +133,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
 Result<json> UpdateFields(const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(in.value("fields", json::object())));
   if (fields.empty()) {
-    return Invalid(
+    return InvalidArgument(
         "fields must name a change: title, status, due, priority, description, projectId, "
         "personIds, labels, dependsOn, blocks or pageId");
   }
@@ -228,15 +228,15 @@ Result<json> RunUpdateTask(ToolCall& call) {
 Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
   const bool all = BoolIn(in, "all", false);
   const bool has_ids = in.contains("ids") && in["ids"].is_array();
-  if (has_ids && all) return Invalid("give ids or all: true, not both");
+  if (has_ids && all) return InvalidArgument("give ids or all: true, not both");
   std::vector<TaskRow> out;
   if (has_ids) {
     if (!StringIn(in, "status").empty() || !StringIn(in, "projectId").empty()) {
-      return Invalid("status and projectId filter all: true, not ids");
+      return InvalidArgument("status and projectId filter all: true, not ids");
     }
     std::vector<std::string> seen;
     for (const json& id : in["ids"]) {
-      if (!id.is_string()) return Invalid("ids must be task ids");
+      if (!id.is_string()) return InvalidArgument("ids must be task ids");
       const std::string s = id.get<std::string>();
       if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
       seen.push_back(s);
@@ -247,7 +247,8 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
     return out;
   }
   if (!all) {
-    return Invalid("name the tasks to delete: ids from hub_list_tasks, or all: true with a status");
+    return InvalidArgument(
+        "name the tasks to delete: ids from hub_list_tasks, or all: true with a status");
   }
   ENSEMBLE_ASSIGN_OR_RETURN(out, LiveTasks(ctx, StringIn(in, "status"), true));
   const std::string project = StringIn(in, "projectId");
@@ -256,8 +257,8 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
     std::erase_if(out, [&](const TaskRow& r) { return r.project != project; });
   }
   if (out.size() > schema::kMaxIdsPerCall) {
-    return Invalid(text::FormatCount(out.size()) + " tasks match; delete at most " +
-                   std::to_string(schema::kMaxIdsPerCall) + " in one call");
+    return InvalidArgument(text::FormatCount(out.size()) + " tasks match; delete at most " +
+                           std::to_string(schema::kMaxIdsPerCall) + " in one call");
   }
   return out;
 }

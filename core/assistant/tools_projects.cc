@@ -17,7 +17,7 @@ using tools::Risk;
 constexpr std::size_t kMaxDeliverables = 50;
 constexpr std::size_t kMaxPeoplePerProject = 50;
 
-json StatusEnum() { return Enum({"active", "done", "archived"}); }
+json ProjectStatusEnum() { return Enum({"active", "done", "archived"}); }
 
 json ProjectFields(bool for_update) {
   json due = Date();
@@ -28,7 +28,7 @@ json ProjectFields(bool for_update) {
   }
   return {{"title", Text(projects::kMaxTitleChars)},
           {"description", Str(projects::kMaxDescriptionChars)},
-          {"status", StatusEnum()},
+          {"status", ProjectStatusEnum()},
           {"start", start},
           {"due", due},
           {"personIds", Array(Id(), kMaxPeoplePerProject, "The complete list")},
@@ -45,7 +45,7 @@ json ProjectFields(bool for_update) {
 Status RegisterProjectTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_projects", areas::kProjects, "Find projects by name; gives ids and status.",
-           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", StatusEnum()}}))),
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", ProjectStatusEnum()}}))),
       Write("hub_create_project", areas::kProjects,
             "Create a project with the name, description, people and dates the person gave.",
             Object(ProjectFields(false), {"title"}), Risk::kLow, true),

@@ -18,7 +18,7 @@ using tools::Risk;
 // The spec names no cap; 50 tasks is a long request, and one Apply.
 constexpr std::size_t kMaxTasksPerCreate = 50;
 
-json StatusEnum() { return Enum({"todo", "doing", "done"}); }
+json TaskStatusEnum() { return Enum({"todo", "doing", "done"}); }
 json Priority() { return Enum({"none", "low", "medium", "high", "urgent"}); }
 
 json TaskFields(bool for_update) {
@@ -32,7 +32,7 @@ json TaskFields(bool for_update) {
     page = Nullable(page);
   }
   return {{"title", title},
-          {"status", StatusEnum()},
+          {"status", TaskStatusEnum()},
           {"due", due},
           {"priority", for_update ? Nullable(Priority()) : Priority()},
           {"projectId", project},
@@ -53,7 +53,7 @@ Status RegisterTaskTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_tasks", areas::kTasks,
            "List tasks with their ids, filtered by status, project, person, label or text.",
-           Object(WithPaging({{"status", StatusEnum()},
+           Object(WithPaging({{"status", TaskStatusEnum()},
                               {"projectId", Id()},
                               {"personId", Id()},
                               {"label", Str(tasks::kMaxLabelChars)},
@@ -83,7 +83,7 @@ Status RegisterTaskTools(tools::ToolRegistry& registry) {
             "Move tasks to Trash, by ids or all tasks matching a filter.",
             Object({{"ids", Ids()},
                     {"all", Bool("Every task matching status and projectId")},
-                    {"status", StatusEnum()},
+                    {"status", TaskStatusEnum()},
                     {"projectId", Id()}}),
             Risk::kHigh, true),
       Read("hub_list_due", areas::kTasks,

@@ -90,6 +90,11 @@ class Status {
   std::string message_;
 };
 
+// The Status of bad input: the core's most common error.
+inline Status InvalidArgument(std::string message) {
+  return Status(codes::kInvalidArgument, std::move(message));
+}
+
 template <typename T>
 class Result {
  public:

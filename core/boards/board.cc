@@ -12,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 // A string with something besides white space, of at most `max` code points.
 bool IsShortText(const json& v, size_t max) {
   if (!v.is_string()) return false;
@@ -39,50 +37,50 @@ const records::FieldSpec kFields[] = {
 const records::RecordKind kBoardKind = {kKind, kTable, kFields};
 
 Status CheckColumns(const json& columns) {
-  if (!columns.is_array()) return Invalid("columns must be a list");
+  if (!columns.is_array()) return InvalidArgument("columns must be a list");
   if (columns.size() > kMaxColumns) {
-    return Invalid("a board has at most " + std::to_string(kMaxColumns) + " columns");
+    return InvalidArgument("a board has at most " + std::to_string(kMaxColumns) + " columns");
   }
   std::set<std::string> ids;
   for (const json& c : columns) {
-    if (!c.is_object()) return Invalid("each column must be an object {id, title}");
+    if (!c.is_object()) return InvalidArgument("each column must be an object {id, title}");
     for (const auto& [key, _] : c.items()) {
-      if (key != "id" && key != "title") return Invalid("a column has no '" + key + "'");
+      if (key != "id" && key != "title") return InvalidArgument("a column has no '" + key + "'");
     }
     if (!IsShortText(c.value("id", json()), kMaxColumnIdChars)) {
-      return Invalid("each column needs an id of at most " + std::to_string(kMaxColumnIdChars) +
-                     " characters");
+      return InvalidArgument("each column needs an id of at most " +
+                             std::to_string(kMaxColumnIdChars) + " characters");
     }
     if (!IsShortText(c.value("title", json()), kMaxColumnTitleChars)) {
-      return Invalid("each column needs a title of at most " +
-                     std::to_string(kMaxColumnTitleChars) + " characters");
+      return InvalidArgument("each column needs a title of at most " +
+                             std::to_string(kMaxColumnTitleChars) + " characters");
     }
     if (!ids.insert(c["id"].get<std::string>()).second) {
-      return Invalid("two columns have the id '" + c["id"].get<std::string>() + "'");
+      return InvalidArgument("two columns have the id '" + c["id"].get<std::string>() + "'");
     }
   }
   return Status::Ok();
 }
 
 Status CheckTiles(const json& tiles) {
-  if (!tiles.is_array()) return Invalid("tiles must be a list");
+  if (!tiles.is_array()) return InvalidArgument("tiles must be a list");
   if (tiles.size() > kMaxTiles) {
-    return Invalid("a board has at most " + std::to_string(kMaxTiles) + " tiles");
+    return InvalidArgument("a board has at most " + std::to_string(kMaxTiles) + " tiles");
   }
   for (const json& t : tiles) {
-    if (!t.is_object()) return Invalid("each tile must be an object {kind, title}");
+    if (!t.is_object()) return InvalidArgument("each tile must be an object {kind, title}");
     for (const auto& [key, _] : t.items()) {
-      if (key != "kind" && key != "title") return Invalid("a tile has no '" + key + "'");
+      if (key != "kind" && key != "title") return InvalidArgument("a tile has no '" + key + "'");
     }
     if (!IsShortText(t.value("kind", json()), kMaxTileKindChars)) {
-      return Invalid("each tile needs a kind of at most " + std::to_string(kMaxTileKindChars) +
-                     " characters");
+      return InvalidArgument("each tile needs a kind of at most " +
+                             std::to_string(kMaxTileKindChars) + " characters");
     }
     if (t.contains("title") &&
         (!t["title"].is_string() || !text::IsValidUtf8(t["title"].get_ref<const std::string&>()) ||
          text::CountCodePoints(t["title"].get_ref<const std::string&>()) > kMaxTileTitleChars)) {
-      return Invalid("a tile's title is text of at most " + std::to_string(kMaxTileTitleChars) +
-                     " characters");
+      return InvalidArgument("a tile's title is text of at most " +
+                             std::to_string(kMaxTileTitleChars) + " characters");
     }
   }
   return Status::Ok();

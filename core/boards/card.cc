@@ -16,8 +16,6 @@ using store::Value;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 const records::FieldSpec kCardFields[] = {
     {.name = "board", .type = records::FieldType::kId, .required = true},
     {.name = "column", .required = true, .trim = true, .max_chars = kMaxColumnIdChars},
@@ -51,7 +49,7 @@ Result<json> LiveBoard(store::Database& db, const std::string& id, const std::st
 Status CheckColumnOf(const json& board, const json& given) {
   const std::string column(text::Trim(given.get_ref<const std::string&>()));
   if (FindColumn(board.value("columns", json::array()), column)) return Status::Ok();
-  return Invalid("the board has no column with id '" + column + "'");
+  return InvalidArgument("the board has no column with id '" + column + "'");
 }
 
 }  // namespace
@@ -92,13 +90,13 @@ Status CreateCard(sync::MutationContext& ctx, const json& args) {
     if (args.contains(name)) {
       ENSEMBLE_RETURN_IF_ERROR(records::CheckField(f, args[name]));
     } else if (f.required) {
-      return Invalid(name + " is required");
+      return InvalidArgument(name + " is required");
     }
   }
   const json task = args.value("task", json(nullptr));
   const bool has_note = !IsBlank(args.value("note", json("")));
   if (task.is_null() == !has_note) {
-    return Invalid("a card holds either a task or a note (not both, not neither)");
+    return InvalidArgument("a card holds either a task or a note (not both, not neither)");
   }
   const std::string space_id = args["spaceId"].get<std::string>();
   ENSEMBLE_ASSIGN_OR_RETURN(json board,
@@ -138,14 +136,14 @@ Status UpdateCard(sync::MutationContext& ctx, const json& args) {
   if (!card || IsDeleted(*card)) return records::UpdateRecord(kCardRecordKind, ctx, args);
   for (const char* fixed : {"board", "task"}) {
     if (fields.contains(fixed) && fields[fixed] != (*card)[fixed]) {
-      return Invalid(std::string("a card keeps its ") + fixed +
-                     "; take it off and put the other one on instead");
+      return InvalidArgument(std::string("a card keeps its ") + fixed +
+                             "; take it off and put the other one on instead");
     }
   }
   if (fields.contains("note") && fields["note"].is_string()) {
     const bool task_card = !(*card)["task"].is_null();
-    if (task_card && !IsBlank(fields["note"])) return Invalid("a task's card has no note");
-    if (!task_card && IsBlank(fields["note"])) return Invalid("a note card needs its text");
+    if (task_card && !IsBlank(fields["note"])) return InvalidArgument("a task's card has no note");
+    if (!task_card && IsBlank(fields["note"])) return InvalidArgument("a note card needs its text");
   }
   if (fields.contains("column") && fields["column"].is_string()) {
     ENSEMBLE_ASSIGN_OR_RETURN(

@@ -2,15 +2,15 @@
 
 #include <cctype>
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::calendar {
 namespace {
-
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
 
 bool StartsWithNoCase(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
   for (size_t i = 0; i < prefix.size(); ++i) {
-    if (Lower(s[i]) != prefix[i]) return false;
+    if (text::AsciiLower(s[i]) != prefix[i]) return false;
   }
   return true;
 }
@@ -42,8 +42,8 @@ bool IsMeetingUrl(std::string_view url) {
   const std::string_view path = rest.substr(slash);
   if (HostIs(host, "meet.google.com")) {
     // /abc-defg-hij, or /lookup/... for older links.
-    return path.size() >= 4 && (path.find('-') != std::string_view::npos ||
-                                StartsWithNoCase(path, "/lookup/"));
+    return path.size() >= 4 &&
+           (path.find('-') != std::string_view::npos || StartsWithNoCase(path, "/lookup/"));
   }
   if (HostIs(host, "teams.microsoft.com")) {
     return StartsWithNoCase(path, "/l/meetup-join/") || StartsWithNoCase(path, "/meet/") ||
@@ -74,9 +74,8 @@ std::string FindJoinUrl(std::string_view text) {
   while (true) {
     const size_t found = [&] {
       for (size_t i = pos; i + 8 <= text.size(); ++i) {
-        if ((text[i] == 'h' || text[i] == 'H') &&
-            (StartsWithNoCase(text.substr(i), "https://") ||
-             StartsWithNoCase(text.substr(i), "http://"))) {
+        if ((text[i] == 'h' || text[i] == 'H') && (StartsWithNoCase(text.substr(i), "https://") ||
+                                                   StartsWithNoCase(text.substr(i), "http://"))) {
           return i;
         }
       }
@@ -86,9 +85,9 @@ std::string FindJoinUrl(std::string_view text) {
     size_t end = found;
     while (end < text.size() && !EndsUrl(text[end])) ++end;
     std::string_view url = text.substr(found, end - found);
-    while (!url.empty() && (url.back() == '.' || url.back() == ',' || url.back() == ';' ||
-                            url.back() == ')' || url.back() == ']' || url.back() == '!' ||
-                            url.back() == '?')) {
+    while (!url.empty() &&
+           (url.back() == '.' || url.back() == ',' || url.back() == ';' || url.back() == ')' ||
+            url.back() == ']' || url.back() == '!' || url.back() == '?')) {
       url.remove_suffix(1);
     }
     if (IsMeetingUrl(url)) return std::string(url);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::calendar {
 namespace {
 
@@ -11,37 +13,30 @@ constexpr size_t kMaxSegments = 8;
 // Only this much of a token is searched for a meeting host.
 constexpr size_t kHostSearchChars = 96;
 
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c + 32) : c; }
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view lower) {
-  if (a.size() != lower.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (Lower(a[i]) != lower[i]) return false;
-  }
-  return true;
-}
-
 bool EndsWithIgnoreCase(std::string_view s, std::string_view lower) {
-  return s.size() >= lower.size() && EqualsIgnoreCase(s.substr(s.size() - lower.size()), lower);
+  return s.size() >= lower.size() &&
+         text::EqualsIgnoringAsciiCase(s.substr(s.size() - lower.size()), lower);
 }
 
 // host is `domain` or a subdomain of it.
 bool IsHost(std::string_view host, std::string_view domain) {
-  return EqualsIgnoreCase(host, domain) ||
+  return text::EqualsIgnoringAsciiCase(host, domain) ||
          (EndsWithIgnoreCase(host, domain) && host[host.size() - domain.size() - 1] == '.');
 }
 
 size_t FindIgnoreCase(std::string_view s, std::string_view lower) {
   if (lower.size() > s.size()) return std::string_view::npos;
   for (size_t i = 0; i + lower.size() <= s.size(); ++i) {
-    if (Lower(s[i]) == lower[0] && EqualsIgnoreCase(s.substr(i, lower.size()), lower)) return i;
+    if (text::AsciiLower(s[i]) == lower[0] &&
+        text::EqualsIgnoringAsciiCase(s.substr(i, lower.size()), lower))
+      return i;
   }
   return std::string_view::npos;
 }
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
-  c = Lower(c);
+  c = text::AsciiLower(c);
   return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
 
@@ -53,7 +48,7 @@ void AppendDecoded(std::string_view s, bool lower, std::string* out) {
       c = static_cast<char>(HexValue(s[i + 1]) * 16 + HexValue(s[i + 2]));
       i += 2;
     }
-    out->push_back(lower ? Lower(c) : c);
+    out->push_back(lower ? text::AsciiLower(c) : c);
   }
 }
 
@@ -75,7 +70,7 @@ std::string_view QueryValue(std::string_view query, std::string_view name) {
     if (j == std::string_view::npos) j = query.size();
     const std::string_view pair = query.substr(i, j - i);
     const size_t eq = pair.find('=');
-    if (eq != std::string_view::npos && EqualsIgnoreCase(pair.substr(0, eq), name)) {
+    if (eq != std::string_view::npos && text::EqualsIgnoringAsciiCase(pair.substr(0, eq), name)) {
       return pair.substr(eq + 1);
     }
     i = j + 1;
@@ -116,29 +111,32 @@ bool Classify(std::string_view url, std::string* out, bool* personal) {
   }
   if (IsHost(host, "teams.microsoft.com") || IsHost(host, "teams.live.com") ||
       IsHost(host, "teams.microsoft.us")) {
-    if (n >= 3 && EqualsIgnoreCase(seg[0], "l") && EqualsIgnoreCase(seg[1], "meetup-join")) {
+    if (n >= 3 && text::EqualsIgnoringAsciiCase(seg[0], "l") &&
+        text::EqualsIgnoringAsciiCase(seg[1], "meetup-join")) {
       return Append(out, "teams:", seg[2], false);
     }
-    if (n >= 2 && EqualsIgnoreCase(seg[0], "meet"))
+    if (n >= 2 && text::EqualsIgnoringAsciiCase(seg[0], "meet"))
       return Append(out, "teams:meet:", seg[1], false);
     return false;
   }
-  if (EqualsIgnoreCase(host, "meet.google.com")) {
+  if (text::EqualsIgnoringAsciiCase(host, "meet.google.com")) {
     if (n == 0) return false;
-    if (n >= 2 && EqualsIgnoreCase(seg[0], "lookup"))
+    if (n >= 2 && text::EqualsIgnoringAsciiCase(seg[0], "lookup"))
       return Append(out, "meet:lookup:", seg[1], true);
     return Append(out, "meet:", seg[0], true);
   }
   if (IsHost(host, "zoom.us") || IsHost(host, "zoomgov.com")) {
     for (size_t i = 0; i + 1 < n; ++i) {
-      if (EqualsIgnoreCase(seg[i], "my")) {
+      if (text::EqualsIgnoringAsciiCase(seg[i], "my")) {
         *personal = true;
         return Append(out, "zoom:my:", seg[i + 1], true);
       }
-      const bool id_follows =
-          EqualsIgnoreCase(seg[i], "j") || EqualsIgnoreCase(seg[i], "w") ||
-          EqualsIgnoreCase(seg[i], "s") || EqualsIgnoreCase(seg[i], "join") ||
-          (EqualsIgnoreCase(seg[i], "wc") && !EqualsIgnoreCase(seg[i + 1], "join"));
+      const bool id_follows = text::EqualsIgnoringAsciiCase(seg[i], "j") ||
+                              text::EqualsIgnoringAsciiCase(seg[i], "w") ||
+                              text::EqualsIgnoringAsciiCase(seg[i], "s") ||
+                              text::EqualsIgnoringAsciiCase(seg[i], "join") ||
+                              (text::EqualsIgnoringAsciiCase(seg[i], "wc") &&
+                               !text::EqualsIgnoringAsciiCase(seg[i + 1], "join"));
       if (id_follows && HasDigit(seg[i + 1])) {
         out->append("zoom:");
         AppendDigits(seg[i + 1], out);
@@ -152,12 +150,13 @@ bool Classify(std::string_view url, std::string* out, bool* personal) {
       return Append(out, "webex:", mtid, true);
     }
     for (size_t i = 0; i + 1 < n; ++i) {
-      if (EqualsIgnoreCase(seg[i], "meet") || EqualsIgnoreCase(seg[i], "join")) {
+      if (text::EqualsIgnoringAsciiCase(seg[i], "meet") ||
+          text::EqualsIgnoringAsciiCase(seg[i], "join")) {
         *personal = true;
         Append(out, "webex:", host, true);
         return Append(out, "/meet/", seg[i + 1], true);
       }
-      if (EqualsIgnoreCase(seg[i], "download") && i + 2 == n) {
+      if (text::EqualsIgnoringAsciiCase(seg[i], "download") && i + 2 == n) {
         return Append(out, "webex:", seg[i + 1], true);
       }
     }

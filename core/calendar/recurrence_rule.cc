@@ -1,8 +1,8 @@
 #include "core/calendar/recurrence_rule.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
+#include <charconv>
 
 #include "core/calendar/civil_time.h"
 
@@ -12,8 +12,8 @@ namespace {
 constexpr std::string_view kWeekdays[] = {"SU", "MO", "TU", "WE", "TH", "FR", "SA"};
 constexpr int kMaxInterval = 1'000'000;
 
-Status Invalid(std::string message) {
-  return Status(codes::kInvalidArgument, "RRULE: " + std::move(message));
+Status RuleInvalid(std::string message) {
+  return Status(core::codes::kInvalidArgument, "RRULE: " + std::move(message));
 }
 
 std::string Upper(std::string_view s) {
@@ -45,9 +45,9 @@ Status ParseIntList(std::string_view name, std::string_view list, int lo, int hi
   return ForEachItem(list, [&](std::string_view item) -> Status {
     int64_t n = 0;
     if (!ParseInt(item, &n) || n < lo || n > hi || (!allow_zero && n == 0)) {
-      return Invalid(std::string(name) + " has an invalid value \"" + std::string(item) + "\"");
+      return RuleInvalid(std::string(name) + " has an invalid value \"" + std::string(item) + "\"");
     }
-    if (out->size() >= 400) return Invalid(std::string(name) + " has too many values");
+    if (out->size() >= 400) return RuleInvalid(std::string(name) + " has too many values");
     out->push_back(static_cast<int>(n));
     return Status::Ok();
   });
@@ -60,7 +60,9 @@ int ParseWeekday(std::string_view s) {
   return -1;
 }
 
-bool Contains(const std::vector<int>& v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool Contains(const std::vector<int>& v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 // The first day of week 1 of `year` for weeks starting on `wkst`: week 1 is
 // the first week with at least four days in the year.
@@ -163,14 +165,20 @@ class Expander {
     const int64_t days = FloorDiv(local, kSecondsPerDay);
     const CivilDate d = CivilFromDays(days);
     switch (rule_.freq) {
-      case Frequency::kYearly: return d.year - start_date_.year;
+      case Frequency::kYearly:
+        return d.year - start_date_.year;
       case Frequency::kMonthly:
         return (d.year - start_date_.year) * 12 + (d.month - start_date_.month);
-      case Frequency::kWeekly: return FloorDiv(days - WeekStart(start_days_), 7);
-      case Frequency::kDaily: return days - start_days_;
-      case Frequency::kHourly: return FloorDiv(local - StartUnit(3600), 3600);
-      case Frequency::kMinutely: return FloorDiv(local - StartUnit(60), 60);
-      case Frequency::kSecondly: return local - dtstart_;
+      case Frequency::kWeekly:
+        return FloorDiv(days - WeekStart(start_days_), 7);
+      case Frequency::kDaily:
+        return days - start_days_;
+      case Frequency::kHourly:
+        return FloorDiv(local - StartUnit(3600), 3600);
+      case Frequency::kMinutely:
+        return FloorDiv(local - StartUnit(60), 60);
+      case Frequency::kSecondly:
+        return local - dtstart_;
     }
     return 0;
   }
@@ -190,11 +198,16 @@ class Expander {
         return DaysFromCivil(FloorDiv(m, 12), static_cast<int>(m - FloorDiv(m, 12) * 12) + 1, 1) *
                kSecondsPerDay;
       }
-      case Frequency::kWeekly: return (WeekStart(start_days_) + index * 7) * kSecondsPerDay;
-      case Frequency::kDaily: return (start_days_ + index) * kSecondsPerDay;
-      case Frequency::kHourly: return StartUnit(3600) + index * 3600;
-      case Frequency::kMinutely: return StartUnit(60) + index * 60;
-      case Frequency::kSecondly: return dtstart_ + index;
+      case Frequency::kWeekly:
+        return (WeekStart(start_days_) + index * 7) * kSecondsPerDay;
+      case Frequency::kDaily:
+        return (start_days_ + index) * kSecondsPerDay;
+      case Frequency::kHourly:
+        return StartUnit(3600) + index * 3600;
+      case Frequency::kMinutely:
+        return StartUnit(60) + index * 60;
+      case Frequency::kSecondly:
+        return dtstart_ + index;
     }
     return 0;
   }
@@ -304,16 +317,20 @@ class Expander {
         for (int i = 0; i < 7; ++i) AddDay(start + i, out);
         return 0;
       }
-      case Frequency::kDaily: AddDay(start_days_ + index, out); return 0;
-      default: break;
+      case Frequency::kDaily:
+        AddDay(start_days_ + index, out);
+        return 0;
+      default:
+        break;
     }
     const int64_t at = PeriodStart(index);
     const int64_t days = FloorDiv(at, kSecondsPerDay);
     const DayInfo info{days, CivilFromDays(days)};
     const int tod = static_cast<int>(at - days * kSecondsPerDay);
     const int h = tod / 3600, mi = tod / 60 % 60;
-    const int64_t unit = rule_.freq == Frequency::kHourly ? 3600
-                         : rule_.freq == Frequency::kMinutely ? 60 : 1;
+    const int64_t unit = rule_.freq == Frequency::kHourly     ? 3600
+                         : rule_.freq == Frequency::kMinutely ? 60
+                                                              : 1;
     if (!DayMatches(info)) {
       const int64_t next_day = (days + 1) * kSecondsPerDay;
       const int64_t base = rule_.freq == Frequency::kSecondly ? dtstart_ : StartUnit(unit);
@@ -359,7 +376,7 @@ class Expander {
   std::vector<WeekdayNum> by_day_;
   std::vector<int> hours_, minutes_, seconds_;
   std::vector<int> day_times_;  // Seconds into the day, for DAILY and longer.
-  mutable int64_t work_ = 0;     // Days examined since the budget was charged.
+  mutable int64_t work_ = 0;    // Days examined since the budget was charged.
 };
 
 }  // namespace
@@ -375,7 +392,8 @@ Result<RecurrenceRule> ParseRecurrenceRule(std::string_view text) {
     rest = semi == std::string_view::npos ? std::string_view() : rest.substr(semi + 1);
     if (part.empty()) continue;
     const size_t eq = part.find('=');
-    if (eq == std::string_view::npos) return Invalid("\"" + std::string(part) + "\" has no value");
+    if (eq == std::string_view::npos)
+      return RuleInvalid("\"" + std::string(part) + "\" has no value");
     const std::string_view key = part.substr(0, eq);
     const std::string_view value = part.substr(eq + 1);
     int64_t n = 0;
@@ -391,12 +409,12 @@ Result<RecurrenceRule> ParseRecurrenceRule(std::string_view text) {
           has_freq = true;
         }
       }
-      if (!has_freq) return Invalid("unknown FREQ \"" + std::string(value) + "\"");
+      if (!has_freq) return RuleInvalid("unknown FREQ \"" + std::string(value) + "\"");
     } else if (key == "INTERVAL") {
-      if (!ParseInt(value, &n) || n < 1 || n > kMaxInterval) return Invalid("invalid INTERVAL");
+      if (!ParseInt(value, &n) || n < 1 || n > kMaxInterval) return RuleInvalid("invalid INTERVAL");
       rule.interval = static_cast<int>(n);
     } else if (key == "COUNT") {
-      if (!ParseInt(value, &n) || n < 1) return Invalid("invalid COUNT");
+      if (!ParseInt(value, &n) || n < 1) return RuleInvalid("invalid COUNT");
       rule.count = n;
     } else if (key == "UNTIL") {
       // Kept as text-derived numbers: the caller knows the event's zone.
@@ -406,20 +424,21 @@ Result<RecurrenceRule> ParseRecurrenceRule(std::string_view text) {
       int64_t y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
       const bool date_ok = v.size() >= 8 && ParseInt(v.substr(0, 4), &y) &&
                            ParseInt(v.substr(4, 2), &mo) && ParseInt(v.substr(6, 2), &d) &&
-                           mo >= 1 && mo <= 12 && d >= 1 && d <= DaysInMonth(y, static_cast<int>(mo));
-      if (!date_ok) return Invalid("invalid UNTIL");
+                           mo >= 1 && mo <= 12 && d >= 1 &&
+                           d <= DaysInMonth(y, static_cast<int>(mo));
+      if (!date_ok) return RuleInvalid("invalid UNTIL");
       if (v.size() == 8) {
         rule.until_is_date = true;
       } else if (v.size() != 15 || v[8] != 'T' || !ParseInt(v.substr(9, 2), &h) ||
                  !ParseInt(v.substr(11, 2), &mi) || !ParseInt(v.substr(13, 2), &s) || h > 23 ||
                  mi > 59 || s > 60) {
-        return Invalid("invalid UNTIL");
+        return RuleInvalid("invalid UNTIL");
       }
       rule.until = LocalSeconds(y, static_cast<int>(mo), static_cast<int>(d), static_cast<int>(h),
                                 static_cast<int>(mi), static_cast<int>(std::min<int64_t>(s, 59)));
     } else if (key == "WKST") {
       rule.wkst = ParseWeekday(value);
-      if (rule.wkst < 0) return Invalid("invalid WKST");
+      if (rule.wkst < 0) return RuleInvalid("invalid WKST");
     } else if (key == "BYSECOND") {
       ENSEMBLE_RETURN_IF_ERROR(ParseIntList(key, value, 0, 60, true, &rule.by_second));
     } else if (key == "BYMINUTE") {
@@ -438,22 +457,23 @@ Result<RecurrenceRule> ParseRecurrenceRule(std::string_view text) {
       ENSEMBLE_RETURN_IF_ERROR(ParseIntList(key, value, -366, 366, false, &rule.by_set_pos));
     } else if (key == "BYDAY") {
       ENSEMBLE_RETURN_IF_ERROR(ForEachItem(value, [&](std::string_view item) -> Status {
-        if (item.size() < 2) return Invalid("invalid BYDAY \"" + std::string(item) + "\"");
+        if (item.size() < 2) return RuleInvalid("invalid BYDAY \"" + std::string(item) + "\"");
         WeekdayNum w;
         w.weekday = ParseWeekday(item.substr(item.size() - 2));
         const std::string_view ord = item.substr(0, item.size() - 2);
         int64_t o = 0;
-        if (w.weekday < 0 || (!ord.empty() && (!ParseInt(ord, &o) || o == 0 || o < -53 || o > 53))) {
-          return Invalid("invalid BYDAY \"" + std::string(item) + "\"");
+        if (w.weekday < 0 ||
+            (!ord.empty() && (!ParseInt(ord, &o) || o == 0 || o < -53 || o > 53))) {
+          return RuleInvalid("invalid BYDAY \"" + std::string(item) + "\"");
         }
-        if (rule.by_day.size() >= 400) return Invalid("BYDAY has too many values");
+        if (rule.by_day.size() >= 400) return RuleInvalid("BYDAY has too many values");
         w.ordinal = static_cast<int>(o);
         rule.by_day.push_back(w);
         return Status::Ok();
       }));
     }
   }
-  if (!has_freq) return Invalid("FREQ is missing");
+  if (!has_freq) return RuleInvalid("FREQ is missing");
   return rule;
 }
 

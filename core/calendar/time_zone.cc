@@ -26,6 +26,7 @@ struct WindowsZone {
 
 #include "core/calendar/tz_data.inc"
 #include "core/calendar/windows_zones.inc"
+#include "core/text/ascii.h"
 
 template <typename T, size_t N, typename Key>
 const T* FindSorted(const T (&table)[N], std::string_view name, Key key) {
@@ -33,14 +34,6 @@ const T* FindSorted(const T (&table)[N], std::string_view name, Key key) {
                              [&](const T& row, std::string_view n) { return key(row) < n; });
   if (it != std::end(table) && key(*it) == name) return it;
   return nullptr;
-}
-
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
 }
 
 const ZoneRecord* FindRecord(std::string_view name) {
@@ -56,10 +49,10 @@ const ZoneRecord* FindRecord(std::string_view name) {
 const ZoneRecord* FindRecordAnyCase(std::string_view name) {
   if (const ZoneRecord* r = FindRecord(name)) return r;
   for (const ZoneRecord& r : kZoneRecords) {
-    if (EqualsIgnoreCase(r.name, name)) return &r;
+    if (text::EqualsIgnoringAsciiCase(r.name, name)) return &r;
   }
   for (const ZoneLink& l : kZoneLinks) {
-    if (EqualsIgnoreCase(l.alias, name)) return FindRecord(l.target);
+    if (text::EqualsIgnoringAsciiCase(l.alias, name)) return FindRecord(l.target);
   }
   return nullptr;
 }
@@ -137,7 +130,7 @@ std::string_view WindowsZoneToIana(std::string_view windows_name) {
   auto key = [](const WindowsZone& w) { return std::string_view(w.windows); };
   if (const WindowsZone* w = FindSorted(kWindowsZones, windows_name, key)) return w->iana;
   for (const WindowsZone& w : kWindowsZones) {
-    if (EqualsIgnoreCase(w.windows, windows_name)) return w.iana;
+    if (text::EqualsIgnoringAsciiCase(w.windows, windows_name)) return w.iana;
   }
   return {};
 }
@@ -158,8 +151,8 @@ std::shared_ptr<const TimeZone> FindBuiltinZone(std::string_view name) {
   while (!name.empty() && (name.front() == ' ' || name.front() == '"')) name.remove_prefix(1);
   while (!name.empty() && (name.back() == ' ' || name.back() == '"')) name.remove_suffix(1);
   if (name.empty()) return nullptr;
-  if (EqualsIgnoreCase(name, "Z") || EqualsIgnoreCase(name, "UTC") ||
-      EqualsIgnoreCase(name, "GMT")) {
+  if (text::EqualsIgnoringAsciiCase(name, "Z") || text::EqualsIgnoringAsciiCase(name, "UTC") ||
+      text::EqualsIgnoringAsciiCase(name, "GMT")) {
     return std::make_shared<FixedZone>(0);
   }
   if (const ZoneRecord* r = FindRecordAnyCase(name)) return Build(*r);

@@ -16,8 +16,6 @@ const records::FieldSpec kFields[] = {
     {.name = "revision", .type = records::FieldType::kInt, .min = 1, .max = kMaxRevision},
 };
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 // The digits of record ids (core/base/id.cc), for block ids.
 constexpr std::string_view kIdDigits = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 // A block id is the page id's first kBlockPrefixChars characters and the
@@ -49,19 +47,20 @@ const store::Migration kCreatePageTable = {
     "CREATE INDEX pages_row_version ON pages (row_version);"};
 
 Status UpdatePage(sync::MutationContext& ctx, const json& args) {
-  if (!args.is_object()) return Invalid("page.update takes an object");
+  if (!args.is_object()) return InvalidArgument("page.update takes an object");
   json generic = args;
   json revision = nullptr;
   if (auto it = generic.find("revision"); it != generic.end()) {
     revision = *it;
     generic.erase(it);
     if (!revision.is_number_integer() || revision.get<int64_t>() < 0) {
-      return Invalid("revision must be a revision number");
+      return InvalidArgument("revision must be a revision number");
     }
   }
   if (generic.contains("fields") && generic["fields"].is_object() &&
       generic["fields"].contains("revision")) {
-    return Invalid("a page's revision is kept by the page; send it as revision, not a field");
+    return InvalidArgument(
+        "a page's revision is kept by the page; send it as revision, not a field");
   }
   if (!generic.contains("id") || !generic["id"].is_string()) {
     return records::UpdateRecord(kPageKind, ctx, generic);  // Refuses it readably.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::playbooks {
 namespace {
 
@@ -41,24 +43,16 @@ void AddNameAndParts(std::string_view text, std::vector<AppName>* names) {
   }
 }
 
-// As message_words.cc: a word is a run of ASCII letters and digits or of
-// non-ASCII bytes. (AppNamesMatchAsWords in app_names_test.cc checks that
-// the two agree.)
-bool IsWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
+// As message_words.cc: a word is a run of text::IsWordByte.
 // Calls fn(begin, end) for each word of `text` until it returns false;
 // false when it did.
 template <typename Fn>
 bool ForEachWordUntil(std::string_view text, Fn&& fn) {
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && !IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && !text::IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
     const std::size_t begin = i;
-    while (i < text.size() && IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && text::IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
     if (i > begin && !fn(begin, i)) return false;
   }
   return true;
@@ -68,7 +62,7 @@ bool ForEachWordUntil(std::string_view text, Fn&& fn) {
 bool EqualsLowered(std::string_view lower, std::string_view word) {
   if (lower.size() != word.size()) return false;
   for (std::size_t k = 0; k < word.size(); ++k) {
-    if (Lower(word[k]) != lower[k]) return false;
+    if (text::AsciiLower(word[k]) != lower[k]) return false;
   }
   return true;
 }
@@ -84,7 +78,7 @@ static_assert(std::all_of(kEverydayAppNames.begin(), kEverydayAppNames.end(),
 bool IsEverydayWord(std::string_view word) {
   if (word.size() > kMaxEverydayNameChars) return false;
   char lower[kMaxEverydayNameChars];
-  for (std::size_t k = 0; k < word.size(); ++k) lower[k] = Lower(word[k]);
+  for (std::size_t k = 0; k < word.size(); ++k) lower[k] = text::AsciiLower(word[k]);
   return IsEverydayAppName(std::string_view(lower, word.size()));
 }
 
@@ -114,8 +108,8 @@ bool ContainsName(const MessageWords& message, std::string_view name) {
 }
 
 bool IsAnd(std::string_view word) {
-  return word.size() == 3 && Lower(word[0]) == 'a' && Lower(word[1]) == 'n' &&
-         Lower(word[2]) == 'd';
+  return word.size() == 3 && text::AsciiLower(word[0]) == 'a' && text::AsciiLower(word[1]) == 'n' &&
+         text::AsciiLower(word[2]) == 'd';
 }
 
 // AddNameAndParts's names of `text`, each tried against `message`.

@@ -3,14 +3,14 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::playbooks {
 namespace {
 
 // Numbers longer than this are declined, so every accepted one is finite
 // and nlohmann reads it without overflow.
 constexpr std::size_t kMaxNumberChars = 18;
-
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -224,16 +224,16 @@ bool JsonReader::SkipLiteral(std::string_view literal) {
 bool JsonReader::SkipNumber() {
   const std::size_t start = pos_;
   if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-  if (pos_ >= text_.size() || !IsDigit(text_[pos_])) return false;
+  if (pos_ >= text_.size() || !text::IsAsciiDigit(text_[pos_])) return false;
   if (text_[pos_] == '0') {
     ++pos_;
   } else {
-    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && text::IsAsciiDigit(text_[pos_])) ++pos_;
   }
   if (pos_ < text_.size() && text_[pos_] == '.') {
     ++pos_;
-    if (pos_ >= text_.size() || !IsDigit(text_[pos_])) return false;
-    while (pos_ < text_.size() && IsDigit(text_[pos_])) ++pos_;
+    if (pos_ >= text_.size() || !text::IsAsciiDigit(text_[pos_])) return false;
+    while (pos_ < text_.size() && text::IsAsciiDigit(text_[pos_])) ++pos_;
   }
   if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) return false;
   return pos_ - start <= kMaxNumberChars;

@@ -1,22 +1,18 @@
 #include "core/playbooks/message_words.h"
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::playbooks {
 namespace {
-
-bool IsWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
-
-char Lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
 // Calls fn(begin, end) for each word of `text`.
 template <typename Fn>
 void ForEachWord(std::string_view text, Fn&& fn) {
   std::size_t i = 0;
   while (i < text.size()) {
-    while (i < text.size() && !IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && !text::IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
     const std::size_t begin = i;
-    while (i < text.size() && IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
+    while (i < text.size() && text::IsWordByte(static_cast<unsigned char>(text[i]))) ++i;
     if (i > begin) fn(begin, i);
   }
 }
@@ -24,7 +20,7 @@ void ForEachWord(std::string_view text, Fn&& fn) {
 }  // namespace
 
 MessageWords::MessageWords(std::string_view text) : lower_(text) {
-  for (char& c : lower_) c = Lower(c);
+  for (char& c : lower_) c = text::AsciiLower(c);
   const std::string_view lower(lower_);
   ForEachWord(text, [&](std::size_t begin, std::size_t end) {
     words_.push_back(
@@ -53,7 +49,7 @@ std::vector<std::string> SplitWords(std::string_view text) {
   std::vector<std::string> out;
   ForEachWord(text, [&](std::size_t begin, std::size_t end) {
     std::string word(text.substr(begin, end - begin));
-    for (char& c : word) c = Lower(c);
+    for (char& c : word) c = text::AsciiLower(c);
     out.push_back(std::move(word));
   });
   return out;

@@ -6,6 +6,8 @@
 #include <optional>
 #include <utility>
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::playbooks {
 namespace {
 
@@ -93,7 +95,8 @@ class FrontMatterReader {
         if (q == '"' && c == '\\' && *pos < s.size()) {
           char e = s[(*pos)++];
           if (e != '"' && e != '\\') {
-            return Error(line, field, std::string("unknown escape '\\") + e + "' in a quoted string");
+            return Error(line, field,
+                         std::string("unknown escape '\\") + e + "' in a quoted string");
           }
           c = e;
         }
@@ -151,13 +154,12 @@ class FrontMatterReader {
 };
 
 bool IsLower(char c) { return c >= 'a' && c <= 'z'; }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // [a-z][a-z0-9_]* up to kMaxToolNameLength: tool names and mention kinds.
 bool IsValidIdentifier(std::string_view s) {
   if (s.empty() || s.size() > kMaxToolNameLength || !IsLower(s.front())) return false;
   return std::all_of(s.begin(), s.end(),
-                     [](char c) { return IsLower(c) || IsDigit(c) || c == '_'; });
+                     [](char c) { return IsLower(c) || text::IsAsciiDigit(c) || c == '_'; });
 }
 
 // Splits text into lines without their line ends.
@@ -196,14 +198,15 @@ std::string TrimBody(std::string_view body) {
 bool IsValidPlaybookName(std::string_view name) {
   if (name.empty() || name.size() > kMaxNameLength || !IsLower(name.front())) return false;
   return std::all_of(name.begin(), name.end(),
-                     [](char c) { return IsLower(c) || IsDigit(c) || c == '-'; });
+                     [](char c) { return IsLower(c) || text::IsAsciiDigit(c) || c == '-'; });
 }
 
 Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
   FrontMatterReader reader(source);
   if (text.size() > kMaxPlaybookBytes) {
-    return reader.Error(1, {}, "file is " + std::to_string(text.size()) + " bytes; at most " +
-                                   std::to_string(kMaxPlaybookBytes) + " are allowed");
+    return reader.Error(1, {},
+                        "file is " + std::to_string(text.size()) + " bytes; at most " +
+                            std::to_string(kMaxPlaybookBytes) + " are allowed");
   }
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // UTF-8 BOM.
   std::vector<std::string_view> lines = SplitLines(text);
@@ -219,9 +222,9 @@ Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
   }
   if (close == 0) return reader.Error(1, {}, "the front matter has no closing '---' line");
   if (close - 1 > kMaxFrontMatterLines) {
-    return reader.Error(close + 1, {},
-                        "front matter is longer than " + std::to_string(kMaxFrontMatterLines) +
-                            " lines");
+    return reader.Error(
+        close + 1, {},
+        "front matter is longer than " + std::to_string(kMaxFrontMatterLines) + " lines");
   }
 
   std::map<std::string, RawField, std::less<>> fields;
@@ -233,7 +236,8 @@ Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
     if (trimmed.empty() || trimmed.front() == '#') continue;
     if (trimmed.front() == '-' && (trimmed.size() == 1 || IsSpace(trimmed[1]))) {
       if (block_key.empty()) {
-        return reader.Error(line_no, {}, "a '- item' line must follow a list field such as 'tools:'");
+        return reader.Error(line_no, {},
+                            "a '- item' line must follow a list field such as 'tools:'");
       }
       std::string_view rest = Trim(trimmed.substr(1));
       std::size_t pos = 0;
@@ -246,7 +250,8 @@ Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
       continue;
     }
     if (IsSpace(line.front())) {
-      return reader.Error(line_no, {}, "unexpected indentation (only '- item' lines may be indented)");
+      return reader.Error(line_no, {},
+                          "unexpected indentation (only '- item' lines may be indented)");
     }
     block_key.clear();
     std::size_t colon = trimmed.find(':');
@@ -292,7 +297,8 @@ Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         std::string item,
         reader.ReadItem(value, &pos, /*stop_at_comma=*/false, line_no, key, &field.quoted_scalar));
-    if (spec->kind == FieldKind::kBool && (field.quoted_scalar || (item != "true" && item != "false"))) {
+    if (spec->kind == FieldKind::kBool &&
+        (field.quoted_scalar || (item != "true" && item != "false"))) {
       return reader.Error(line_no, key, "expects true or false");
     }
     field.items.push_back(std::move(item));
@@ -343,8 +349,10 @@ Result<Playbook> ParsePlaybook(std::string_view text, std::string_view source) {
     for (const std::string& tool : list(key)) {
       if (!IsValidIdentifier(tool)) {
         return reader.Error(line_of(key), key,
-                            "'" + tool + "' is not a tool name (a-z, 0-9 and '_', starting with "
-                            "a letter, at most " + std::to_string(kMaxToolNameLength) + ")");
+                            "'" + tool +
+                                "' is not a tool name (a-z, 0-9 and '_', starting with "
+                                "a letter, at most " +
+                                std::to_string(kMaxToolNameLength) + ")");
       }
     }
   }

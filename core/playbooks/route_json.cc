@@ -10,26 +10,27 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(std::string message) {
+Status RouteRequestInvalid(std::string message) {
   return Status(codes::kInvalidArgument, "route request: " + std::move(message));
 }
 
 Status ReadString(const json& value, const std::string& where, std::string* out) {
-  if (!value.is_string()) return Invalid(where + " must be a string");
+  if (!value.is_string()) return RouteRequestInvalid(where + " must be a string");
   *out = value.get<std::string>();
   return Status::Ok();
 }
 
 Status ReadBool(const json& value, const std::string& where, bool* out) {
-  if (!value.is_boolean()) return Invalid(where + " must be true or false");
+  if (!value.is_boolean()) return RouteRequestInvalid(where + " must be true or false");
   *out = value.get<bool>();
   return Status::Ok();
 }
 
 Status CheckArray(const json& value, const std::string& where) {
-  if (!value.is_array()) return Invalid(where + " must be an array");
+  if (!value.is_array()) return RouteRequestInvalid(where + " must be an array");
   if (value.size() > kMaxRouteListItems) {
-    return Invalid(where + " has more than " + std::to_string(kMaxRouteListItems) + " items");
+    return RouteRequestInvalid(where + " has more than " + std::to_string(kMaxRouteListItems) +
+                               " items");
   }
   return Status::Ok();
 }
@@ -42,7 +43,8 @@ Status ReadStrings(const json& value, const std::string& where, std::vector<std:
     // The item's name is built only for an error: lists of tool names are
     // long, and routing one message must stay cheap.
     const json& item = value[i];
-    if (!item.is_string()) return Invalid(where + "[" + std::to_string(i) + "] must be a string");
+    if (!item.is_string())
+      return RouteRequestInvalid(where + "[" + std::to_string(i) + "] must be a string");
     out->push_back(item.get_ref<const std::string&>());
   }
   return Status::Ok();
@@ -50,10 +52,10 @@ Status ReadStrings(const json& value, const std::string& where, std::vector<std:
 
 Status CheckKeys(const json& object, const std::string& where,
                  std::initializer_list<std::string_view> known) {
-  if (!object.is_object()) return Invalid(where + " must be an object");
+  if (!object.is_object()) return RouteRequestInvalid(where + " must be an object");
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end()) {
-      return Invalid(where + " has an unknown key '" + key + "'");
+      return RouteRequestInvalid(where + " has an unknown key '" + key + "'");
     }
   }
   return Status::Ok();
@@ -67,7 +69,7 @@ Status ReadCustomBoard(const json& value, const std::string& where, bool* out) {
   } else if (value.is_string()) {
     *out = *out || !value.get_ref<const std::string&>().empty();
   } else {
-    return Invalid(where + " must be true, false or a board id");
+    return RouteRequestInvalid(where + " must be true, false or a board id");
   }
   return Status::Ok();
 }
@@ -85,10 +87,11 @@ Status ReadSurface(const json& value, RouteRequest* request) {
     // The rest of AssistantPageContext's surface (tab, ids, geometry) does
     // not route; only its filters are read.
     const json& inner = value["surface"];
-    if (!inner.is_object()) return Invalid("surface.surface must be an object");
+    if (!inner.is_object()) return RouteRequestInvalid("surface.surface must be an object");
     if (inner.contains("filters")) {
       const json& filters = inner["filters"];
-      if (!filters.is_object()) return Invalid("surface.surface.filters must be an object");
+      if (!filters.is_object())
+        return RouteRequestInvalid("surface.surface.filters must be an object");
       if (filters.contains("customBoard")) {
         ENSEMBLE_RETURN_IF_ERROR(ReadCustomBoard(
             filters["customBoard"], "surface.surface.filters.customBoard", &request->custom_board));
@@ -128,7 +131,7 @@ Status ReadMentions(const json& value, RouteRequest* request) {
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string where = "mentions[" + std::to_string(i) + "]";
     ENSEMBLE_RETURN_IF_ERROR(CheckKeys(value[i], where, {"kind", "id", "label"}));
-    if (!value[i].contains("kind")) return Invalid(where + ".kind is required");
+    if (!value[i].contains("kind")) return RouteRequestInvalid(where + ".kind is required");
     std::string kind;
     ENSEMBLE_RETURN_IF_ERROR(ReadString(value[i]["kind"], where + ".kind", &kind));
     request->mention_kinds.push_back(std::move(kind));
@@ -146,10 +149,11 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
                 {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
                  "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
   RouteRequest request;
-  if (!value.contains("message")) return Invalid("message is required");
+  if (!value.contains("message")) return RouteRequestInvalid("message is required");
   ENSEMBLE_RETURN_IF_ERROR(ReadString(value["message"], "message", &request.message));
   if (request.message.size() > kMaxRouteMessageBytes) {
-    return Invalid("message is longer than " + std::to_string(kMaxRouteMessageBytes) + " bytes");
+    return RouteRequestInvalid("message is longer than " + std::to_string(kMaxRouteMessageBytes) +
+                               " bytes");
   }
   if (value.contains("mentions"))
     ENSEMBLE_RETURN_IF_ERROR(ReadMentions(value["mentions"], &request));

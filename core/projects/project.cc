@@ -12,8 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 const records::FieldSpec kFields[] = {
     {.name = "title", .required = true, .trim = true, .max_chars = kMaxTitleChars},
     {.name = "description", .max_chars = kMaxDescriptionChars},
@@ -30,40 +28,41 @@ const records::FieldSpec kFields[] = {
 }  // namespace
 
 Status CheckDeliverables(const json& deliverables) {
-  if (!deliverables.is_array()) return Invalid("deliverables must be a list");
+  if (!deliverables.is_array()) return InvalidArgument("deliverables must be a list");
   if (deliverables.size() > kMaxDeliverables) {
-    return Invalid("deliverables holds more than " + std::to_string(kMaxDeliverables) + " items");
+    return InvalidArgument("deliverables holds more than " + std::to_string(kMaxDeliverables) +
+                           " items");
   }
   std::set<std::string> ids;
   for (const json& d : deliverables) {
-    if (!d.is_object()) return Invalid("each deliverable must be an object");
+    if (!d.is_object()) return InvalidArgument("each deliverable must be an object");
     for (const auto& [key, _] : d.items()) {
       if (key != "id" && key != "title" && key != "due" && key != "done") {
-        return Invalid("unknown deliverable field '" + key + "'");
+        return InvalidArgument("unknown deliverable field '" + key + "'");
       }
     }
     if (!d.contains("id") || !d["id"].is_string() ||
         !IsValidId(d["id"].get_ref<const std::string&>())) {
-      return Invalid("each deliverable needs an id (a record id)");
+      return InvalidArgument("each deliverable needs an id (a record id)");
     }
     if (!ids.insert(d["id"].get<std::string>()).second) {
-      return Invalid("deliverable id " + d["id"].get<std::string>() + " appears twice");
+      return InvalidArgument("deliverable id " + d["id"].get<std::string>() + " appears twice");
     }
     if (!d.contains("title") || !d["title"].is_string() ||
         text::Trim(d["title"].get_ref<const std::string&>()).empty()) {
-      return Invalid("each deliverable needs a title");
+      return InvalidArgument("each deliverable needs a title");
     }
     const auto& title = d["title"].get_ref<const std::string&>();
     if (!text::IsValidUtf8(title) || text::CountCodePoints(title) > kMaxTitleChars) {
-      return Invalid("a deliverable title is longer than " + std::to_string(kMaxTitleChars) +
-                     " characters");
+      return InvalidArgument("a deliverable title is longer than " +
+                             std::to_string(kMaxTitleChars) + " characters");
     }
     if (d.contains("due") && !d["due"].is_null() &&
         !(d["due"].is_string() && records::IsIsoDate(d["due"].get_ref<const std::string&>()))) {
-      return Invalid("a deliverable's due must be a date (YYYY-MM-DD) or null");
+      return InvalidArgument("a deliverable's due must be a date (YYYY-MM-DD) or null");
     }
     if (d.contains("done") && !d["done"].is_boolean()) {
-      return Invalid("a deliverable's done must be true or false");
+      return InvalidArgument("a deliverable's done must be true or false");
     }
   }
   return Status::Ok();

@@ -12,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 bool IsLeap(int y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
 
 int Digits(std::string_view s) {
@@ -33,12 +31,13 @@ std::string OneOf(std::span<const std::string_view> values) {
 
 Status CheckText(const FieldSpec& field, const json& v) {
   const std::string name(field.name);
-  if (!v.is_string()) return Invalid(name + " must be a string");
+  if (!v.is_string()) return InvalidArgument(name + " must be a string");
   const auto& s = v.get_ref<const std::string&>();
-  if (!text::IsValidUtf8(s)) return Invalid(name + " is not valid UTF-8");
-  if (field.required && text::Trim(s).empty()) return Invalid(name + " must not be empty");
+  if (!text::IsValidUtf8(s)) return InvalidArgument(name + " is not valid UTF-8");
+  if (field.required && text::Trim(s).empty()) return InvalidArgument(name + " must not be empty");
   if (text::CountCodePoints(s) > field.max_chars) {
-    return Invalid(name + " is longer than " + std::to_string(field.max_chars) + " characters");
+    return InvalidArgument(name + " is longer than " + std::to_string(field.max_chars) +
+                           " characters");
   }
   return Status::Ok();
 }
@@ -46,40 +45,41 @@ Status CheckText(const FieldSpec& field, const json& v) {
 Status CheckInt(const FieldSpec& field, const json& v) {
   const std::string name(field.name);
   if (!v.is_number_integer() || v.get<int64_t>() < field.min || v.get<int64_t>() > field.max) {
-    return Invalid(name + " must be a whole number from " + std::to_string(field.min) + " to " +
-                   std::to_string(field.max));
+    return InvalidArgument(name + " must be a whole number from " + std::to_string(field.min) +
+                           " to " + std::to_string(field.max));
   }
   return Status::Ok();
 }
 
 Status CheckList(const FieldSpec& field, const json& v) {
   const std::string name(field.name);
-  if (!v.is_array()) return Invalid(name + " must be a list");
+  if (!v.is_array()) return InvalidArgument(name + " must be a list");
   for (const json& item : v) {
-    if (!item.is_string()) return Invalid(name + " must hold strings");
+    if (!item.is_string()) return InvalidArgument(name + " must hold strings");
     const auto& s = item.get_ref<const std::string&>();
     if (field.type == FieldType::kIdList) {
-      if (!IsValidId(s)) return Invalid(name + " must hold record ids");
+      if (!IsValidId(s)) return InvalidArgument(name + " must hold record ids");
       continue;
     }
-    if (!text::IsValidUtf8(s)) return Invalid(name + " holds text that is not valid UTF-8");
+    if (!text::IsValidUtf8(s)) return InvalidArgument(name + " holds text that is not valid UTF-8");
     if (text::CountCodePoints(s) > field.max_chars) {
-      return Invalid(name + " holds an item longer than " + std::to_string(field.max_chars) +
-                     " characters");
+      return InvalidArgument(name + " holds an item longer than " +
+                             std::to_string(field.max_chars) + " characters");
     }
   }
   // The limit is on what is kept: blanks and repeats are dropped before storing.
   if (NormalizeField(field, v).size() > field.max_items) {
-    return Invalid(name + " holds more than " + std::to_string(field.max_items) + " items");
+    return InvalidArgument(name + " holds more than " + std::to_string(field.max_items) + " items");
   }
   return Status::Ok();
 }
 
 Status CheckJson(const FieldSpec& field, const json& v) {
   const std::string name(field.name);
-  if (!v.is_array() && !v.is_object()) return Invalid(name + " must be a list or an object");
+  if (!v.is_array() && !v.is_object())
+    return InvalidArgument(name + " must be a list or an object");
   if (v.dump().size() > field.max_chars) {
-    return Invalid(name + " is larger than " + std::to_string(field.max_chars) + " bytes");
+    return InvalidArgument(name + " is larger than " + std::to_string(field.max_chars) + " bytes");
   }
   return field.check ? field.check(v) : Status::Ok();
 }
@@ -118,22 +118,23 @@ Status CheckField(const FieldSpec& field, const json& value) {
                     value.get_ref<const std::string&>()) != field.values.end()) {
         return Status::Ok();
       }
-      return Invalid(name + " must be one of " + OneOf(field.values));
+      return InvalidArgument(name + " must be one of " + OneOf(field.values));
     case FieldType::kDate:
       if (value.is_string() && IsIsoDate(value.get_ref<const std::string&>())) return Status::Ok();
-      return Invalid(name + " must be a date (YYYY-MM-DD)" + (field.nullable ? " or null" : ""));
+      return InvalidArgument(name + " must be a date (YYYY-MM-DD)" +
+                             (field.nullable ? " or null" : ""));
     case FieldType::kInt:
       return CheckInt(field, value);
     case FieldType::kId:
       if (value.is_string() && IsValidId(value.get_ref<const std::string&>())) return Status::Ok();
-      return Invalid(name + " must be a record id" + (field.nullable ? " or null" : ""));
+      return InvalidArgument(name + " must be a record id" + (field.nullable ? " or null" : ""));
     case FieldType::kTextList:
     case FieldType::kIdList:
       return CheckList(field, value);
     case FieldType::kJson:
       return CheckJson(field, value);
   }
-  return Invalid("unknown field type for " + name);
+  return InvalidArgument("unknown field type for " + name);
 }
 
 json NormalizeField(const FieldSpec& field, const json& value) {

@@ -13,8 +13,6 @@ using store::Value;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 std::string MutatorName(const RecordKind& kind, std::string_view verb) {
   return std::string(kind.kind) + "." + std::string(verb);
 }
@@ -24,11 +22,11 @@ std::string MutatorName(const RecordKind& kind, std::string_view verb) {
 Status CheckArgNames(const RecordKind& kind, std::string_view verb, const json& args,
                      std::initializer_list<std::string_view> allowed, bool fields_allowed) {
   const std::string name = MutatorName(kind, verb);
-  if (!args.is_object()) return Invalid(name + " takes an object");
+  if (!args.is_object()) return InvalidArgument(name + " takes an object");
   for (const auto& [key, _] : args.items()) {
     bool known = fields_allowed && kind.FindField(key);
     for (std::string_view a : allowed) known = known || key == a;
-    if (!known) return Invalid("unknown argument '" + key + "' for " + name);
+    if (!known) return InvalidArgument("unknown argument '" + key + "' for " + name);
   }
   return Status::Ok();
 }
@@ -36,7 +34,7 @@ Status CheckArgNames(const RecordKind& kind, std::string_view verb, const json& 
 Status CheckIdArg(const json& args) {
   if (!args.contains("id") || !args["id"].is_string() ||
       !IsValidId(args["id"].get_ref<const std::string&>())) {
-    return Invalid("id must be a record id");
+    return InvalidArgument("id must be a record id");
   }
   return Status::Ok();
 }
@@ -106,7 +104,7 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   if (!args.contains("spaceId") || !args["spaceId"].is_string() ||
       args["spaceId"].get_ref<const std::string&>().empty() ||
       args["spaceId"].get_ref<const std::string&>().size() > kMaxSpaceIdChars) {
-    return Invalid("spaceId must name a space");
+    return InvalidArgument("spaceId must name a space");
   }
   const std::string& id = args["id"].get_ref<const std::string&>();
   std::string columns = "id, space_id";
@@ -119,7 +117,7 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
       ENSEMBLE_RETURN_IF_ERROR(CheckField(f, args[name]));
       value = NormalizeField(f, args[name]);
     } else if (f.required) {
-      return Invalid(name + " is required");
+      return InvalidArgument(name + " is required");
     } else {
       value = DefaultField(f);
     }
@@ -153,24 +151,25 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
       CheckArgNames(kind, "update", args, {"id", "fields", "base", "expectedVersion"}, false));
   ENSEMBLE_RETURN_IF_ERROR(CheckIdArg(args));
   if (!args.contains("fields") || !args["fields"].is_object() || args["fields"].empty()) {
-    return Invalid("fields must name at least one field to change");
+    return InvalidArgument("fields must name at least one field to change");
   }
   const json& fields = args["fields"];
   const json base = args.value("base", json::object());
-  if (!base.is_object()) return Invalid("base must be an object");
+  if (!base.is_object()) return InvalidArgument("base must be an object");
   const json expected = args.value("expectedVersion", json(nullptr));
   if (!expected.is_null() && (!expected.is_number_integer() || expected.get<int64_t>() < 1)) {
-    return Invalid("expectedVersion must be a version number (1 or more)");
+    return InvalidArgument("expectedVersion must be a version number (1 or more)");
   }
   for (const auto& [name, value] : fields.items()) {
     const FieldSpec* f = kind.FindField(name);
-    if (!f) return Invalid("unknown " + std::string(kind.kind) + " field '" + name + "'");
+    if (!f) return InvalidArgument("unknown " + std::string(kind.kind) + " field '" + name + "'");
     ENSEMBLE_RETURN_IF_ERROR(CheckField(*f, value));
   }
   for (const auto& [name, value] : base.items()) {
-    if (!fields.contains(name)) return Invalid("base names '" + name + "', which is not changed");
+    if (!fields.contains(name))
+      return InvalidArgument("base names '" + name + "', which is not changed");
     Status st = CheckField(*kind.FindField(name), value);
-    if (!st.ok()) return Invalid("base." + name + ": " + st.message());
+    if (!st.ok()) return InvalidArgument("base." + name + ": " + st.message());
   }
 
   const std::string& id = args["id"].get_ref<const std::string&>();

@@ -5,36 +5,36 @@ namespace {
 
 using nlohmann::json;
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 }  // namespace
 
 Result<std::vector<Mention>> MentionsFromJson(const json& mentions) {
-  if (!mentions.is_array()) return Invalid("mentions must be an array of {kind, id, label}");
+  if (!mentions.is_array())
+    return InvalidArgument("mentions must be an array of {kind, id, label}");
   if (mentions.size() > kMaxMentions) {
-    return Invalid("at most " + std::to_string(kMaxMentions) + " mentions per message");
+    return InvalidArgument("at most " + std::to_string(kMaxMentions) + " mentions per message");
   }
   std::vector<Mention> out;
   for (size_t i = 0; i < mentions.size(); ++i) {
     const json& m = mentions[i];
     const std::string where = "mentions[" + std::to_string(i) + "]";
-    if (!m.is_object()) return Invalid(where + " must be an object");
+    if (!m.is_object()) return InvalidArgument(where + " must be an object");
     for (const auto& [key, value] : m.items()) {
       if (key != "kind" && key != "id" && key != "label") {
-        return Invalid(where + " has an unknown field '" + key + "'");
+        return InvalidArgument(where + " has an unknown field '" + key + "'");
       }
-      if (!value.is_string()) return Invalid(where + "." + key + " must be a string");
+      if (!value.is_string()) return InvalidArgument(where + "." + key + " must be a string");
     }
     for (const char* key : {"kind", "id", "label"}) {
-      if (!m.contains(key)) return Invalid(where + "." + key + " is missing");
+      if (!m.contains(key)) return InvalidArgument(where + "." + key + " is missing");
     }
     const std::string& kind = m["kind"].get_ref<const std::string&>();
     std::string_view canonical = CanonicalMentionKind(kind);
-    if (canonical.empty()) return Invalid(where + ".kind is not a known kind: '" + kind + "'");
+    if (canonical.empty())
+      return InvalidArgument(where + ".kind is not a known kind: '" + kind + "'");
     Mention mention{std::string(canonical), m["id"].get<std::string>(),
                     m["label"].get<std::string>()};
     Status valid = ValidateMention(mention);
-    if (!valid.ok()) return Invalid(where + ": " + valid.message());
+    if (!valid.ok()) return InvalidArgument(where + ": " + valid.message());
     out.push_back(std::move(mention));
   }
   return out;
@@ -75,16 +75,17 @@ std::vector<std::string> MapMentionDirectory::IdsNamed(std::string_view kind,
 Result<MapMentionDirectory> MentionDirectoryFromJson(const json& directory) {
   MapMentionDirectory out;
   if (directory.is_null()) return out;
-  if (!directory.is_object()) return Invalid("directory must be an object {kind: {name: [ids]}}");
+  if (!directory.is_object())
+    return InvalidArgument("directory must be an object {kind: {name: [ids]}}");
   for (const auto& [kind, names] : directory.items()) {
     std::string_view canonical = CanonicalMentionKind(kind);
-    if (canonical.empty()) return Invalid("directory: unknown kind '" + kind + "'");
-    if (!names.is_object()) return Invalid("directory." + kind + " must be an object");
+    if (canonical.empty()) return InvalidArgument("directory: unknown kind '" + kind + "'");
+    if (!names.is_object()) return InvalidArgument("directory." + kind + " must be an object");
     for (const auto& [name, ids] : names.items()) {
       const std::string where = "directory." + kind + "[\"" + name + "\"]";
-      if (!ids.is_array()) return Invalid(where + " must be an array of ids");
+      if (!ids.is_array()) return InvalidArgument(where + " must be an array of ids");
       for (const json& id : ids) {
-        if (!id.is_string()) return Invalid(where + " must hold strings");
+        if (!id.is_string()) return InvalidArgument(where + " must hold strings");
         out.Add(std::string(canonical), name, id.get<std::string>());
       }
     }
@@ -93,14 +94,15 @@ Result<MapMentionDirectory> MentionDirectoryFromJson(const json& directory) {
 }
 
 Result<json> ResolveMentionsJson(const json& input) {
-  if (!input.is_object()) return Invalid("input must be an object {text, mentions?, directory?}");
+  if (!input.is_object())
+    return InvalidArgument("input must be an object {text, mentions?, directory?}");
   for (const auto& [key, value] : input.items()) {
     if (key != "text" && key != "mentions" && key != "directory") {
-      return Invalid("unknown field '" + key + "'");
+      return InvalidArgument("unknown field '" + key + "'");
     }
   }
   if (!input.contains("text") || !input["text"].is_string()) {
-    return Invalid("text must be a string");
+    return InvalidArgument("text must be a string");
   }
   std::vector<Mention> menu;
   if (input.contains("mentions")) {

@@ -56,8 +56,6 @@ constexpr KindAlias kKindAliases[] = {
 // ("@people:Mira Chen, can you ...").
 constexpr std::string_view kTrailingPunctuation = ".,;:!?)\"'";
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 // A byte that continues a word for boundary tests: ASCII word characters
 // and any byte of a multi-byte UTF-8 character ("@Mira Chené" is not
 // "@Mira Chen").
@@ -104,10 +102,11 @@ class Resolver {
   Status AddMenu(const std::vector<Mention>& menu) {
     for (size_t i = 0; i < menu.size(); ++i) {
       Status valid = ValidateMention(menu[i]);
-      if (!valid.ok()) return Invalid("mentions[" + std::to_string(i) + "]: " + valid.message());
+      if (!valid.ok())
+        return InvalidArgument("mentions[" + std::to_string(i) + "]: " + valid.message());
       if (Known(menu[i].id)) continue;
       if (out_.mentions.size() >= kMaxMentions) {
-        return Invalid("at most " + std::to_string(kMaxMentions) + " mentions per message");
+        return InvalidArgument("at most " + std::to_string(kMaxMentions) + " mentions per message");
       }
       out_.mentions.push_back(menu[i]);
     }
@@ -256,15 +255,16 @@ std::string_view CanonicalMentionKind(std::string_view word) {
 
 Status ValidateMention(const Mention& mention) {
   if (mention.kind.empty() || CanonicalMentionKind(mention.kind) != mention.kind) {
-    return Invalid("unknown mention kind '" + mention.kind + "'");
+    return InvalidArgument("unknown mention kind '" + mention.kind + "'");
   }
-  if (!IsValidId(mention.id)) return Invalid("id is not a record id: " + mention.id);
-  if (mention.label.empty()) return Invalid("label must not be empty");
+  if (!IsValidId(mention.id)) return InvalidArgument("id is not a record id: " + mention.id);
+  if (mention.label.empty()) return InvalidArgument("label must not be empty");
   if (mention.label.size() > kMaxMentionLabelBytes) {
-    return Invalid("label is longer than " + std::to_string(kMaxMentionLabelBytes) + " bytes");
+    return InvalidArgument("label is longer than " + std::to_string(kMaxMentionLabelBytes) +
+                           " bytes");
   }
   if (mention.label.find_first_of("\r\n") != std::string::npos) {
-    return Invalid("label must be one line");
+    return InvalidArgument("label must be one line");
   }
   return Status::Ok();
 }

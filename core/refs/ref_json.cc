@@ -7,8 +7,6 @@
 namespace ensemble::core::refs {
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 bool IsText(const nlohmann::json& object, const char* key) {
   return object.contains(key) && object[key].is_string() &&
          !object[key].get_ref<const std::string&>().empty();
@@ -17,23 +15,25 @@ bool IsText(const nlohmann::json& object, const char* key) {
 }  // namespace
 
 Result<RefSet> RefSetFromJson(const nlohmann::json& refs) {
-  if (!refs.is_array()) return Invalid("refs must be an array of {kind, id, label, detail?}");
+  if (!refs.is_array())
+    return InvalidArgument("refs must be an array of {kind, id, label, detail?}");
   if (refs.size() > RefSet::kMaxRefs) {
-    return Invalid("at most " + std::to_string(RefSet::kMaxRefs) + " refs");
+    return InvalidArgument("at most " + std::to_string(RefSet::kMaxRefs) + " refs");
   }
   RefSet out;
   for (size_t i = 0; i < refs.size(); ++i) {
     const nlohmann::json& r = refs[i];
     const std::string where = "refs[" + std::to_string(i) + "]";
-    if (!r.is_object()) return Invalid(where + " must be an object");
+    if (!r.is_object()) return InvalidArgument(where + " must be an object");
     for (const char* key : {"kind", "id", "label"}) {
-      if (!IsText(r, key)) return Invalid(where + "." + key + " must be a non-empty string");
+      if (!IsText(r, key))
+        return InvalidArgument(where + "." + key + " must be a non-empty string");
     }
     if (r.contains("detail") && !r["detail"].is_string() && !r["detail"].is_null()) {
-      return Invalid(where + ".detail must be a string");
+      return InvalidArgument(where + ".detail must be a string");
     }
     const std::string& id = r["id"].get_ref<const std::string&>();
-    if (!IsValidId(id)) return Invalid(where + ".id is not a record id: " + id);
+    if (!IsValidId(id)) return InvalidArgument(where + ".id is not a record id: " + id);
     Ref ref{r["kind"].get<std::string>(), id, r["label"].get<std::string>(),
             r.contains("detail") && r["detail"].is_string() ? r["detail"].get<std::string>() : ""};
     if (!out.Find(id)) out.Add(std::move(ref));
@@ -44,10 +44,10 @@ Result<RefSet> RefSetFromJson(const nlohmann::json& refs) {
 Result<FormatOptions> FormatOptionsFromJson(const nlohmann::json& options) {
   FormatOptions out;
   if (options.is_null()) return out;
-  if (!options.is_object()) return Invalid("options must be an object {plain?, keepIds?}");
+  if (!options.is_object()) return InvalidArgument("options must be an object {plain?, keepIds?}");
   for (const auto& [key, value] : options.items()) {
-    if (key != "plain" && key != "keepIds") return Invalid("unknown option '" + key + "'");
-    if (!value.is_boolean()) return Invalid("option " + key + " must be true or false");
+    if (key != "plain" && key != "keepIds") return InvalidArgument("unknown option '" + key + "'");
+    if (!value.is_boolean()) return InvalidArgument("option " + key + " must be true or false");
     (key == "plain" ? out.plain : out.keep_ids) = value.get<bool>();
   }
   return out;

@@ -11,8 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 const records::FieldSpec kReminderFields[] = {
     {.name = "text", .required = true, .trim = true, .max_chars = kMaxReminderChars},
     {.name = "at",
@@ -71,7 +69,7 @@ Status RefuseKept(const json& args, std::initializer_list<const char*> kept,
     return Status::Ok();
   }
   for (const char* f : kept) {
-    if (args["fields"].contains(f)) return Invalid(std::string(message));
+    if (args["fields"].contains(f)) return InvalidArgument(std::string(message));
   }
   return Status::Ok();
 }
@@ -113,7 +111,7 @@ const std::string_view kCreateReminderTablesSql =
 
 Status CreateReminder(sync::MutationContext& ctx, const json& args) {
   if (Names(args, "item_kind") != Names(args, "item")) {
-    return Invalid("a reminder about a record names both item_kind and item");
+    return InvalidArgument("a reminder about a record names both item_kind and item");
   }
   if (Names(args, "item")) {
     ENSEMBLE_RETURN_IF_ERROR(CheckLink(ctx, kReminderRecordKind, args, "item_kind", "item"));

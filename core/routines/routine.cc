@@ -11,8 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 const records::FieldSpec kFields[] = {
     {.name = "title", .required = true, .trim = true, .max_chars = kMaxTitleChars},
     {.name = "instruction", .required = true, .max_chars = kMaxInstructionChars},
@@ -68,36 +66,36 @@ const std::string_view kCreateRoutineTableSql =
     "CREATE INDEX routines_row_version ON routines (row_version);";
 
 Status CheckSchedule(const json& s) {
-  if (!s.is_object()) return Invalid("schedule must be an object");
+  if (!s.is_object()) return InvalidArgument("schedule must be an object");
   for (const auto& [key, value] : s.items()) {
     if (key != "frequency" && key != "time" && key != "dayOfWeek" && key != "dayOfMonth") {
-      return Invalid("schedule has no field '" + key + "'");
+      return InvalidArgument("schedule has no field '" + key + "'");
     }
   }
   const std::string frequency = StringField(s, "frequency");
   if (!OneOf(frequency, kFrequencies)) {
-    return Invalid("schedule.frequency must be daily, weekdays, weekly or monthly");
+    return InvalidArgument("schedule.frequency must be daily, weekdays, weekly or monthly");
   }
   const std::string time = StringField(s, "time");
-  if (!IsTime(time)) return Invalid("schedule.time must be HH:MM (00:00 to 23:59)");
+  if (!IsTime(time)) return InvalidArgument("schedule.time must be HH:MM (00:00 to 23:59)");
   const bool weekly = frequency == "weekly";
   const bool monthly = frequency == "monthly";
   if (s.contains("dayOfWeek") != weekly) {
-    return Invalid(weekly ? "a weekly schedule needs dayOfWeek"
-                          : "only a weekly schedule takes dayOfWeek");
+    return InvalidArgument(weekly ? "a weekly schedule needs dayOfWeek"
+                                  : "only a weekly schedule takes dayOfWeek");
   }
   if (s.contains("dayOfMonth") != monthly) {
-    return Invalid(monthly ? "a monthly schedule needs dayOfMonth"
-                           : "only a monthly schedule takes dayOfMonth");
+    return InvalidArgument(monthly ? "a monthly schedule needs dayOfMonth"
+                                   : "only a monthly schedule takes dayOfMonth");
   }
   if (weekly &&
       !(s["dayOfWeek"].is_string() && OneOf(s["dayOfWeek"].get<std::string>(), kDaysOfWeek))) {
-    return Invalid("schedule.dayOfWeek must be one of mon, tue, wed, thu, fri, sat, sun");
+    return InvalidArgument("schedule.dayOfWeek must be one of mon, tue, wed, thu, fri, sat, sun");
   }
   if (monthly) {
     const json& d = s["dayOfMonth"];
     if (!d.is_number_integer() || d.get<int64_t>() < 1 || d.get<int64_t>() > 31) {
-      return Invalid("schedule.dayOfMonth must be a whole number from 1 to 31");
+      return InvalidArgument("schedule.dayOfMonth must be a whole number from 1 to 31");
     }
   }
   return Status::Ok();

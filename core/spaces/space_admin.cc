@@ -13,20 +13,19 @@ using store::Value;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 Status NoSpace(const std::string& id) { return Status(codes::kNotFound, "no space " + id); }
 
 Result<std::string> NormalizeSpaceName(std::string_view name) {
   const std::string out(text::Trim(name));
-  if (out.empty()) return Invalid("a space needs a name");
-  if (!text::IsValidUtf8(out)) return Invalid("the name is not valid UTF-8");
+  if (out.empty()) return InvalidArgument("a space needs a name");
+  if (!text::IsValidUtf8(out)) return InvalidArgument("the name is not valid UTF-8");
   if (text::CountCodePoints(out) > kMaxSpaceNameChars) {
-    return Invalid("a space's name holds at most " + std::to_string(kMaxSpaceNameChars) +
-                   " characters");
+    return InvalidArgument("a space's name holds at most " + std::to_string(kMaxSpaceNameChars) +
+                           " characters");
   }
   for (unsigned char c : out) {
-    if (c < 0x20 || c == 0x7f) return Invalid("a space's name cannot hold control characters");
+    if (c < 0x20 || c == 0x7f)
+      return InvalidArgument("a space's name cannot hold control characters");
   }
   return out;
 }

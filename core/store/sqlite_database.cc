@@ -28,6 +28,18 @@ SqliteDatabase::~SqliteDatabase() {
   sqlite3_close(db_);
 }
 
+Status SqliteDatabase::CopyInto(SqliteDatabase& dest) const {
+  // Statements cached on dest would keep reading its old schema.
+  for (auto& [sql, stmt] : dest.cache_) sqlite3_finalize(stmt);
+  dest.cache_.clear();
+  sqlite3_backup* backup = sqlite3_backup_init(dest.db_, "main", db_, "main");
+  if (!backup) return dest.Error("copy failed");
+  int rc = sqlite3_backup_step(backup, -1);
+  sqlite3_backup_finish(backup);
+  if (rc != SQLITE_DONE) return dest.Error("copy failed");
+  return Status::Ok();
+}
+
 Status SqliteDatabase::Error(std::string_view what) const {
   return Status(codes::kStorage, std::string(what) + ": " + sqlite3_errmsg(db_));
 }

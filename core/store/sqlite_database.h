@@ -37,6 +37,11 @@ class SqliteDatabase final : public Database {
   Status Commit() override;
   Status Rollback() override;
 
+  // Replaces everything in `dest` with a copy of this database (SQLite's
+  // online backup), so one migrated database can seed many. Neither may be
+  // inside a transaction.
+  Status CopyInto(SqliteDatabase& dest) const;
+
  private:
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}
   Status Error(std::string_view what) const;

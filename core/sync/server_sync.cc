@@ -18,8 +18,6 @@ using store::Value;
 
 namespace {
 
-Status Invalid(std::string message) { return Status(codes::kInvalidArgument, std::move(message)); }
-
 bool IsIdString(const json& j) {
   if (!j.is_string()) return false;
   const auto& s = j.get_ref<const std::string&>();
@@ -49,7 +47,7 @@ Result<int64_t> LockClient(store::Database& db, const std::string& client_id,
   if (rows.empty()) return Status(codes::kInternal, "client row vanished");
   if (account_id && store::AsText(rows.rows[0][2]) != *account_id) return NotYourClient();
   if (store::AsText(rows.rows[0][1]) != group_id) {
-    return Invalid("clientId belongs to another client group");
+    return InvalidArgument("clientId belongs to another client group");
   }
   return store::AsInt(rows.rows[0][0]);
 }
@@ -117,40 +115,41 @@ Result<std::map<int64_t, json>> StoredVerdicts(store::Database& db, const std::s
 }  // namespace
 
 Status ServerSync::ValidatePush(const json& request) const {
-  if (!request.is_object()) return Invalid("the push body must be a JSON object");
+  if (!request.is_object()) return InvalidArgument("the push body must be a JSON object");
   if (!request.contains("clientGroupId") || !IsIdString(request["clientGroupId"])) {
-    return Invalid("clientGroupId must be a non-empty string of at most 64 characters");
+    return InvalidArgument("clientGroupId must be a non-empty string of at most 64 characters");
   }
   if (!request.contains("clientId") || !IsIdString(request["clientId"])) {
-    return Invalid("clientId must be a non-empty string of at most 64 characters");
+    return InvalidArgument("clientId must be a non-empty string of at most 64 characters");
   }
   if (!request.contains("mutations") || !request["mutations"].is_array()) {
-    return Invalid("mutations must be an array");
+    return InvalidArgument("mutations must be an array");
   }
   const json& mutations = request["mutations"];
   if (mutations.size() > kMaxPushMutations) {
-    return Invalid("a push holds at most " + std::to_string(kMaxPushMutations) + " mutations");
+    return InvalidArgument("a push holds at most " + std::to_string(kMaxPushMutations) +
+                           " mutations");
   }
   int64_t previous = 0;
   for (size_t i = 0; i < mutations.size(); ++i) {
     const json& m = mutations[i];
     std::string where = "mutations[" + std::to_string(i) + "]";
-    if (!m.is_object()) return Invalid(where + " must be an object");
+    if (!m.is_object()) return InvalidArgument(where + " must be an object");
     if (!m.contains("id") || !m["id"].is_number_integer() || m["id"].get<int64_t>() < 1) {
-      return Invalid(where + ".id must be a positive integer");
+      return InvalidArgument(where + ".id must be a positive integer");
     }
-    if (m["id"].get<int64_t>() <= previous) return Invalid(where + ".id must increase");
+    if (m["id"].get<int64_t>() <= previous) return InvalidArgument(where + ".id must increase");
     previous = m["id"].get<int64_t>();
     if (!m.contains("name") || !m["name"].is_string())
-      return Invalid(where + ".name must be a string");
+      return InvalidArgument(where + ".name must be a string");
     if (!config_.mutators->Find(m["name"].get<std::string>())) {
       return Status(codes::kUnknownMutation,
                     where + ": no mutation called '" + m["name"].get<std::string>() + "'");
     }
     if (!m.contains("args") || !m["args"].is_object())
-      return Invalid(where + ".args must be an object");
+      return InvalidArgument(where + ".args must be an object");
     if (!m.contains("clientTime") || !m["clientTime"].is_number_integer()) {
-      return Invalid(where + ".clientTime must be an integer (ms since the epoch)");
+      return InvalidArgument(where + ".clientTime must be an integer (ms since the epoch)");
     }
   }
   return Status::Ok();
@@ -369,9 +368,9 @@ Result<json> ServerSync::Pull(store::Database& db, const std::string& account_id
 Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_id,
                                 const std::string& client_id, int64_t cursor) {
   if (client_id.empty() || client_id.size() > kMaxClientIdChars) {
-    return Invalid("clientId must be a non-empty string of at most 64 characters");
+    return InvalidArgument("clientId must be a non-empty string of at most 64 characters");
   }
-  if (cursor < 0) return Invalid("cursor must not be negative");
+  if (cursor < 0) return InvalidArgument("cursor must not be negative");
   // One transaction: the rows, the cursor and the last mutation id must agree.
   store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
@@ -447,7 +446,7 @@ Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_vers
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
   ENSEMBLE_ASSIGN_OR_RETURN(auto stored_version, GetStateInt(db, kServerVersionKey));
   if (keep_after_version < 0 || keep_after_version > stored_version.value_or(0)) {
-    return Invalid("keep_after_version must be between 0 and the server version");
+    return InvalidArgument("keep_after_version must be between 0 and the server version");
   }
   ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
   int64_t removed = 0;

@@ -220,6 +220,10 @@ std::string FormatCount(size_t n) {
   return out;
 }
 
+std::string CountText(size_t n, std::string_view one, std::string_view many) {
+  return FormatCount(n) + " " + std::string(n == 1 ? one : many);
+}
+
 std::string RepairUtf8(std::string_view s) {
   if (IsValidUtf8(s)) return std::string(s);
   std::string out;

@@ -67,6 +67,10 @@ std::string TruncateChars(std::string_view s, size_t max_chars);
 // `n` with thousands separators: 12345 -> "12,345".
 std::string FormatCount(size_t n);
 
+// `n` and the word that fits it: (1, "card", "cards") -> "1 card",
+// (1200, ...) -> "1,200 cards".
+std::string CountText(size_t n, std::string_view one, std::string_view many);
+
 // `s` with each malformed UTF-8 sequence replaced by U+FFFD.
 std::string RepairUtf8(std::string_view s);
 

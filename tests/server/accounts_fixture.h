@@ -27,6 +27,9 @@
 
 namespace ensemble::testing {
 
+// The password of every test account.
+inline constexpr char kPassword[] = "correct horse battery";
+
 class CapturingLogger final : public core::platform::Logger {
  public:
   void Log(core::platform::LogLevel, std::string_view message) override {

@@ -172,7 +172,10 @@ dev_test() {
   trap pg_stop EXIT
   pg_start
   export ENSEMBLE_REQUIRE_PG=1
-  export ENSEMBLE_SERVER_BIN="$ROOT/build/native/server/ensemble_server"
+  # The suites run the sanitizer build's server and command line: they are
+  # checked for memory errors too, and CI need not build Release as well.
+  export ENSEMBLE_SERVER_BIN="$ROOT/build/native-debug/server/ensemble_server"
+  export ENSEMBLE_CLI_BIN="$ROOT/build/native-debug/tools/cli/ensemble"
   export ENSEMBLE_NORMALIZATION_TEST="$ROOT/build/NormalizationTest.txt"
   bzip2 -dc /usr/share/unicode/NormalizationTest.txt.bz2 >"$ENSEMBLE_NORMALIZATION_TEST"
   run_suite "native, ASan+UBSan (ctest)" ctest --preset native-debug -j2

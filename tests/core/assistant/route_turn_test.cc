@@ -12,23 +12,15 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/playbooks/embedded.h"
+#include "tests/support/embedded_router.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
 using nlohmann::json;
 
-const playbooks::Router& TheRouter() {
-  static const playbooks::Router* router = [] {
-    auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
-    EXPECT_TRUE(set.ok()) << set.status().ToString();
-    return new playbooks::Router(std::move(set).value());
-  }();
-  return *router;
-}
-
 std::vector<std::string> Tools(const json& request) {
-  auto result = RouteTurnJson(TheRouter(), HubToolRegistry(), request);
+  auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
   EXPECT_TRUE(result.ok()) << result.status().ToString();
   if (!result.ok()) return {};
   return (*result)["tools"].get<std::vector<std::string>>();
@@ -40,7 +32,7 @@ bool Has(const std::vector<std::string>& names, const std::string& name) {
 
 TEST(RouteTurn, AViewerIsOfferedNoWriteToolsAndNoSimpleTodo) {
   json request = {{"message", "add a task to call Mira"}, {"role", "viewer"}};
-  auto result = RouteTurnJson(TheRouter(), HubToolRegistry(), request);
+  auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_FALSE((*result)["simpleTodo"].get<bool>());
   const auto tools = (*result)["tools"].get<std::vector<std::string>>();
@@ -77,10 +69,12 @@ TEST(RouteTurn, TheTurnsAppToolsAreOfferedWithTheAppsPlaybook) {
 }
 
 TEST(RouteTurn, EveryOfferedToolIsRegisteredOrOneOfTheTurnsAppTools) {
-  const std::vector<std::string> messages = {
-      "add a task to call Mira tomorrow", "move this card to Done on my board",
-      "summarise yesterday's meeting notes", "what's on my calendar this week",
-      "find the latest pricing of the competitor on the web", "change my write policy"};
+  const std::vector<std::string> messages = {"add a task to call Mira tomorrow",
+                                             "move this card to Done on my board",
+                                             "summarise yesterday's meeting notes",
+                                             "what's on my calendar this week",
+                                             "find the latest pricing of the competitor on the web",
+                                             "change my write policy"};
   for (const std::string& message : messages) {
     for (bool off : {false, true}) {
       for (const std::string& name :
@@ -105,11 +99,12 @@ TEST(RouteTurn, BadAccessFieldsAreRefusedNamingTheField) {
        {json{{"message", "hi"}, {"role", "admin"}}, json{{"message", "hi"}, {"role", 3}},
         json{{"message", "hi"}, {"allowedWriteAreas", "tasks"}},
         json{{"message", "hi"}, {"allowedWriteAreas", {1}}}}) {
-    auto result = RouteTurnJson(TheRouter(), HubToolRegistry(), request);
+    auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
     ASSERT_FALSE(result.ok()) << request.dump();
     EXPECT_EQ(result.status().code(), codes::kInvalidArgument);
-    EXPECT_NE(result.status().message().find(request.contains("role") ? "role" : "allowedWriteAreas"),
-              std::string::npos);
+    EXPECT_NE(
+        result.status().message().find(request.contains("role") ? "role" : "allowedWriteAreas"),
+        std::string::npos);
   }
 }
 
@@ -127,14 +122,14 @@ TEST(RouteVectors, RealPlaybooksAndTheHubRegistryGiveTheRecordedRoutes) {
   ASSERT_FALSE(vectors["cases"].empty());
   for (const json& c : vectors["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
-    auto result = RouteTurnJson(TheRouter(), HubToolRegistry(), c["request"]);
+    auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), c["request"]);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->dump(), c["expect"].dump());
   }
 }
 
 const TurnRouter& TheTurnRouter() {
-  static const TurnRouter* router = new TurnRouter(TheRouter(), HubToolRegistry());
+  static const TurnRouter* router = new TurnRouter(testing::EmbeddedRouter(), HubToolRegistry());
   return *router;
 }
 
@@ -148,7 +143,7 @@ void ExpectSameAsTree(const std::string& text) {
     EXPECT_EQ(answer.status().code(), codes::kMalformedJson);
     return;
   }
-  auto tree = RouteTurnJson(TheRouter(), HubToolRegistry(), request);
+  auto tree = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
   ASSERT_EQ(answer.ok(), tree.ok()) << (answer.ok() ? tree.status() : answer.status()).ToString();
   if (!tree.ok()) {
     EXPECT_EQ(answer.status().code(), tree.status().code());
@@ -175,14 +170,14 @@ TEST(TurnRouter, AnswersEveryRouteVectorWithTheRecordedText) {
 }
 
 TEST(TurnRouter, RefusesWhatTheTreeRefusesWithTheSameError) {
-  for (const char* text : {
-           "not json", "", "[]", "{}", R"({"message": 3})", R"({"message": "x", "nope": 1})",
-           R"({"message": "x", "role": "admin"})", R"({"message": "x", "allowedWriteAreas": [1]})",
-           R"({"message": "x", "mentions": [{"id": "1"}]})",
-           R"({"message": "x", "surface": {"customBoard": 2}})",
-           R"({"message": "x", "surface": {"surface": {"filters": []}}})",
-           R"({"message": "x", "apps": [{"vendor": true}]})",
-           R"({"message": "x", "toolsetsOff": "yes"})", R"({"message": "x"} trailing)"}) {
+  for (const char* text :
+       {"not json", "", "[]", "{}", R"({"message": 3})", R"({"message": "x", "nope": 1})",
+        R"({"message": "x", "role": "admin"})", R"({"message": "x", "allowedWriteAreas": [1]})",
+        R"({"message": "x", "mentions": [{"id": "1"}]})",
+        R"({"message": "x", "surface": {"customBoard": 2}})",
+        R"({"message": "x", "surface": {"surface": {"filters": []}}})",
+        R"({"message": "x", "apps": [{"vendor": true}]})",
+        R"({"message": "x", "toolsetsOff": "yes"})", R"({"message": "x"} trailing)"}) {
     ExpectSameAsTree(text);
   }
   auto malformed = TheTurnRouter().RouteText("{");
@@ -191,29 +186,30 @@ TEST(TurnRouter, RefusesWhatTheTreeRefusesWithTheSameError) {
 }
 
 TEST(TurnRouter, RoutesUnusualButValidTextAsTheTreeDoes) {
-  for (const char* text : {
-           // Escapes, non-ASCII text, and a surrogate pair the fast reader
-           // leaves to nlohmann.
-           R"({"message": "add a task: \"call Mira\"\n\tcaf\u00e9 \ud83d\ude00"})",
-           "{\"message\": \"move this card to Done \xE2\x80\x94 now\", \"surface\": {\"customBoard\": \"b1\"}}",
-           // The rest of the surface (numbers, nesting) does not route.
-           R"({"message": "move this to Done", "surface": {"path": "/board", "surface":
+  for (const char* text :
+       {// Escapes, non-ASCII text, and a surrogate pair the fast reader
+        // leaves to nlohmann.
+        R"({"message": "add a task: \"call Mira\"\n\tcaf\u00e9 \ud83d\ude00"})",
+        "{\"message\": \"move this card to Done \xE2\x80\x94 now\", \"surface\": {\"customBoard\": "
+        "\"b1\"}}",
+        // The rest of the surface (numbers, nesting) does not route.
+        R"({"message": "move this to Done", "surface": {"path": "/board", "surface":
                {"kind": "board", "scroll": [0, 12.5, -3, 1e3], "filters": {"customBoard": "b7", "q": null}}}})",
-           // A repeated key: nlohmann keeps the last.
-           R"({"message": "hello", "message": "add a task to call Ana"})",
-           R"({"message": "x", "surface": {"surface": {"filters": {"customBoard": true},
+        // A repeated key: nlohmann keeps the last.
+        R"({"message": "hello", "message": "add a task to call Ana"})",
+        R"({"message": "x", "surface": {"surface": {"filters": {"customBoard": true},
                "filters": {"customBoard": false}}}})",
-           // Mention ids and labels are not type-checked.
-           R"({"message": "remind @Mira", "mentions": [{"kind": "person", "id": 7, "label": null}]})",
-           R"({"message": "what tasks are due", "role": "viewer", "allowedWriteAreas": ["tasks"],
+        // Mention ids and labels are not type-checked.
+        R"({"message": "remind @Mira", "mentions": [{"kind": "person", "id": 7, "label": null}]})",
+        R"({"message": "what tasks are due", "role": "viewer", "allowedWriteAreas": ["tasks"],
                "enabledModules": [], "loaded": ["boards"], "mentionKinds": ["task"], "path": "/tasks"})",
-           R"({"message": "find bugs in Jira", "apps": [{"catalogName": "Jira & Confluence",
+        R"({"message": "find bugs in Jira", "apps": [{"catalogName": "Jira & Confluence",
                "id": "jira", "vendor": "Atlassian", "meetingNotes": false}],
                "appTools": ["jira_search", "jira_search", "apps_x"], "toolsetsOff": true})",
-           R"({"message": "find bugs", "allowedTools": ["hub_how_to", "x\u0001y", "hub_how_to"],
+        R"({"message": "find bugs", "allowedTools": ["hub_how_to", "x\u0001y", "hub_how_to"],
                "buildTools": [], "appTools": ["x\u0001y"]})",
-           "\xEF\xBB\xBF{\"message\": \"byte order mark\"}",
-           " \r\n\t{\"message\":\"spaces around\"}\n"}) {
+        "\xEF\xBB\xBF{\"message\": \"byte order mark\"}",
+        " \r\n\t{\"message\":\"spaces around\"}\n"}) {
     ExpectSameAsTree(text);
   }
 }

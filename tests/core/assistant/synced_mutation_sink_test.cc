@@ -20,7 +20,7 @@ using tools::Mutation;
 
 constexpr char kTaskA[] = "01JB0000000000000000000001";
 constexpr char kTaskB[] = "01JB0000000000000000000002";
-constexpr int64_t kNow = 1'764'000'000'000;
+constexpr int64_t kSinkNow = 1'764'000'000'000;
 
 Mutation Create(const std::string& id, const std::string& space, const std::string& title) {
   return {"task.create", {{"id", id}, {"spaceId", space}, {"title", title}}};
@@ -44,7 +44,7 @@ class SyncedMutationSinkTest : public ::testing::Test {
 TEST_F(SyncedMutationSinkTest, WritesAsAServerChangeEveryClientPulls) {
   const std::string ann = "ann";
   SyncedWrites writes;
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, &writes);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kSinkNow, &writes);
   ASSERT_TRUE(sink({Create(kTaskA, "mine", "Call Mira")}).ok());
   ASSERT_TRUE(sink({Create(kTaskB, "mine", "Send invoice")}).ok());
   EXPECT_GT(writes.first_version, 0);
@@ -62,7 +62,7 @@ TEST_F(SyncedMutationSinkTest, WritesAsAServerChangeEveryClientPulls) {
 TEST_F(SyncedMutationSinkTest, ACallIsAllOrNothing) {
   const std::string ann = "ann";
   SyncedWrites writes;
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, &writes);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kSinkNow, &writes);
   // The second mutation names a space Ann cannot write: neither is written.
   Status st = sink({Create(kTaskA, "mine", "Kept?"), Create(kTaskB, "theirs", "Planted")});
   EXPECT_EQ(st.code(), codes::kForbidden) << st.ToString();
@@ -78,7 +78,7 @@ TEST_F(SyncedMutationSinkTest, ACallIsAllOrNothing) {
 
 TEST_F(SyncedMutationSinkTest, AConflictComesBackAsTheCallsError) {
   const std::string ann = "ann";
-  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kNow, nullptr);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), &ann, kSinkNow, nullptr);
   ASSERT_TRUE(sink({Create(kTaskA, "mine", "Draft")}).ok());
   ASSERT_TRUE(sink({{"task.update", {{"id", kTaskA}, {"fields", {{"title", "Edited"}}}}}}).ok());
   Status st =
@@ -89,7 +89,7 @@ TEST_F(SyncedMutationSinkTest, AConflictComesBackAsTheCallsError) {
 }
 
 TEST_F(SyncedMutationSinkTest, TheLocalPersonIsTrustedWithEverySpace) {
-  auto sink = SyncedMutationSink(*db_, hub::Config(), nullptr, kNow, nullptr);
+  auto sink = SyncedMutationSink(*db_, hub::Config(), nullptr, kSinkNow, nullptr);
   EXPECT_TRUE(sink({Create(kTaskA, "theirs", "Local")}).ok());
   EXPECT_EQ(Count("space_id = 'theirs'"), 1);
 }

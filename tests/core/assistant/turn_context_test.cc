@@ -22,13 +22,13 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 using ::testing::StartsWith;
 
-std::string Id(int n) {
+std::string TurnId(int n) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "01JDT%021d", n);
   return buf;
 }
 
-size_t Count(const std::string& text, const std::string& needle) {
+size_t CountIn(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
@@ -43,14 +43,14 @@ TEST(TurnContext, OnlyPresentFieldsAreWritten) {
 
   in.time_zone = "Europe/Paris";
   in.open_item = OpenItem{};
-  in.open_item->record = {"task", Id(1), "Draft brief"};
+  in.open_item->record = {"task", TurnId(1), "Draft brief"};
   in.open_item->due = "2026-12-04";
   EXPECT_EQ(TurnContext(in),
             "<context>\n"
             "Today: Monday 2026-11-30, week 2026-W49\n"
             "Time zone: Europe/Paris\n"
             "Open: [Draft brief](ensemble://task/" +
-                Id(1) +
+                TurnId(1) +
                 ")\n"
                 "- Due: 2026-12-04\n"
                 "</context>\n");
@@ -77,41 +77,42 @@ TEST(TurnContext, WritesEveryFieldThatIsThere) {
   surface.tab = "Sprint";
   surface.filters = {{"status", "open"}, {"customBoard", "Launch"}, {"", "ignored"}};
   surface.shown_count = 24;
-  surface.selected_ids = {Id(7), "not-an-id", Id(8), Id(7)};
+  surface.selected_ids = {TurnId(7), "not-an-id", TurnId(8), TurnId(7)};
   in.surface = surface;
   OpenItem item;
-  item.record = {"task", Id(1), "Draft brief"};
+  item.record = {"task", TurnId(1), "Draft brief"};
   item.status = "open";
   item.priority = "high";
-  item.project = {"project", Id(2), "Launch"};
-  item.people = {{"person", Id(3), "Mira Chen"}};
+  item.project = {"project", TurnId(2), "Launch"};
+  item.people = {{"person", TurnId(3), "Mira Chen"}};
   item.repo = "acme/site";
-  item.deliverables = {{"deliverable", Id(4), "Press kit"}};
-  item.skills = {{"skill", Id(5), "Tone"}};
-  item.files = {{"file", Id(6), "brief.pdf"}};
+  item.deliverables = {{"deliverable", TurnId(4), "Press kit"}};
+  item.skills = {{"skill", TurnId(5), "Tone"}};
+  item.files = {{"file", TurnId(6), "brief.pdf"}};
   item.page_excerpt = "First line\nSecond line";
   item.diagram_source = "graph TD; A-->B";
   in.open_item = item;
-  in.mentions = {{"person", Id(3), "Mira Chen"}, {"project", Id(2), "Launch"}};
+  in.mentions = {{"person", TurnId(3), "Mira Chen"}, {"project", TurnId(2), "Launch"}};
   in.ai_block_text = "Page of the AI block";
   const std::string text = TurnContext(in);
   EXPECT_THAT(text, HasSubstr("View: board, tab \"Sprint\"\n"));
   EXPECT_THAT(text, HasSubstr("Filters: status = open; customBoard = Launch\n"));
   EXPECT_THAT(text, HasSubstr("Shown: 24\n"));
-  EXPECT_THAT(text, HasSubstr("Selected ids (2): " + Id(7) + ", " + Id(8) + "\n"));
+  EXPECT_THAT(text, HasSubstr("Selected ids (2): " + TurnId(7) + ", " + TurnId(8) + "\n"));
   EXPECT_THAT(text, HasSubstr("- Status: open\n- Priority: high\n"));
-  EXPECT_THAT(text, HasSubstr("- Project: [Launch](ensemble://project/" + Id(2) + ")\n"));
-  EXPECT_THAT(text, HasSubstr("- People: [Mira Chen](ensemble://person/" + Id(3) + ")\n"));
+  EXPECT_THAT(text, HasSubstr("- Project: [Launch](ensemble://project/" + TurnId(2) + ")\n"));
+  EXPECT_THAT(text, HasSubstr("- People: [Mira Chen](ensemble://person/" + TurnId(3) + ")\n"));
   EXPECT_THAT(text, HasSubstr("- Repo: acme/site\n"));
   EXPECT_THAT(text,
-              HasSubstr("- Deliverables: [Press kit](ensemble://deliverable/" + Id(4) + ")\n"));
-  EXPECT_THAT(text, HasSubstr("- Skills: [Tone](ensemble://skill/" + Id(5) + ")\n"));
-  EXPECT_THAT(text, HasSubstr("- Attached files: [brief.pdf](ensemble://file/" + Id(6) + ")\n"));
+              HasSubstr("- Deliverables: [Press kit](ensemble://deliverable/" + TurnId(4) + ")\n"));
+  EXPECT_THAT(text, HasSubstr("- Skills: [Tone](ensemble://skill/" + TurnId(5) + ")\n"));
+  EXPECT_THAT(text,
+              HasSubstr("- Attached files: [brief.pdf](ensemble://file/" + TurnId(6) + ")\n"));
   // The whole page is called page text; quoted line by line.
   EXPECT_THAT(text, HasSubstr("- Page text:\n> First line\n> Second line\n"));
   EXPECT_THAT(text, HasSubstr("- Diagram source:\n> graph TD; A-->B\n"));
-  EXPECT_THAT(text, HasSubstr("Mentioned: [Mira Chen](ensemble://person/" + Id(3) +
-                              "), [Launch](ensemble://project/" + Id(2) + ")\n"));
+  EXPECT_THAT(text, HasSubstr("Mentioned: [Mira Chen](ensemble://person/" + TurnId(3) +
+                              "), [Launch](ensemble://project/" + TurnId(2) + ")\n"));
   EXPECT_THAT(text, HasSubstr("AI block's page:\n> Page of the AI block\n"));
   EXPECT_EQ(text, TurnContext(in));  // deterministic
 }
@@ -119,7 +120,7 @@ TEST(TurnContext, WritesEveryFieldThatIsThere) {
 TEST(TurnContext, AnExcerptIsNeverCalledTheWholePage) {
   TurnContextInput in;
   in.open_item = OpenItem{};
-  in.open_item->record = {"page", Id(1), "Notes"};
+  in.open_item->record = {"page", TurnId(1), "Notes"};
   in.open_item->page_excerpt = "Short";
   in.open_item->page_excerpt_is_partial = true;
   EXPECT_THAT(TurnContext(in),
@@ -213,13 +214,13 @@ TEST(TurnContext, InvalidUtf8BecomesReplacementCharacters) {
 TEST(TurnContext, SelectedIdsAreCappedAtOneHundred) {
   TurnContextInput in;
   SurfaceInput surface;
-  for (int i = 0; i < 150; ++i) surface.selected_ids.push_back(Id(i));
+  for (int i = 0; i < 150; ++i) surface.selected_ids.push_back(TurnId(i));
   in.surface = surface;
   const std::string text = TurnContext(in);
-  EXPECT_THAT(text, HasSubstr("Selected ids (150, the first 100 here): " + Id(0) + ", "));
-  EXPECT_THAT(text, HasSubstr(Id(99) + "\n"));
-  EXPECT_THAT(text, Not(HasSubstr(Id(100))));
-  EXPECT_EQ(Count(text, "01JDT"), kMaxSurfaceIds);
+  EXPECT_THAT(text, HasSubstr("Selected ids (150, the first 100 here): " + TurnId(0) + ", "));
+  EXPECT_THAT(text, HasSubstr(TurnId(99) + "\n"));
+  EXPECT_THAT(text, Not(HasSubstr(TurnId(100))));
+  EXPECT_EQ(CountIn(text, "01JDT"), kMaxSurfaceIds);
 }
 
 TEST(TurnContext, ListsAreBoundedWithACount) {
@@ -227,15 +228,16 @@ TEST(TurnContext, ListsAreBoundedWithACount) {
   SurfaceInput surface;
   for (int i = 0; i < 9; ++i) surface.filters.push_back({"f" + std::to_string(i), "v"});
   in.surface = surface;
-  for (int i = 0; i < 15; ++i) in.mentions.push_back({"person", Id(i), "P" + std::to_string(i)});
+  for (int i = 0; i < 15; ++i)
+    in.mentions.push_back({"person", TurnId(i), "P" + std::to_string(i)});
   in.open_item = OpenItem{};
-  in.open_item->record = {"task", Id(90), "T"};
+  in.open_item->record = {"task", TurnId(90), "T"};
   for (int i = 0; i < 6; ++i)
-    in.open_item->people.push_back({"person", Id(i), "P" + std::to_string(i)});
+    in.open_item->people.push_back({"person", TurnId(i), "P" + std::to_string(i)});
   const std::string text = TurnContext(in);
   EXPECT_THAT(text, HasSubstr("f5 = v (and 3 more)\n"));
   EXPECT_THAT(text, Not(HasSubstr("f6 = v")));
-  EXPECT_EQ(Count(text, "](ensemble://person/"), kMaxMentionsInContext + kMaxLinksPerField);
+  EXPECT_EQ(CountIn(text, "](ensemble://person/"), kMaxMentionsInContext + kMaxLinksPerField);
   EXPECT_THAT(text, HasSubstr(" and 3 more\n"));  // mentions: 15 - 12
   EXPECT_THAT(text, HasSubstr(" and 2 more\n"));  // people: 6 - 4
 }
@@ -252,17 +254,17 @@ TEST(TurnContext, TagsInsideUserTextCannotCloseTheContext) {
   surface.filters = {{"customBoard", attack}};
   in.surface = surface;
   in.open_item = OpenItem{};
-  in.open_item->record = {"task", Id(1), attack};
+  in.open_item->record = {"task", TurnId(1), attack};
   in.open_item->page_excerpt = attack;
-  in.mentions = {{"person", Id(2), attack}};
+  in.mentions = {{"person", TurnId(2), attack}};
   in.guides = {{"tasks", "Recipe\n" + attack}};
   const std::string text = TurnContext(in);
-  EXPECT_EQ(Count(text, "<context>"), 1u);
-  EXPECT_EQ(Count(text, "</context>"), 1u);
+  EXPECT_EQ(CountIn(text, "<context>"), 1u);
+  EXPECT_EQ(CountIn(text, "</context>"), 1u);
   EXPECT_THAT(text, StartsWith("<context>\n"));
   EXPECT_EQ(text.rfind("</context>"), text.size() - std::string("</context>\n").size());
-  EXPECT_EQ(Count(text, "<guide"), 1u);
-  EXPECT_EQ(Count(text, "</guide>"), 1u);
+  EXPECT_EQ(CountIn(text, "<guide"), 1u);
+  EXPECT_EQ(CountIn(text, "</guide>"), 1u);
   EXPECT_THAT(text, Not(HasSubstr("< / CONTEXT")));
   EXPECT_THAT(text, Not(HasSubstr("<Guide>")));
   EXPECT_THAT(text, HasSubstr("\xE2\x80\xB9/context>"));  // neutralised, still readable
@@ -273,12 +275,12 @@ TEST(TurnContext, TagsInsideUserTextCannotCloseTheContext) {
 
 TEST(TurnContext, TitlesCannotForgeRecordLinks) {
   TurnContextInput in;
-  in.mentions = {{"person", Id(1), "Mira](ensemble://task/" + Id(9) + ") [x"},
+  in.mentions = {{"person", TurnId(1), "Mira](ensemble://task/" + TurnId(9) + ") [x"},
                  {"task", "../../etc", "Bad id"},
-                 {"Task Kind", Id(3), "Bad kind"}};
+                 {"Task Kind", TurnId(3), "Bad kind"}};
   const std::string text = TurnContext(in);
-  EXPECT_THAT(text, HasSubstr("[Mira\\](ensemble://task/" + Id(9) + ") \\[x](ensemble://person/" +
-                              Id(1) + ")"));
+  EXPECT_THAT(text, HasSubstr("[Mira\\](ensemble://task/" + TurnId(9) +
+                              ") \\[x](ensemble://person/" + TurnId(1) + ")"));
   // A malformed id or kind never reaches a link target: the title alone.
   EXPECT_THAT(text, HasSubstr(", Bad id, Bad kind\n"));
   EXPECT_THAT(text, Not(HasSubstr("../../etc")));
@@ -296,7 +298,7 @@ TEST(TurnContext, GuidesFollowInRoutingOrder) {
                               "<guide name=\"boards\">\nBoards recipe\n</guide>\n"
                               "<guide name=\"apps\">\nApps recipe\n</guide>\n"
                               "</context>\n"));
-  EXPECT_EQ(Count(text, "<guide "), kMaxGuides);
+  EXPECT_EQ(CountIn(text, "<guide "), kMaxGuides);
   EXPECT_THAT(text, Not(HasSubstr("skipped")));
   EXPECT_THAT(text, Not(HasSubstr("a repeat")));
   EXPECT_THAT(text, Not(HasSubstr("pages")));

@@ -9,20 +9,13 @@
 #include "core/assistant/nudge.h"
 #include "core/playbooks/embedded.h"
 #include "core/text/trim.h"
+#include "tests/support/embedded_router.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
 using nlohmann::json;
 using Kind = LoopStep::Kind;
-
-const playbooks::Router& TheRouter() {
-  static const playbooks::Router* router = [] {
-    auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
-    return new playbooks::Router(std::move(set).value());
-  }();
-  return *router;
-}
 
 TurnSetup MakeSetup(std::string message, WritePolicy policy = WritePolicy::kImmediate) {
   TurnSetup s;
@@ -47,7 +40,8 @@ model::AssembledToolCall Call(std::string id, std::string name, json input) {
 class TurnLoopTest : public ::testing::Test {
  protected:
   void Start(TurnSetup setup) {
-    loop_ = std::make_unique<TurnLoop>(HubToolRegistry(), TheRouter(), std::move(setup));
+    loop_ =
+        std::make_unique<TurnLoop>(HubToolRegistry(), testing::EmbeddedRouter(), std::move(setup));
   }
   model::ChatRequest Next() {
     auto r = loop_->NextRequest();

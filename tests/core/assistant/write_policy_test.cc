@@ -8,7 +8,7 @@
 namespace ensemble::core::assistant {
 namespace {
 
-const tools::ToolDef& Tool(std::string_view name) {
+const tools::ToolDef& HubTool(std::string_view name) {
   const tools::ToolDef* def = HubToolRegistry().Find(name);
   EXPECT_NE(def, nullptr) << name;
   return *def;
@@ -23,16 +23,16 @@ TEST(WritePolicy, ParsesTheSettingsNamesOnly) {
 }
 
 TEST(WritePolicy, ImmediateRunsHubWritesAndHoldsAlwaysHoldAndAppWrites) {
-  EXPECT_FALSE(HoldsWrite(WritePolicy::kImmediate, Tool("hub_create_tasks")));
-  EXPECT_TRUE(HoldsWrite(WritePolicy::kImmediate, Tool("hub_delete_board")));
-  EXPECT_TRUE(HoldsWrite(WritePolicy::kImmediate, Tool("apps_post_update")));
+  EXPECT_FALSE(HoldsWrite(WritePolicy::kImmediate, HubTool("hub_create_tasks")));
+  EXPECT_TRUE(HoldsWrite(WritePolicy::kImmediate, HubTool("hub_delete_board")));
+  EXPECT_TRUE(HoldsWrite(WritePolicy::kImmediate, HubTool("apps_post_update")));
 }
 
 TEST(WritePolicy, PreviewAndNeedsMeHoldEveryWriteButNeverAReadOrAnArtifact) {
   for (WritePolicy p : {WritePolicy::kPreview, WritePolicy::kNeedsMe}) {
-    EXPECT_TRUE(HoldsWrite(p, Tool("hub_create_tasks")));
-    EXPECT_FALSE(HoldsWrite(p, Tool("hub_list_tasks")));
-    tools::ToolDef diagram = Tool("hub_create_tasks");
+    EXPECT_TRUE(HoldsWrite(p, HubTool("hub_create_tasks")));
+    EXPECT_FALSE(HoldsWrite(p, HubTool("hub_list_tasks")));
+    tools::ToolDef diagram = HubTool("hub_create_tasks");
     diagram.name = "hub_create_diagram";
     diagram.area = areas::kPages;
     EXPECT_FALSE(HoldsWrite(p, diagram));

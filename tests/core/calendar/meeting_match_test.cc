@@ -5,9 +5,9 @@
 namespace ensemble::core::calendar {
 namespace {
 
-constexpr int64_t kT0 = 1796137200;  // 2026-12-01T15:00:00Z.
-constexpr int64_t kMinute = 60;
-constexpr int64_t kHour = 3600;
+constexpr int64_t kMeetingStart = 1796137200;  // 2026-12-01T15:00:00Z.
+constexpr int64_t kOneMinute = 60;
+constexpr int64_t kOneHour = 3600;
 
 MergedEvent Event(std::string id, int64_t start, int64_t end, std::string title,
                   std::vector<std::string> attendees = {}) {
@@ -38,15 +38,15 @@ Meeting At(int64_t start, int64_t end, std::string title, std::vector<std::strin
 
 TEST(MeetingMatch, VendorEventIdWins) {
   std::vector<MergedEvent> events = {
-      Event("g1", kT0, kT0 + kHour, "Roadmap"),
-      Event("g2", kT0 + 5 * kHour, kT0 + 6 * kHour, "Unrelated"),
+      Event("g1", kMeetingStart, kMeetingStart + kOneHour, "Roadmap"),
+      Event("g2", kMeetingStart + 5 * kOneHour, kMeetingStart + 6 * kOneHour, "Unrelated"),
   };
   // The second event has an Outlook copy whose Graph id the vendor names.
   CalendarEvent outlook = events[1].event;
   outlook.id = "outlook:AAMkGraph";
   events[1].sources.push_back({outlook.id, outlook.source, outlook.calendar, outlook.uid});
   events[1].member_ids.push_back(outlook.id);
-  Meeting m = At(kT0, kT0 + kHour, "Roadmap");
+  Meeting m = At(kMeetingStart, kMeetingStart + kOneHour, "Roadmap");
   m.vendor_event_id = "AAMkGraph";
   MeetingMatch match = MatchMeeting(m, events);
   EXPECT_EQ(match.index, 1);
@@ -59,11 +59,11 @@ TEST(MeetingMatch, VendorEventIdWins) {
 }
 
 TEST(MeetingMatch, ScoreParts) {
-  const MergedEvent e = Event("g", kT0, kT0 + kHour, "Design review",
+  const MergedEvent e = Event("g", kMeetingStart, kMeetingStart + kOneHour, "Design review",
                               {"ana@example.com", "me@example.com", "bo@x.com"});
   // Starts 15 minutes late, ends on time; shares Ana with the event.
-  const Meeting m = At(kT0 + 15 * kMinute, kT0 + kHour, "Design review notes",
-                       {"ana@example.com", "ME@example.com", "cy@x.com"});
+  const Meeting m = At(kMeetingStart + 15 * kOneMinute, kMeetingStart + kOneHour,
+                       "Design review notes", {"ana@example.com", "ME@example.com", "cy@x.com"});
   const MatchScore s = ScoreMeetingAgainstEvent(m, e.event);
   EXPECT_TRUE(s.fits);  // Overlaps all of the shorter one.
   EXPECT_DOUBLE_EQ(s.time, 0.5 * 1.0 + 0.5 * (1.0 - 15.0 / 30.0));
@@ -74,32 +74,41 @@ TEST(MeetingMatch, ScoreParts) {
 }
 
 TEST(MeetingMatch, FitsInTimeOrNotACandidate) {
-  const MergedEvent e = Event("g", kT0, kT0 + kHour, "Sync");
+  const MergedEvent e = Event("g", kMeetingStart, kMeetingStart + kOneHour, "Sync");
   // Overlaps 20 minutes of a 60-minute meeting and starts 40 minutes late.
   EXPECT_FALSE(
-      ScoreMeetingAgainstEvent(At(kT0 + 40 * kMinute, kT0 + 100 * kMinute, "Sync"), e.event).fits);
+      ScoreMeetingAgainstEvent(
+          At(kMeetingStart + 40 * kOneMinute, kMeetingStart + 100 * kOneMinute, "Sync"), e.event)
+          .fits);
   // No overlap at all but a start within 10 minutes (a zero-length event).
-  MergedEvent point = Event("p", kT0, kT0, "Sync");
-  EXPECT_TRUE(
-      ScoreMeetingAgainstEvent(At(kT0 + 5 * kMinute, kT0 + kHour, "Sync"), point.event).fits);
+  MergedEvent point = Event("p", kMeetingStart, kMeetingStart, "Sync");
+  EXPECT_TRUE(ScoreMeetingAgainstEvent(
+                  At(kMeetingStart + 5 * kOneMinute, kMeetingStart + kOneHour, "Sync"), point.event)
+                  .fits);
   // More than 12 hours away.
   EXPECT_FALSE(
-      ScoreMeetingAgainstEvent(At(kT0 + 13 * kHour, kT0 + 14 * kHour, "Sync"), e.event).fits);
-  const MeetingMatch none = MatchMeeting(At(kT0 + 3 * kHour, kT0 + 4 * kHour, "Sync"), {e});
+      ScoreMeetingAgainstEvent(
+          At(kMeetingStart + 13 * kOneHour, kMeetingStart + 14 * kOneHour, "Sync"), e.event)
+          .fits);
+  const MeetingMatch none =
+      MatchMeeting(At(kMeetingStart + 3 * kOneHour, kMeetingStart + 4 * kOneHour, "Sync"), {e});
   EXPECT_EQ(none.index, -1);
   EXPECT_EQ(none.reason, "noCandidate");
   const nlohmann::json json = ToJson(none, {e});
   EXPECT_EQ(json["matched"], false);
   EXPECT_TRUE(json["eventId"].is_null());
   // All-day events are never candidates.
-  MergedEvent all_day = Event("d", kT0, kT0 + kHour, "Sync");
+  MergedEvent all_day = Event("d", kMeetingStart, kMeetingStart + kOneHour, "Sync");
   all_day.event.all_day = true;
-  EXPECT_FALSE(ScoreMeetingAgainstEvent(At(kT0, kT0 + kHour, "Sync"), all_day.event).fits);
+  EXPECT_FALSE(
+      ScoreMeetingAgainstEvent(At(kMeetingStart, kMeetingStart + kOneHour, "Sync"), all_day.event)
+          .fits);
 }
 
 TEST(MeetingMatch, OnlyCloseFitMatchesWithoutAttendeesOrTitle) {
   const MeetingMatch match =
-      MatchMeeting(At(kT0, kT0 + kHour, "Zoom meeting"), {Event("g", kT0, kT0 + kHour, "Roadmap")});
+      MatchMeeting(At(kMeetingStart, kMeetingStart + kOneHour, "Zoom meeting"),
+                   {Event("g", kMeetingStart, kMeetingStart + kOneHour, "Roadmap")});
   EXPECT_EQ(match.index, 0);
   EXPECT_EQ(match.candidates, 1);
 }
@@ -108,10 +117,11 @@ TEST(MeetingMatch, BestWithoutAnyQualifierStaysUnmatched) {
   // Two candidates: the exact one scores 0.5, the other 0.25; neither shares
   // an attendee or title words.
   const std::vector<MergedEvent> events = {
-      Event("a", kT0, kT0 + kHour, "Roadmap"),
-      Event("b", kT0 + 15 * kMinute, kT0 + 75 * kMinute, "Hiring"),
+      Event("a", kMeetingStart, kMeetingStart + kOneHour, "Roadmap"),
+      Event("b", kMeetingStart + 15 * kOneMinute, kMeetingStart + 75 * kOneMinute, "Hiring"),
   };
-  const MeetingMatch match = MatchMeeting(At(kT0, kT0 + 30 * kMinute, "Zoom meeting"), events);
+  const MeetingMatch match =
+      MatchMeeting(At(kMeetingStart, kMeetingStart + 30 * kOneMinute, "Zoom meeting"), events);
   EXPECT_EQ(match.candidates, 2);
   EXPECT_EQ(match.index, -1);
   EXPECT_EQ(match.reason, "weak");
@@ -120,21 +130,24 @@ TEST(MeetingMatch, BestWithoutAnyQualifierStaysUnmatched) {
 TEST(MeetingMatch, RunnerUpWithinATenthLeavesItUnmatched) {
   // Back-to-back-ish events with the same attendees and similar titles.
   const std::vector<MergedEvent> events = {
-      Event("a", kT0, kT0 + kHour, "Planning", {"ana@example.com"}),
-      Event("b", kT0 + 5 * kMinute, kT0 + kHour, "Planning", {"ana@example.com"}),
+      Event("a", kMeetingStart, kMeetingStart + kOneHour, "Planning", {"ana@example.com"}),
+      Event("b", kMeetingStart + 5 * kOneMinute, kMeetingStart + kOneHour, "Planning",
+            {"ana@example.com"}),
   };
-  const MeetingMatch match =
-      MatchMeeting(At(kT0 + 2 * kMinute, kT0 + kHour, "Planning", {"ana@example.com"}), events);
+  const MeetingMatch match = MatchMeeting(
+      At(kMeetingStart + 2 * kOneMinute, kMeetingStart + kOneHour, "Planning", {"ana@example.com"}),
+      events);
   EXPECT_EQ(match.index, -1);
   EXPECT_EQ(match.reason, "ambiguous");
   EXPECT_LE(match.score - match.runner_up, kMatchRunnerUpMargin);
   // Far enough apart, the better one wins.
   const std::vector<MergedEvent> apart = {
-      Event("a", kT0, kT0 + kHour, "Planning", {"ana@example.com"}),
-      Event("b", kT0 + 9 * kMinute, kT0 + 2 * kHour, "Hiring", {"bo@example.com"}),
+      Event("a", kMeetingStart, kMeetingStart + kOneHour, "Planning", {"ana@example.com"}),
+      Event("b", kMeetingStart + 9 * kOneMinute, kMeetingStart + 2 * kOneHour, "Hiring",
+            {"bo@example.com"}),
   };
-  const MeetingMatch clear =
-      MatchMeeting(At(kT0, kT0 + kHour, "Planning", {"ana@example.com"}), apart);
+  const MeetingMatch clear = MatchMeeting(
+      At(kMeetingStart, kMeetingStart + kOneHour, "Planning", {"ana@example.com"}), apart);
   EXPECT_EQ(clear.index, 0);
   EXPECT_GT(clear.score - clear.runner_up, kMatchRunnerUpMargin);
   EXPECT_EQ(ToJson(clear, apart)["eventId"], "a");
@@ -142,10 +155,12 @@ TEST(MeetingMatch, RunnerUpWithinATenthLeavesItUnmatched) {
 
 TEST(MeetingMatch, MyOwnAddressIsNotASharedAttendee) {
   const std::vector<MergedEvent> events = {
-      Event("a", kT0, kT0 + kHour, "Roadmap", {"me@example.com"}),
-      Event("b", kT0 + 30 * kMinute, kT0 + 90 * kMinute, "Budget", {"me@example.com"}),
+      Event("a", kMeetingStart, kMeetingStart + kOneHour, "Roadmap", {"me@example.com"}),
+      Event("b", kMeetingStart + 30 * kOneMinute, kMeetingStart + 90 * kOneMinute, "Budget",
+            {"me@example.com"}),
   };
-  const MeetingMatch match = MatchMeeting(At(kT0, kT0 + kHour, "Call", {"Me@Example.com"}), events);
+  const MeetingMatch match =
+      MatchMeeting(At(kMeetingStart, kMeetingStart + kOneHour, "Call", {"Me@Example.com"}), events);
   EXPECT_EQ(match.index, -1);
   EXPECT_EQ(match.reason, "weak");
 }

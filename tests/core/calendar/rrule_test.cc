@@ -38,13 +38,13 @@ TEST(RecurrenceRule, ParsesEveryPart) {
 }
 
 TEST(RecurrenceRule, RefusesInvalidRules) {
-  for (const char* text : {"", "COUNT=3", "FREQ=FORTNIGHTLY", "FREQ=DAILY;INTERVAL=0",
-                           "FREQ=DAILY;COUNT=-1", "FREQ=DAILY;BYMONTH=13", "FREQ=DAILY;BYDAY=XX",
-                           "FREQ=DAILY;BYMONTHDAY=0", "FREQ=DAILY;UNTIL=2026", "FREQ=DAILY;WKST=XY",
-                           "FREQ=MONTHLY;BYDAY=0MO", "FREQ"}) {
+  for (const char* text :
+       {"", "COUNT=3", "FREQ=FORTNIGHTLY", "FREQ=DAILY;INTERVAL=0", "FREQ=DAILY;COUNT=-1",
+        "FREQ=DAILY;BYMONTH=13", "FREQ=DAILY;BYDAY=XX", "FREQ=DAILY;BYMONTHDAY=0",
+        "FREQ=DAILY;UNTIL=2026", "FREQ=DAILY;WKST=XY", "FREQ=MONTHLY;BYDAY=0MO", "FREQ"}) {
     auto rule = ParseRecurrenceRule(text);
     EXPECT_FALSE(rule.ok()) << text;
-    if (!rule.ok()) EXPECT_EQ(rule.status().code(), codes::kInvalidArgument);
+    if (!rule.ok()) EXPECT_EQ(rule.status().code(), core::codes::kInvalidArgument);
   }
 }
 
@@ -74,7 +74,8 @@ TEST(RecurrenceRule, EveryDayInJanuaryForThreeYearsTwoWays) {
   Strings yearly = NewYork("19980101T090000",
                            "RRULE:FREQ=YEARLY;UNTIL=20000131T140000Z;BYMONTH=1;"
                            "BYDAY=SU,MO,TU,WE,TH,FR,SA\r\n");
-  Strings daily = NewYork("19980101T090000", "RRULE:FREQ=DAILY;UNTIL=20000131T140000Z;BYMONTH=1\r\n");
+  Strings daily =
+      NewYork("19980101T090000", "RRULE:FREQ=DAILY;UNTIL=20000131T140000Z;BYMONTH=1\r\n");
   ASSERT_EQ(yearly.size(), 93u);
   EXPECT_EQ(yearly, daily);
   EXPECT_EQ(yearly[31], Est("1999-01-01"));
@@ -95,27 +96,27 @@ TEST(RecurrenceRule, WeeklyOnTuesdayAndThursdayForFiveWeeks) {
   EXPECT_EQ(NewYork("19970902T090000",
                     "RRULE:FREQ=WEEKLY;UNTIL=19971007T000000Z;WKST=SU;BYDAY=TU,TH\r\n"),
             want);
-  EXPECT_EQ(NewYork("19970902T090000", "RRULE:FREQ=WEEKLY;COUNT=10;WKST=SU;BYDAY=TU,TH\r\n"),
-            want);
+  EXPECT_EQ(NewYork("19970902T090000", "RRULE:FREQ=WEEKLY;COUNT=10;WKST=SU;BYDAY=TU,TH\r\n"), want);
 }
 
 TEST(RecurrenceRule, EveryOtherWeekOnMondayWednesdayFriday) {
-  EXPECT_EQ(NewYork("19970901T090000",
-                    "RRULE:FREQ=WEEKLY;INTERVAL=2;UNTIL=19971224T000000Z;WKST=SU;BYDAY=MO,WE,FR\r\n"),
-            (Strings{Edt("1997-09-01"), Edt("1997-09-03"), Edt("1997-09-05"), Edt("1997-09-15"),
-                     Edt("1997-09-17"), Edt("1997-09-19"), Edt("1997-09-29"), Edt("1997-10-01"),
-                     Edt("1997-10-03"), Edt("1997-10-13"), Edt("1997-10-15"), Edt("1997-10-17"),
-                     Est("1997-10-27"), Est("1997-10-29"), Est("1997-10-31"), Est("1997-11-10"),
-                     Est("1997-11-12"), Est("1997-11-14"), Est("1997-11-24"), Est("1997-11-26"),
-                     Est("1997-11-28"), Est("1997-12-08"), Est("1997-12-10"), Est("1997-12-12"),
-                     Est("1997-12-22")}));
+  EXPECT_EQ(
+      NewYork("19970901T090000",
+              "RRULE:FREQ=WEEKLY;INTERVAL=2;UNTIL=19971224T000000Z;WKST=SU;BYDAY=MO,WE,FR\r\n"),
+      (Strings{Edt("1997-09-01"), Edt("1997-09-03"), Edt("1997-09-05"), Edt("1997-09-15"),
+               Edt("1997-09-17"), Edt("1997-09-19"), Edt("1997-09-29"), Edt("1997-10-01"),
+               Edt("1997-10-03"), Edt("1997-10-13"), Edt("1997-10-15"), Edt("1997-10-17"),
+               Est("1997-10-27"), Est("1997-10-29"), Est("1997-10-31"), Est("1997-11-10"),
+               Est("1997-11-12"), Est("1997-11-14"), Est("1997-11-24"), Est("1997-11-26"),
+               Est("1997-11-28"), Est("1997-12-08"), Est("1997-12-10"), Est("1997-12-12"),
+               Est("1997-12-22")}));
 }
 
 TEST(RecurrenceRule, EveryOtherWeekOnTuesdayAndThursdayEightTimes) {
-  EXPECT_EQ(NewYork("19970902T090000",
-                    "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=8;WKST=SU;BYDAY=TU,TH\r\n"),
-            (Strings{Edt("1997-09-02"), Edt("1997-09-04"), Edt("1997-09-16"), Edt("1997-09-18"),
-                     Edt("1997-09-30"), Edt("1997-10-02"), Edt("1997-10-14"), Edt("1997-10-16")}));
+  EXPECT_EQ(
+      NewYork("19970902T090000", "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=8;WKST=SU;BYDAY=TU,TH\r\n"),
+      (Strings{Edt("1997-09-02"), Edt("1997-09-04"), Edt("1997-09-16"), Edt("1997-09-18"),
+               Edt("1997-09-30"), Edt("1997-10-02"), Edt("1997-10-14"), Edt("1997-10-16")}));
 }
 
 TEST(RecurrenceRule, MonthlyOnTheFirstFriday) {
@@ -176,11 +177,11 @@ TEST(RecurrenceRule, EveryOtherYearInJanuaryFebruaryMarch) {
 }
 
 TEST(RecurrenceRule, EveryThirdYearOnYearDays) {
-  EXPECT_EQ(NewYork("19970101T090000",
-                    "RRULE:FREQ=YEARLY;INTERVAL=3;COUNT=10;BYYEARDAY=1,100,200\r\n"),
-            (Strings{Est("1997-01-01"), Edt("1997-04-10"), Edt("1997-07-19"), Est("2000-01-01"),
-                     Edt("2000-04-09"), Edt("2000-07-18"), Est("2003-01-01"), Edt("2003-04-10"),
-                     Edt("2003-07-19"), Est("2006-01-01")}));
+  EXPECT_EQ(
+      NewYork("19970101T090000", "RRULE:FREQ=YEARLY;INTERVAL=3;COUNT=10;BYYEARDAY=1,100,200\r\n"),
+      (Strings{Est("1997-01-01"), Edt("1997-04-10"), Edt("1997-07-19"), Est("2000-01-01"),
+               Edt("2000-04-09"), Edt("2000-07-18"), Est("2003-01-01"), Edt("2003-04-10"),
+               Edt("2003-07-19"), Est("2006-01-01")}));
 }
 
 TEST(RecurrenceRule, TwentiethMondayOfTheYear) {
@@ -217,8 +218,8 @@ TEST(RecurrenceRule, EveryFridayTheThirteenthExceptDtstart) {
 }
 
 TEST(RecurrenceRule, FirstSaturdayAfterTheFirstSunday) {
-  Strings got = NewYork("19970913T090000",
-                        "RRULE:FREQ=MONTHLY;BYDAY=SA;BYMONTHDAY=7,8,9,10,11,12,13\r\n");
+  Strings got =
+      NewYork("19970913T090000", "RRULE:FREQ=MONTHLY;BYDAY=SA;BYMONTHDAY=7,8,9,10,11,12,13\r\n");
   ASSERT_GE(got.size(), 10u);
   EXPECT_EQ(Strings(got.begin(), got.begin() + 10),
             (Strings{Edt("1997-09-13"), Edt("1997-10-11"), Est("1997-11-08"), Est("1997-12-13"),
@@ -239,7 +240,8 @@ TEST(RecurrenceRule, SetPosThirdWeekdayInstance) {
 }
 
 TEST(RecurrenceRule, SetPosSecondToLastWeekday) {
-  Strings got = NewYork("19970929T090000", "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-2\r\n");
+  Strings got =
+      NewYork("19970929T090000", "RRULE:FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-2\r\n");
   ASSERT_GE(got.size(), 7u);
   EXPECT_EQ(Strings(got.begin(), got.begin() + 7),
             (Strings{Edt("1997-09-29"), Est("1997-10-30"), Est("1997-11-27"), Est("1997-12-30"),
@@ -267,12 +269,12 @@ TEST(RecurrenceRule, EveryTwentyMinutesDuringOfficeHoursTwoWays) {
     }
     return out;
   };
-  Strings daily = first_day(NewYork(
-      "19970902T090000",
-      "RRULE:FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16;BYMINUTE=0,20,40;COUNT=48\r\n"));
-  Strings minutely = first_day(NewYork(
-      "19970902T090000",
-      "RRULE:FREQ=MINUTELY;INTERVAL=20;BYHOUR=9,10,11,12,13,14,15,16;COUNT=48\r\n"));
+  Strings daily = first_day(
+      NewYork("19970902T090000",
+              "RRULE:FREQ=DAILY;BYHOUR=9,10,11,12,13,14,15,16;BYMINUTE=0,20,40;COUNT=48\r\n"));
+  Strings minutely = first_day(
+      NewYork("19970902T090000",
+              "RRULE:FREQ=MINUTELY;INTERVAL=20;BYHOUR=9,10,11,12,13,14,15,16;COUNT=48\r\n"));
   ASSERT_EQ(daily.size(), 24u);
   EXPECT_EQ(daily.front(), Edt("1997-09-02", "09:00"));
   EXPECT_EQ(daily[1], Edt("1997-09-02", "09:20"));
@@ -281,12 +283,12 @@ TEST(RecurrenceRule, EveryTwentyMinutesDuringOfficeHoursTwoWays) {
 }
 
 TEST(RecurrenceRule, WeekStartChangesBiweeklyResults) {
-  EXPECT_EQ(NewYork("19970805T090000",
-                    "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=MO\r\n"),
-            (Strings{Edt("1997-08-05"), Edt("1997-08-10"), Edt("1997-08-19"), Edt("1997-08-24")}));
-  EXPECT_EQ(NewYork("19970805T090000",
-                    "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=SU\r\n"),
-            (Strings{Edt("1997-08-05"), Edt("1997-08-17"), Edt("1997-08-19"), Edt("1997-08-31")}));
+  EXPECT_EQ(
+      NewYork("19970805T090000", "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=MO\r\n"),
+      (Strings{Edt("1997-08-05"), Edt("1997-08-10"), Edt("1997-08-19"), Edt("1997-08-24")}));
+  EXPECT_EQ(
+      NewYork("19970805T090000", "RRULE:FREQ=WEEKLY;INTERVAL=2;COUNT=4;BYDAY=TU,SU;WKST=SU\r\n"),
+      (Strings{Edt("1997-08-05"), Edt("1997-08-17"), Edt("1997-08-19"), Edt("1997-08-31")}));
 }
 
 TEST(RecurrenceRule, InvalidDatesAreSkipped) {

@@ -12,20 +12,15 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
-#include <nlohmann/json.hpp>
+#include "tests/support/source_file.h"
 
 namespace ensemble::core::refs {
 namespace {
 
 using nlohmann::json;
-
-json LoadTable() {
-  const char* root = std::getenv("ENSEMBLE_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/vectors/refs/format_entity_text.json");
-  return json::parse(in, nullptr, /*allow_exceptions=*/false);
-}
 
 RefSet MakeRefSet(const json& list) {
   RefSet set;
@@ -37,7 +32,7 @@ RefSet MakeRefSet(const json& list) {
 }
 
 TEST(FormatEntityText, EveryTableRowGivesItsExpectedText) {
-  json table = LoadTable();
+  json table = testing::LoadJsonFile("tests/vectors/refs/format_entity_text.json");
   ASSERT_TRUE(table.is_object()) << "tests/vectors/refs/format_entity_text.json is missing";
   std::map<std::string, RefSet> sets;
   for (const auto& [name, list] : table.at("refSets").items()) sets[name] = MakeRefSet(list);
@@ -65,7 +60,7 @@ TEST(FormatEntityText, EveryTableRowGivesItsExpectedText) {
 
 TEST(FormatEntityText, FormattingIsStableWhenRunTwice) {
   // Formatted text must not change again: a saved display is formatted anew.
-  json table = LoadTable();
+  json table = testing::LoadJsonFile("tests/vectors/refs/format_entity_text.json");
   ASSERT_TRUE(table.is_object());
   std::map<std::string, RefSet> sets;
   for (const auto& [name, list] : table.at("refSets").items()) sets[name] = MakeRefSet(list);
@@ -111,10 +106,14 @@ struct AskRow {
 
 TEST(QuestionAsksForIds, WholeWordsOnly) {
   const AskRow rows[] = {
-      {"What is the id of Draft brief?", true}, {"list their IDs", true},
-      {"uuid please", true},                    {"Which identifier does it use?", true},
-      {"I did it", false},                      {"show the idea", false},
-      {"Send the invoice", false},              {"", false},
+      {"What is the id of Draft brief?", true},
+      {"list their IDs", true},
+      {"uuid please", true},
+      {"Which identifier does it use?", true},
+      {"I did it", false},
+      {"show the idea", false},
+      {"Send the invoice", false},
+      {"", false},
   };
   for (const AskRow& r : rows) {
     EXPECT_EQ(QuestionAsksForIds(r.question), r.asks) << r.question;

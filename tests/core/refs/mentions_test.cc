@@ -15,6 +15,7 @@
 
 #include "core/base/id.h"
 #include "core/refs/mention_json.h"
+#include "tests/support/source_file.h"
 
 namespace ensemble::core::refs {
 namespace {
@@ -22,12 +23,6 @@ namespace {
 using nlohmann::json;
 
 constexpr char kMira[] = "01JCPERS000000000000000001";
-
-json LoadTable() {
-  const char* root = std::getenv("ENSEMBLE_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/vectors/refs/mentions.json");
-  return json::parse(in, nullptr, /*allow_exceptions=*/false);
-}
 
 // A directory that remembers every name it was asked for.
 class RecordingDirectory : public MentionDirectory {
@@ -47,7 +42,7 @@ std::string NumberedId(int n) {
 }
 
 TEST(Mentions, EveryVectorGivesItsExpectedJson) {
-  json table = LoadTable();
+  json table = testing::LoadJsonFile("tests/vectors/refs/mentions.json");
   ASSERT_TRUE(table.is_object()) << "tests/vectors/refs/mentions.json is missing";
   int rows = 0;
   for (const json& row : table.at("cases")) {

@@ -15,18 +15,13 @@
 #include <string>
 
 #include "core/text/utf8.h"
+#include "tests/support/source_file.h"
 
 namespace ensemble::core::refs {
 namespace {
 
 using nlohmann::json;
 using nlohmann::ordered_json;
-
-ordered_json LoadTable() {
-  const char* root = std::getenv("ENSEMBLE_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/vectors/refs/readable_preview.json");
-  return ordered_json::parse(in, nullptr, /*allow_exceptions=*/false);
-}
 
 RefSet MakeRefSet(const ordered_json& list) {
   RefSet set;
@@ -46,7 +41,8 @@ RefSet Basic() {
 }
 
 TEST(ReadablePreview, EveryTableRowGivesItsExpectedText) {
-  ordered_json table = LoadTable();
+  ordered_json table =
+      testing::LoadJsonFile<ordered_json>("tests/vectors/refs/readable_preview.json");
   ASSERT_TRUE(table.is_object()) << "tests/vectors/refs/readable_preview.json is missing";
   std::map<std::string, RefSet> sets;
   for (const auto& [name, list] : table.at("refSets").items()) sets[name] = MakeRefSet(list);

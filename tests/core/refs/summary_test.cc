@@ -12,19 +12,15 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/source_file.h"
+
 namespace ensemble::core::refs {
 namespace {
 
 using nlohmann::json;
 
-json LoadTable() {
-  const char* root = std::getenv("ENSEMBLE_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/vectors/refs/summaries.json");
-  return json::parse(in, nullptr, /*allow_exceptions=*/false);
-}
-
 TEST(Summary, EveryTableRowGivesItsExpectedText) {
-  json table = LoadTable();
+  json table = testing::LoadJsonFile("tests/vectors/refs/summaries.json");
   ASSERT_TRUE(table.is_object()) << "tests/vectors/refs/summaries.json is missing";
   int rows = 0;
   for (const json& row : table.at("rows")) {

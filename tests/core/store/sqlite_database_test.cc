@@ -45,6 +45,20 @@ TEST(SqliteDatabase, BadStatementIsAStorageError) {
   EXPECT_NE(rows.status().message().find("syntax"), std::string::npos);
 }
 
+TEST(SqliteDatabase, ACopyReplacesTheDestinationAndStandsAlone) {
+  auto source = OpenMemory();
+  ASSERT_TRUE(source->ExecScript("CREATE TABLE t (s TEXT); INSERT INTO t VALUES ('one')").ok());
+  auto dest = OpenMemory();
+  ASSERT_TRUE(dest->ExecScript("CREATE TABLE old (s TEXT); INSERT INTO old VALUES ('x')").ok());
+  ASSERT_TRUE(dest->Query("SELECT s FROM old").ok());  // Cached against the old schema.
+
+  ASSERT_TRUE(source->CopyInto(*dest).ok());
+  EXPECT_FALSE(dest->Query("SELECT s FROM old").ok());
+  ASSERT_TRUE(dest->Exec("INSERT INTO t VALUES ('two')").ok());
+  EXPECT_EQ(dest->Query("SELECT s FROM t")->size(), 2u);
+  EXPECT_EQ(source->Query("SELECT s FROM t")->size(), 1u);
+}
+
 TEST(Transaction, RollsBackUnlessCommitted) {
   auto db = OpenMemory();
   ASSERT_TRUE(db->ExecScript("CREATE TABLE t (x BIGINT)").ok());

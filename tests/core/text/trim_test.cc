@@ -52,6 +52,12 @@ TEST(FormatCount, GroupsThousands) {
   for (const Row& r : rows) EXPECT_EQ(FormatCount(r.n), r.expect) << r.n;
 }
 
+TEST(CountText, PicksTheWordForTheNumber) {
+  EXPECT_EQ(CountText(0, "card", "cards"), "0 cards");
+  EXPECT_EQ(CountText(1, "card", "cards"), "1 card");
+  EXPECT_EQ(CountText(1200, "card stays", "cards stay"), "1,200 cards stay");
+}
+
 TEST(TruncateChars, CutsWithAnEllipsisAndNeverSplitsACharacter) {
   struct Row {
     const char* in;

@@ -23,7 +23,6 @@ using nlohmann::json;
 namespace bhttp = boost::beast::http;
 namespace codes = core::codes;
 
-constexpr char kPassword[] = "correct horse battery";
 constexpr int64_t kClientTime = 1'764'000'000'000;
 
 std::string TaskId(int n) {

@@ -19,8 +19,6 @@ using nlohmann::json;
 namespace bhttp = boost::beast::http;
 namespace codes = core::codes;
 
-constexpr char kPassword[] = "correct horse battery";
-
 class SpacesRoutes : public AccountsServerTest {
  protected:
   void Configure(server::Config& config) override {

@@ -35,7 +35,6 @@ namespace codes = core::codes;
 
 constexpr char kKey[] = "sk-assist-SECRETkey-0042-ZQXW";
 constexpr char kSpace[] = "space-1";
-constexpr char kPassword[] = "correct horse battery";
 constexpr auto kTimeout = std::chrono::milliseconds(2000);
 
 // One scenario for every test (each test starts its own fake): a message
@@ -76,13 +75,6 @@ std::vector<std::string> Events(const std::vector<TurnFrame>& frames) {
   std::vector<std::string> out;
   for (const TurnFrame& f : frames) out.push_back(f.event);
   return out;
-}
-
-const TurnFrame* Find(const std::vector<TurnFrame>& frames, const std::string& event) {
-  for (const TurnFrame& f : frames) {
-    if (f.event == event) return &f;
-  }
-  return nullptr;
 }
 
 std::string Streamed(const std::vector<TurnFrame>& frames) {
@@ -284,7 +276,7 @@ TEST_P(AssistantTest, AHeldWriteUnderPreviewIsAProposal) {
   std::string conversation = NewConversation();
   SaveSettings({{"assistant", {{"writePolicy", "preview"}}}});
   std::vector<TurnFrame> frames = Turn(conversation, {{"text", "add a task to call Mira"}});
-  const TurnFrame* proposal = Find(frames, "proposal");
+  const TurnFrame* proposal = FindFrame(frames, "proposal");
   ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
   EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
   EXPECT_EQ(proposal->data["callId"], "call_add");
@@ -409,7 +401,7 @@ TEST_P(AssistantWithoutModelTest, TheLocalPlannerAnswersAndSaysWhatNeedsAModel) 
 TEST_P(AssistantWithoutModelTest, TheLocalPlannerRunsTheSameToolCalls) {
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, {{"text", "list my tasks"}});
-  const TurnFrame* tool = Find(frames, "tool");
+  const TurnFrame* tool = FindFrame(frames, "tool");
   ASSERT_NE(tool, nullptr) << json(Events(frames)).dump();
   EXPECT_EQ(tool->data["name"], "hub_list_tasks");
   EXPECT_TRUE(frames.back().event == "done" || frames.back().event == "error");
@@ -419,7 +411,7 @@ TEST_P(AssistantWithoutModelTest, AWriteUnderPreviewIsProposedByThePlanner) {
   std::string conversation = NewConversation();
   SaveSettings({{"assistant", {{"writePolicy", "preview"}}}});
   std::vector<TurnFrame> frames = Turn(conversation, {{"text", "add a task to call Mira"}});
-  const TurnFrame* proposal = Find(frames, "proposal");
+  const TurnFrame* proposal = FindFrame(frames, "proposal");
   ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
   EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
   ASSERT_EQ(frames.back().event, "done");
@@ -449,7 +441,7 @@ TEST_P(AssistantWithoutModelTest, AnImmediateWriteRunsAtOnceThroughSync) {
   std::vector<TurnFrame> frames =
       Turn(conversation, {{"text", "add a task to call Mira tomorrow"}});
   ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
-  EXPECT_EQ(Find(frames, "proposal"), nullptr);
+  EXPECT_EQ(FindFrame(frames, "proposal"), nullptr);
   bool succeeded = false;
   for (const TurnFrame& f : frames) {
     if (f.event == "tool" && f.data.value("phase", "") == "ended" &&

@@ -27,13 +27,12 @@ using ::testing::HasSubstr;
 namespace bhttp = boost::beast::http;
 namespace codes = core::codes;
 
-constexpr char kKey[] = "sk-settings-SECRETkey-0077";
-constexpr char kSpace[] = "space-1";
-constexpr char kPassword[] = "correct horse battery";
+constexpr char kSettingsKey[] = "sk-settings-SECRETkey-0077";
+constexpr char kSettingsSpace[] = "space-1";
 
-json Scenario() {
+json SettingsScenario() {
   return {
-      {"requireKey", kKey},
+      {"requireKey", kSettingsKey},
       {"responses",
        json::array({
            {{"match", "hello there"},
@@ -64,18 +63,11 @@ json AllAreas() {
   return out;
 }
 
-const TurnFrame* Find(const std::vector<TurnFrame>& frames, const std::string& event) {
-  for (const TurnFrame& f : frames) {
-    if (f.event == event) return &f;
-  }
-  return nullptr;
-}
-
 // Local mode, the operator's model pointed at the fake.
 class AssistantSettingsTest : public AccountsServerTest {
  protected:
   void SetUp() override {
-    auto fake = FakeModelProcess::Start(Scenario());
+    auto fake = FakeModelProcess::Start(SettingsScenario());
     ASSERT_TRUE(fake.ok()) << fake.status().ToString();
     fake_ = std::move(*fake);
     AccountsServerTest::SetUp();
@@ -88,7 +80,7 @@ class AssistantSettingsTest : public AccountsServerTest {
     config.operator_model.provider = "openai";
     config.operator_model.base_url = fake_->base_url();
     config.operator_model.model = "fake-model";
-    config.operator_model.api_key = kKey;
+    config.operator_model.api_key = kSettingsKey;
   }
 
   HttpReply GetSettings(const Headers& h = {}) {
@@ -97,7 +89,7 @@ class AssistantSettingsTest : public AccountsServerTest {
   HttpReply Patch(const std::string& body, const Headers& h = {}) {
     return Send(bhttp::verb::patch, "/api/settings", body, h);
   }
-  std::string NewConversation(const std::string& space = kSpace, const Headers& h = {}) {
+  std::string NewConversation(const std::string& space = kSettingsSpace, const Headers& h = {}) {
     HttpReply r = PostJson("/api/assistant/conversations", {{"spaceId", space}}, h);
     EXPECT_EQ(r.status, 201) << r.body();
     return r.json().value("id", "");
@@ -178,7 +170,7 @@ TEST_P(AssistantSettingsTest, APreviewTurnHoldsTheWriteInTheChatNotOnNeedsMe) {
   ASSERT_EQ(Patch(R"({"assistant": {"writePolicy": "preview"}})").status, 200);
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, "add a task to call Mira");
-  const TurnFrame* proposal = Find(frames, "proposal");
+  const TurnFrame* proposal = FindFrame(frames, "proposal");
   ASSERT_NE(proposal, nullptr);
   EXPECT_EQ(proposal->data["name"], "hub_create_tasks");
   EXPECT_EQ(TaskCount(), 0);
@@ -189,7 +181,7 @@ TEST_P(AssistantSettingsTest, ANeedsMeTurnWaitsOnNeedsMeUntilApplied) {
   ASSERT_EQ(Patch(R"({"assistant": {"writePolicy": "needs-me"}})").status, 200);
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, "add a task to call Mira");
-  const TurnFrame* proposal = Find(frames, "proposal");
+  const TurnFrame* proposal = FindFrame(frames, "proposal");
   ASSERT_NE(proposal, nullptr);
   EXPECT_EQ(TaskCount(), 0);
 
@@ -298,7 +290,7 @@ TEST_P(AssistantSettingsWithoutModelTest, ThePlannerCannotWriteInAnAreaTurnedOff
       EXPECT_NE(f.data["receipt"]["state"], "succeeded") << f.data.dump();
     }
   }
-  EXPECT_EQ(Find(frames, "proposal"), nullptr);
+  EXPECT_EQ(FindFrame(frames, "proposal"), nullptr);
   // With the area back on, the same request writes.
   ASSERT_EQ(Patch(R"({"assistant": {"allowedWriteAreas": null}})").status, 200);
   Turn(NewConversation(), "add a task to call Mira tomorrow");
@@ -309,7 +301,7 @@ TEST_P(AssistantSettingsWithoutModelTest, APlannerWriteUnderNeedsMeWaitsOnNeedsM
   ASSERT_EQ(Patch(R"({"assistant": {"writePolicy": "needs-me"}})").status, 200);
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, "add a task to call Mira");
-  ASSERT_NE(Find(frames, "proposal"), nullptr);
+  ASSERT_NE(FindFrame(frames, "proposal"), nullptr);
   json approvals = Approvals();
   ASSERT_EQ(approvals.size(), 1u);
   EXPECT_EQ(approvals[0]["conversationId"], conversation);
@@ -341,7 +333,7 @@ class AssistantSettingsAccountsTest : public AssistantSettingsTest {
                          json{{"provider", "openai"},
                               {"baseUrl", fake_->base_url()},
                               {"model", "fake-model"},
-                              {"apiKey", kKey}}
+                              {"apiKey", kSettingsKey}}
                              .dump(),
                          WithCookie(p.cookie));
     EXPECT_EQ(put.status, 200) << put.body();
@@ -360,7 +352,7 @@ TEST_P(AssistantSettingsAccountsTest, AnotherAccountNeverSeesTheSettingsOrTheApp
 
   std::string conversation = NewConversation(ada.space_id, WithCookie(ada.cookie));
   std::vector<TurnFrame> frames = Turn(conversation, "add a task to call Mira", ada.cookie);
-  ASSERT_NE(Find(frames, "proposal"), nullptr);
+  ASSERT_NE(FindFrame(frames, "proposal"), nullptr);
   EXPECT_EQ(Approvals(WithCookie(ada.cookie)).size(), 1u);
   EXPECT_TRUE(Approvals(WithCookie(bob.cookie)).empty());
   EXPECT_EQ(Send(bhttp::verb::get, "/api/assistant/approvals").status, 401);

@@ -21,6 +21,14 @@ struct TurnFrame {
   nlohmann::json data;
 };
 
+// The first frame of `event`, or null.
+inline const TurnFrame* FindFrame(const std::vector<TurnFrame>& frames, const std::string& event) {
+  for (const TurnFrame& f : frames) {
+    if (f.event == event) return &f;
+  }
+  return nullptr;
+}
+
 class TurnClient {
  public:
   // Connects to 127.0.0.1:`port` and sends POST `target` with `body`

@@ -37,7 +37,7 @@ TEST(PokeHub, VersionsThatAreNotNewsAreDropped) {
   EXPECT_EQ(sub->TakePending(), 5);
 }
 
-Poke For(int64_t version, std::vector<std::string> readers) {
+Poke PokeFor(int64_t version, std::vector<std::string> readers) {
   return Poke{version, std::make_shared<const std::vector<std::string>>(std::move(readers))};
 }
 
@@ -47,7 +47,7 @@ TEST(PokeHub, AnAccountHearsOnlyOfChangesItCanRead) {
   auto ann = hub.Subscribe([&] { ++ann_wakes; }, "ann");
   auto bob = hub.Subscribe([&] { ++bob_wakes; }, "bob");
   auto local = hub.Subscribe([&] { ++local_wakes; });
-  hub.Publish(For(5, {"ann", "vic"}));
+  hub.Publish(PokeFor(5, {"ann", "vic"}));
   EXPECT_EQ(ann->TakePending(), 5);
   EXPECT_EQ(bob->TakePending(), std::nullopt);
   EXPECT_EQ(bob_wakes, 0);
@@ -56,7 +56,7 @@ TEST(PokeHub, AnAccountHearsOnlyOfChangesItCanRead) {
   EXPECT_EQ(ann->TakePending(), 6);
   EXPECT_EQ(bob->TakePending(), 6);
   EXPECT_EQ(local->TakePending(), 6);
-  hub.Publish(For(7, {}));  // Nobody reads it (a space without members).
+  hub.Publish(PokeFor(7, {}));  // Nobody reads it (a space without members).
   EXPECT_EQ(ann->TakePending(), std::nullopt);
   EXPECT_EQ(local->TakePending(), 7);
   EXPECT_EQ(ann_wakes, 2);
@@ -69,11 +69,11 @@ TEST(PokeHub, ALaterPokeForOthersDoesNotHideAnEarlierOne) {
   auto bob = hub.Subscribe([] {}, "bob");
   // Two server processes: bob's change (9) arrives over LISTEN/NOTIFY after
   // ann's (10) was published here.
-  hub.Publish(For(10, {"ann"}));
-  hub.Publish(For(9, {"bob"}));
+  hub.Publish(PokeFor(10, {"ann"}));
+  hub.Publish(PokeFor(9, {"bob"}));
   EXPECT_EQ(ann->TakePending(), 10);
   EXPECT_EQ(bob->TakePending(), 9);
-  hub.Publish(For(9, {"bob"}));  // Its echo is not news to bob.
+  hub.Publish(PokeFor(9, {"bob"}));  // Its echo is not news to bob.
   EXPECT_EQ(bob->TakePending(), std::nullopt);
 }
 
