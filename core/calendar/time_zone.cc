@@ -5,6 +5,7 @@
 #include <charconv>
 
 #include "core/calendar/civil_time.h"
+#include "core/text/ascii.h"
 
 namespace ensemble::core::calendar {
 namespace {
@@ -26,7 +27,6 @@ struct WindowsZone {
 
 #include "core/calendar/tz_data.inc"
 #include "core/calendar/windows_zones.inc"
-#include "core/text/ascii.h"
 
 template <typename T, size_t N, typename Key>
 const T* FindSorted(const T (&table)[N], std::string_view name, Key key) {
