@@ -49,11 +49,13 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
                             credentials::SecretBox::Load(config.secret_key, config.data_dir));
   ENSEMBLE_ASSIGN_OR_RETURN(auto pool, store::StorePool::Open(config));
   std::unique_ptr<App> app(new App(env, std::move(pool), std::move(secret_box), config));
+  app->model_connections_ = std::make_unique<model::ModelConnectionPool>(app->ioc_.get_executor());
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->assistant_,
       services::AssistantService::Create(
           *app->pool_, app->credentials_, env, config.model_call_timeout,
-          [self = app.get()](const events::Poke& poke) { self->pokes_.Publish(poke); }));
+          [self = app.get()](const events::Poke& poke) { self->pokes_.Publish(poke); },
+          app->model_connections_.get()));
   app->AddRoutes();
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,

@@ -39,6 +39,7 @@
 #include "server/events/poke_hub.h"
 #include "server/http/listener.h"
 #include "server/http/router.h"
+#include "server/model/connection_pool.h"
 #include "server/services/apply_service.h"
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
@@ -127,6 +128,8 @@ class App {
   // Declared after what its pending sessions use, so it is destroyed (and
   // their coroutine frames with it) first.
   boost::asio::io_context ioc_{1};
+  // After the io_context: its idle sockets are closed before it goes.
+  std::unique_ptr<model::ModelConnectionPool> model_connections_;
   std::unique_ptr<http::Listener> listener_;
   uint16_t port_ = 0;
   std::unique_ptr<events::PgPokeListener> poke_listener_;  // PostgreSQL only.

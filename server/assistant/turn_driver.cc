@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "core/assistant/answer_check.h"
 #include "core/assistant/local_planner.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/synced_mutation_sink.h"
@@ -174,14 +175,15 @@ TurnDriver::TurnDriver(store::StorePool& pool, core::platform::Logger& logger,
                        std::chrono::milliseconds model_timeout,
                        const core::playbooks::Router& router,
                        const core::tools::ToolRegistry& registry, core::platform::Random* random,
-                       OnCommit on_commit)
+                       OnCommit on_commit, model::ModelConnectionPool* model_connections)
     : pool_(pool),
       logger_(logger),
       random_(random),
       model_timeout_(model_timeout),
       router_(router),
       registry_(registry),
-      on_commit_(std::move(on_commit)) {}
+      on_commit_(std::move(on_commit)),
+      model_connections_(model_connections) {}
 
 net::awaitable<void> TurnDriver::Run(TurnRequest& request, const EmitFrame& emit) {
   Turn turn;
@@ -226,13 +228,14 @@ core::assistant::TurnSetup TurnDriver::Setup(const Turn& turn) const {
   }
   setup.user_content = core::assistant::TurnContext(context) + r.message;
   setup.policy = r.policy;
+  setup.verify = !r.checklist.empty();
   return setup;
 }
 
 net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
   const credentials::ModelCredentials& creds = *turn.request.credentials;
   Result<std::unique_ptr<model::OpenAiClient>> client =
-      model::OpenAiClient::Create(ProviderFor(creds), logger_);
+      model::OpenAiClient::Create(ProviderFor(creds), logger_, model_connections_);
   if (!client.ok()) {
     turn.error = client.status();
     co_return;
@@ -288,8 +291,14 @@ net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
     }
     core::assistant::LoopStep step =
         loop.OnModelReply(std::move(result.text), std::move(result.tool_calls));
-    // The server has no verify hook yet: nothing is missing.
-    if (step.kind == Kind::kVerify) step = loop.OnVerified("");
+    if (step.kind == Kind::kVerify) {
+      std::string missing = co_await CheckAnswer(turn, **client, info, step.text);
+      if (turn.stop_requested()) {
+        turn.stopped = true;
+        co_return;
+      }
+      step = loop.OnVerified(missing);
+    }
     switch (step.kind) {
       case Kind::kAskAgain:
       case Kind::kVerify:
@@ -346,6 +355,31 @@ net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
       co_return;
     }
   }
+}
+
+net::awaitable<std::string> TurnDriver::CheckAnswer(Turn& turn, const model::OpenAiClient& client,
+                                                    const core::model::ModelInfo& info,
+                                                    const std::string& answer) {
+  core::model::ChatRequest request =
+      core::assistant::AnswerCheckRequest(turn.request.checklist, turn.request.message, answer);
+  Result<std::string> body = core::model::BuildChatBodyText(info, request);
+  if (!body.ok()) co_return "";
+  model::CallOptions options;
+  options.timeout = core::model::EffectiveModelCallTimeout(
+      model_timeout_, std::chrono::milliseconds(core::assistant::kAnswerCheckTimeout));
+  options.model_name = info.name();
+  const auto asked = std::chrono::steady_clock::now();
+  model::CallResult result =
+      co_await client.StreamChat(std::move(*body), options, nullptr, turn.request.stop);
+  turn.model_wait += std::chrono::steady_clock::now() - asked;
+  if (result.has_usage) AddUsage(turn.usage, result.usage);
+  if (!result.status.ok()) {
+    // The check is an aid, not a gate: without it the answer stands.
+    logger_.Log(core::platform::LogLevel::kWarning,
+                "the answer check failed, so the answer stands: " + result.status.ToString());
+    co_return "";
+  }
+  co_return core::assistant::MissingFromCheck(result.text);
 }
 
 net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {

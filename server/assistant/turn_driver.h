@@ -4,6 +4,9 @@
 // OpenAiClient, text deltas are forwarded as `text` frames the moment they are
 // decoded, tool calls run (their `run` hook, on a store worker) or are held
 // as proposals under the write policy, and the outcomes go back to the loop.
+// With a checklist (the surface's verify hook) the answer is checked by the
+// model, tools off and under the check's own limit (answer_check.h), and what
+// it leaves out goes back to the model, at most kMaxVerifyRounds times.
 // Without a model (ResolveModelCredentials found none) the core's local
 // planner (core/assistant/local_planner.h) plays the model's part in the same
 // shape: tool rows, proposals, then its reply.
@@ -78,6 +81,9 @@ struct TurnRequest {
   core::playbooks::RouteRequest route;                // Built from the message (route_turn.h).
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
   nlohmann::json surface;  // The open view (core/assistant/surface_tool_run.h); null: none.
+  // The surface's verify hook (core/assistant/answer_check.h): what a
+  // complete answer covers; empty: no check.
+  std::vector<std::string> checklist;
   core::assistant::WritePolicy policy = core::assistant::WritePolicy::kImmediate;
   // The conversation's messages before this one, oldest first: at least
   // its History() (LoadHistory reads just that).
@@ -94,11 +100,12 @@ struct TurnRequest {
 
 class TurnDriver {
  public:
-  // Everything given must outlive the driver.
+  // Everything given must outlive the driver (`model_connections` the
+  // turns that use it).
   TurnDriver(store::StorePool& pool, core::platform::Logger& logger,
              std::chrono::milliseconds model_timeout, const core::playbooks::Router& router,
              const core::tools::ToolRegistry& registry, core::platform::Random* random,
-             OnCommit on_commit = {});
+             OnCommit on_commit = {}, model::ModelConnectionPool* model_connections = nullptr);
 
   // Runs the turn to its end, emitting frames, and saves the reply. Takes
   // `request` over (moved from).
@@ -122,6 +129,11 @@ class TurnDriver {
   boost::asio::awaitable<core::Result<std::string>> Hold(Turn& turn, const std::string& id,
                                                          const core::tools::ToolDef& tool,
                                                          const nlohmann::json& input);
+  // The surface's verify hook on `answer`: what is still missing (empty:
+  // nothing, or the check failed and the answer stands).
+  boost::asio::awaitable<std::string> CheckAnswer(Turn& turn, const model::OpenAiClient& client,
+                                                  const core::model::ModelInfo& info,
+                                                  const std::string& answer);
   boost::asio::awaitable<void> Finish(Turn& turn);
   static nlohmann::json TimingJson(const Turn& turn);
 
@@ -134,6 +146,8 @@ class TurnDriver {
   const core::playbooks::Router& router_;
   const core::tools::ToolRegistry& registry_;
   const OnCommit on_commit_;
+  // Keep-alive connections to providers, shared by every turn; may be null.
+  model::ModelConnectionPool* const model_connections_;
 };
 
 }  // namespace ensemble::server::assistant

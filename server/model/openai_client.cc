@@ -96,36 +96,38 @@ void StopSignal::Detach() {
 struct OpenAiClient::Call {
   explicit Call(const net::any_io_executor& ex) : resolver(ex), timer(ex) {}
 
-  beast::tcp_stream& tcp() { return plain ? *plain : beast::get_lowest_layer(*secure); }
   void Close() {
     resolver.cancel();
-    tcp().close();
+    if (connection) connection->tcp().close();
   }
+  bool interrupted() const { return timed_out || stopped; }
 
   tcp::resolver resolver;
   net::steady_timer timer;
-  std::unique_ptr<beast::tcp_stream> plain;
-  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> secure;
+  std::unique_ptr<ModelConnection> connection;
   bool timed_out = false;
   bool stopped = false;
+  bool reusable = false;  // The answer was read to its end on a keep-alive connection.
 };
 
 // ---- OpenAiClient ----
 
-OpenAiClient::OpenAiClient(ProviderConfig config, core::platform::Logger& logger)
-    : config_(std::move(config)), logger_(logger) {}
+OpenAiClient::OpenAiClient(ProviderConfig config, core::platform::Logger& logger,
+                           ModelConnectionPool* pool)
+    : config_(std::move(config)), logger_(logger), pool_(pool) {}
 
 OpenAiClient::~OpenAiClient() = default;
 
 core::Result<std::unique_ptr<OpenAiClient>> OpenAiClient::Create(ProviderConfig config,
-                                                                 core::platform::Logger& logger) {
+                                                                 core::platform::Logger& logger,
+                                                                 ModelConnectionPool* pool) {
   if (config.base_url.size() > kMaxBaseUrlBytes || HasControl(config.base_url)) {
     return Invalid("the model provider's base URL is not a URL");
   }
   if (config.api_key.size() > kMaxApiKeyBytes || HasControl(config.api_key)) {
     return Invalid("the model provider's key has characters a key cannot have");
   }
-  std::unique_ptr<OpenAiClient> client(new OpenAiClient(std::move(config), logger));
+  std::unique_ptr<OpenAiClient> client(new OpenAiClient(std::move(config), logger, pool));
   std::string_view url = client->config_.base_url;
   const std::string_view kHttp = "http://", kHttps = "https://";
   if (url.substr(0, kHttps.size()) == kHttps) {
@@ -168,9 +170,11 @@ core::Result<std::unique_ptr<OpenAiClient>> OpenAiClient::Create(ProviderConfig 
   std::string_view query = rest.substr(path.size());
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   client->target_ = std::string(path) + "/chat/completions" + std::string(query);
+  client->pool_key_ = (client->tls_ ? "https " : "http ") + client->host_ + " " + client->port_ +
+                      " " + client->config_.ca_file;
 
   if (client->tls_) {
-    client->ssl_ = std::make_unique<net::ssl::context>(net::ssl::context::tls_client);
+    client->ssl_ = std::make_shared<net::ssl::context>(net::ssl::context::tls_client);
     error_code ec;
     client->ssl_->set_default_verify_paths(ec);
     if (ec) {
@@ -206,11 +210,6 @@ net::awaitable<CallResult> OpenAiClient::StreamChat(std::string body, CallOption
     co_return stopped;
   }
   auto call = std::make_shared<Call>(ex);
-  if (tls_) {
-    call->secure = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ex, *ssl_);
-  } else {
-    call->plain = std::make_unique<beast::tcp_stream>(ex);
-  }
   const auto started = std::chrono::steady_clock::now();
   call->timer.expires_after(options.timeout);
   call->timer.async_wait([call](const error_code& ec) {
@@ -248,6 +247,9 @@ net::awaitable<CallResult> OpenAiClient::StreamChat(std::string body, CallOption
   }
   result.status = Status::Ok();
   if (!status.ok()) result.status = Status(status.code(), Redact(status.message()));
+  if (call->reusable && !call->interrupted() && pool_) {
+    pool_->Put(pool_key_, std::move(call->connection));
+  }
   call->Close();
 
   const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -263,30 +265,49 @@ net::awaitable<CallResult> OpenAiClient::StreamChat(std::string body, CallOption
   co_return result;
 }
 
-net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& body,
-                                              const OnEvent& on_event, CallResult& result) const {
+net::awaitable<Status> OpenAiClient::Open(Call& call, bool& reused) const {
+  auto ex = co_await net::this_coro::executor;
+  reused = false;
+  if (pool_ && pool_->executor() == ex) {
+    call.connection = pool_->Take(pool_key_);
+    reused = call.connection != nullptr;
+    if (reused) co_return Status::Ok();
+  }
+  call.connection = std::make_unique<ModelConnection>();
+  if (tls_) {
+    call.connection->ssl = ssl_;
+    call.connection->secure = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(ex, *ssl_);
+  } else {
+    call.connection->plain = std::make_unique<beast::tcp_stream>(ex);
+  }
   error_code ec;
   const std::string where = host_ + ":" + port_;
   auto endpoints = co_await call.resolver.async_resolve(host_, port_, Token(ec));
   if (ec)
     co_return Status(core::codes::kModelError, "could not find " + where + ": " + ec.message());
-  co_await call.tcp().async_connect(endpoints, Token(ec));
+  co_await call.connection->tcp().async_connect(endpoints, Token(ec));
   if (ec) {
     co_return Status(core::codes::kModelError,
                      "could not connect to " + where + ": " + ec.message());
   }
-  if (call.secure) {
-    if (!SSL_set_tlsext_host_name(call.secure->native_handle(), host_.c_str())) {
+  if (auto* secure = call.connection->secure.get()) {
+    if (!SSL_set_tlsext_host_name(secure->native_handle(), host_.c_str())) {
       co_return Status(core::codes::kModelError, "could not set the TLS host name for " + where);
     }
-    call.secure->set_verify_callback(net::ssl::host_name_verification(host_));
-    co_await call.secure->async_handshake(net::ssl::stream_base::client, Token(ec));
+    secure->set_verify_callback(net::ssl::host_name_verification(host_));
+    co_await secure->async_handshake(net::ssl::stream_base::client, Token(ec));
     if (ec) {
       co_return Status(core::codes::kModelError,
                        "the TLS handshake with " + where + " failed: " + ec.message());
     }
   }
+  co_return Status::Ok();
+}
 
+net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& body,
+                                              const OnEvent& on_event, CallResult& result) const {
+  error_code ec;
+  const std::string where = host_ + ":" + port_;
   http::request<http::string_body> request(http::verb::post, target_, 11);
   request.set(http::field::host, host_);
   request.set(http::field::user_agent, kUserAgent);
@@ -299,26 +320,19 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
       request.set(http::field::authorization, "Bearer " + config_.api_key);
     }
   }
-  request.keep_alive(false);
+  request.keep_alive(pool_ != nullptr);
   request.body() = body;
   request.prepare_payload();
-  if (call.secure) {
-    co_await http::async_write(*call.secure, request, Token(ec));
-  } else {
-    co_await http::async_write(*call.plain, request, Token(ec));
-  }
-  if (ec)
-    co_return Status(core::codes::kModelError, "could not send to " + where + ": " + ec.message());
 
   beast::flat_buffer buffer;
   http::response_parser<http::buffer_body> parser;
   parser.header_limit(kMaxResponseHeaderBytes);
   parser.body_limit(kMaxResponseBodyBytes);
   auto read_header = [&]() -> net::awaitable<void> {
-    if (call.secure) {
-      co_await http::async_read_header(*call.secure, buffer, parser, Token(ec));
+    if (auto* secure = call.connection->secure.get()) {
+      co_await http::async_read_header(*secure, buffer, parser, Token(ec));
     } else {
-      co_await http::async_read_header(*call.plain, buffer, parser, Token(ec));
+      co_await http::async_read_header(*call.connection->plain, buffer, parser, Token(ec));
     }
   };
   std::vector<char> chunk(kReadChunkBytes);
@@ -326,16 +340,38 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
   auto read_some = [&]() -> net::awaitable<std::string_view> {
     parser.get().body().data = chunk.data();
     parser.get().body().size = chunk.size();
-    if (call.secure) {
-      co_await http::async_read_some(*call.secure, buffer, parser, Token(ec));
+    if (auto* secure = call.connection->secure.get()) {
+      co_await http::async_read_some(*secure, buffer, parser, Token(ec));
     } else {
-      co_await http::async_read_some(*call.plain, buffer, parser, Token(ec));
+      co_await http::async_read_some(*call.connection->plain, buffer, parser, Token(ec));
     }
     if (ec == http::error::need_buffer) ec = {};
     co_return std::string_view(chunk.data(), chunk.size() - parser.get().body().size);
   };
 
-  co_await read_header();
+  // A pooled connection the provider closed while it sat idle fails the
+  // write or ends before any byte of an answer: that one try is made again
+  // on a new connection. Nothing of the answer was seen, so nothing repeats.
+  bool sent = false;
+  for (bool retried = false;; retried = true) {
+    bool reused = false;
+    Status opened = co_await Open(call, reused);
+    if (!opened.ok()) co_return opened;
+    ec = {};
+    if (auto* secure = call.connection->secure.get()) {
+      co_await http::async_write(*secure, request, Token(ec));
+    } else {
+      co_await http::async_write(*call.connection->plain, request, Token(ec));
+    }
+    sent = !ec;
+    if (sent) co_await read_header();
+    const bool dropped_while_idle =
+        reused && !retried && !call.interrupted() && ec && buffer.size() == 0 && !parser.got_some();
+    if (!dropped_while_idle) break;
+    call.connection->Close();
+  }
+  if (!sent)
+    co_return Status(core::codes::kModelError, "could not send to " + where + ": " + ec.message());
   if (ec == http::error::header_limit) {
     co_return Status(
         core::codes::kBodyTooLarge,
@@ -407,6 +443,7 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
     st = decoder.DecodeCompletion(whole, events);
   }
   keep_known();
+  call.reusable = st.ok() && !ec && parser.is_done() && parser.keep_alive() && buffer.size() == 0;
   co_return st;
 }
 

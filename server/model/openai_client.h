@@ -15,6 +15,11 @@
 // http:// and https:// (OpenSSL, the peer verified against the system's
 // certificates, or a given CA file, and the host name).
 //
+// Given a ModelConnectionPool, a call reuses an idle keep-alive connection to
+// the same provider and gives it back once the answer was read to its end; a
+// reused connection the provider had closed is replaced by a new one, once,
+// as long as no byte of an answer arrived on it.
+//
 // Thread-safety: a client is immutable once created and may be shared; each
 // StreamChat runs on the calling coroutine's executor, which must be
 // single-threaded (the server's io_context) or a strand. StopSignal::Stop is
@@ -39,10 +44,7 @@
 #include "core/base/status.h"
 #include "core/model/stream_decoder.h"
 #include "core/platform/env.h"
-
-namespace boost::asio::ssl {
-class context;
-}  // namespace boost::asio::ssl
+#include "server/model/connection_pool.h"
 
 namespace ensemble::server::model {
 
@@ -122,9 +124,11 @@ class OpenAiClient {
 
   // INVALID_ARGUMENT for a base URL that is not http(s)://host[:port][/path],
   // a key with control characters or a CA file that cannot be loaded;
-  // `logger` must outlive the client.
+  // `logger` and `pool` (may be null: a connection per call) must outlive
+  // the client.
   static core::Result<std::unique_ptr<OpenAiClient>> Create(ProviderConfig config,
-                                                            core::platform::Logger& logger);
+                                                            core::platform::Logger& logger,
+                                                            ModelConnectionPool* pool = nullptr);
   ~OpenAiClient();
   OpenAiClient(const OpenAiClient&) = delete;
   OpenAiClient& operator=(const OpenAiClient&) = delete;
@@ -141,7 +145,10 @@ class OpenAiClient {
 
  private:
   struct Call;
-  OpenAiClient(ProviderConfig config, core::platform::Logger& logger);
+  OpenAiClient(ProviderConfig config, core::platform::Logger& logger, ModelConnectionPool* pool);
+  // Gives the call a connection: an idle one from the pool (`reused`), or a
+  // new one, connected and (for https) verified.
+  boost::asio::awaitable<core::Status> Open(Call& call, bool& reused) const;
   boost::asio::awaitable<core::Status> Exchange(Call& call, const std::string& body,
                                                 const OnEvent& on_event, CallResult& result) const;
   // `text` with the key cut out, for a provider message that echoes it.
@@ -153,7 +160,9 @@ class OpenAiClient {
   std::string host_;
   std::string port_;
   std::string target_;  // Path (and query) of chat/completions.
-  std::unique_ptr<boost::asio::ssl::context> ssl_;
+  std::shared_ptr<boost::asio::ssl::context> ssl_;
+  ModelConnectionPool* pool_ = nullptr;
+  std::string pool_key_;  // Scheme, host, port and CA file.
 };
 
 }  // namespace ensemble::server::model

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "core/assistant/answer_check.h"
 #include "core/assistant/surface_tool_run.h"
 #include "core/sync/authorization.h"
 #include "core/text/utf8.h"
@@ -77,6 +78,9 @@ core::Result<PostedMessage> ParsePostedMessage(const json& body) {
     } else if (key == "surface") {
       ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::assistant::CheckSurface(value));
       if (out.surface.is_object()) out.open_path = out.surface.value("path", "");
+    } else if (key == "verify") {
+      if (value.is_null()) continue;
+      ENSEMBLE_ASSIGN_OR_RETURN(out.checklist, core::assistant::ParseVerifyHook(value));
     } else {
       return Status(codes::kInvalidArgument, "unknown field " + key);
     }

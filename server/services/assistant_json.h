@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/instructions.h"
@@ -40,10 +41,13 @@ struct PostedMessage {
   std::string open_path;                              // surface.path, for routing.
   // The surface as core::assistant::CheckSurface normalized it (null: none).
   nlohmann::json surface;
+  // The surface's verify hook, `verify: {"checklist": [...]}`
+  // (core/assistant/answer_check.h); empty: none.
+  std::vector<std::string> checklist;
 };
 
 // INVALID_ARGUMENT naming the field for a body that is not
-// {text, mentions?, surface?}. The write policy is the person's saved
+// {text, mentions?, surface?, verify?}. The write policy is the person's saved
 // setting (GET /api/settings), never a field of the message.
 core::Result<PostedMessage> ParsePostedMessage(const nlohmann::json& body);
 

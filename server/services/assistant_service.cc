@@ -33,28 +33,29 @@ constexpr size_t kIdSegment = 3;
 
 Result<std::unique_ptr<AssistantService>> AssistantService::Create(
     store::StorePool& pool, const credentials::CredentialStore& credentials,
-    core::platform::Env env, std::chrono::milliseconds model_timeout,
-    assistant::OnCommit on_commit) {
+    core::platform::Env env, std::chrono::milliseconds model_timeout, assistant::OnCommit on_commit,
+    model::ModelConnectionPool* model_connections) {
   auto set = core::playbooks::PlaybookSet::Build(core::playbooks::EmbeddedPlaybooks());
   if (!set.ok()) {
     return Status(codes::kInternal,
                   "the embedded playbooks do not build: " + set.status().ToString());
   }
-  return std::unique_ptr<AssistantService>(
-      new AssistantService(pool, credentials, env, model_timeout,
-                           core::playbooks::Router(std::move(*set)), std::move(on_commit)));
+  return std::unique_ptr<AssistantService>(new AssistantService(
+      pool, credentials, env, model_timeout, core::playbooks::Router(std::move(*set)),
+      std::move(on_commit), model_connections));
 }
 
 AssistantService::AssistantService(store::StorePool& pool,
                                    const credentials::CredentialStore& credentials,
                                    core::platform::Env env, std::chrono::milliseconds model_timeout,
-                                   core::playbooks::Router router, assistant::OnCommit on_commit)
+                                   core::playbooks::Router router, assistant::OnCommit on_commit,
+                                   model::ModelConnectionPool* model_connections)
     : pool_(pool),
       credentials_(credentials),
       env_(env),
       router_(std::move(router)),
       driver_(pool, *env.logger, model_timeout, router_, core::assistant::HubToolRegistry(),
-              env.random, std::move(on_commit)) {}
+              env.random, std::move(on_commit), model_connections) {}
 
 net::awaitable<http::Response> AssistantService::CreateConversation(const http::Request& request,
                                                                     const Caller& caller) {

@@ -63,7 +63,7 @@ class AssistantService {
   static core::Result<std::unique_ptr<AssistantService>> Create(
       store::StorePool& pool, const credentials::CredentialStore& credentials,
       core::platform::Env env, std::chrono::milliseconds model_timeout,
-      assistant::OnCommit on_commit = {});
+      assistant::OnCommit on_commit = {}, model::ModelConnectionPool* model_connections = nullptr);
 
   boost::asio::awaitable<http::Response> CreateConversation(const http::Request& request,
                                                             const Caller& caller);
@@ -83,7 +83,8 @@ class AssistantService {
  private:
   AssistantService(store::StorePool& pool, const credentials::CredentialStore& credentials,
                    core::platform::Env env, std::chrono::milliseconds model_timeout,
-                   core::playbooks::Router router, assistant::OnCommit on_commit);
+                   core::playbooks::Router router, assistant::OnCommit on_commit,
+                   model::ModelConnectionPool* model_connections);
 
   store::StorePool& pool_;
   const credentials::CredentialStore& credentials_;

@@ -165,6 +165,7 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   turn.route = std::move(*route);
   turn.mentions = posted->mentions;
   turn.surface = std::move(posted->surface);
+  turn.checklist = std::move(posted->checklist);
   turn.policy = settings.write_policy;
   turn.earlier = std::move(started->earlier);
   turn.reply = std::move(started->reply);

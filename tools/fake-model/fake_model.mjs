@@ -219,7 +219,11 @@ function main() {
   }
   const scenario = new Scenario(loadScenario(opts.scenario));
   const requests = [];
+  // Each connection gets a number, so a test can see a client reuse one.
+  const connectionIds = new WeakMap();
+  let connections = 0;
   const handler = (req, res) => {
+    if (!connectionIds.has(req.socket)) connectionIds.set(req.socket, ++connections);
     const chunks = [];
     let size = 0;
     req.on('data', (c) => {
@@ -230,6 +234,10 @@ function main() {
       const url = new URL(req.url, 'http://fake');
       const raw = Buffer.concat(chunks).toString('utf8');
       if (url.pathname === '/__requests' && req.method === 'GET') return sendJson(res, 200, requests);
+      if (url.pathname === '/__close-idle' && req.method === 'POST') {
+        server.closeIdleConnections(); // As a provider's keep-alive limit would.
+        return sendJson(res, 200, { ok: true });
+      }
       if (url.pathname === '/__reset' && req.method === 'POST') {
         requests.length = 0;
         scenario.reset();
@@ -237,7 +245,10 @@ function main() {
       }
       let body = raw;
       try { body = raw ? JSON.parse(raw) : null; } catch { /* recorded as text */ }
-      const record = { method: req.method, path: url.pathname, headers: req.headers, body, clientClosed: false, finished: false };
+      const record = {
+        method: req.method, path: url.pathname, headers: req.headers, body,
+        connection: connectionIds.get(req.socket), clientClosed: false, finished: false,
+      };
       requests.push(record);
       res.on('close', () => { if (!res.writableFinished) record.clientClosed = true; });
       res.on('finish', () => { record.finished = true; });

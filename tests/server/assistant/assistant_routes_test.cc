@@ -44,6 +44,17 @@ json Scenario() {
       {"requireKey", kKey},
       {"responses",
        json::array({
+           // The answer check (verify hook) sees the checklist and the answer.
+           {{"match", "/^Answer checklist[\\s\\S]*Draft recap/"}, {"text", "- the due dates"}},
+           {{"match", "/^Answer checklist[\\s\\S]*due Friday/"}, {"text", "COMPLETE"}},
+           {{"match", "/^Answer checklist[\\s\\S]*Board summary/"}, {"text", "- the owners"}},
+           {{"match", "/^Answer checklist[\\s\\S]*Check breaks/"}, {"status", 500}},
+           {{"match", "recap my week"}, {"text", "Draft recap: two tasks."}},
+           {{"match", "/does not yet cover:\n- the due dates/"},
+            {"text", "Recap: two tasks, due Friday."}},
+           {{"match", "summarize the board"}, {"text", "Board summary v1."}},
+           {{"match", "/does not yet cover:\n- the owners/"}, {"text", "Board summary, owners."}},
+           {{"match", "check breaks please"}, {"text", "Check breaks: fine."}},
            {{"match", "hello there"},
             {"text", {"Hello", " from", " the fake."}},
             {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 5}, {"cached_tokens", 64}}}},
@@ -363,6 +374,46 @@ TEST_P(AssistantTest, APromisedLookupGoesBackOnceWithANudge) {
   EXPECT_EQ(messages[1]["text"], "You have two tasks due today.");
 }
 
+TEST_P(AssistantTest, TheVerifyHookSendsWhatIsMissingBackToTheModel) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "recap my week"},
+                          {"verify", {{"checklist", {"the due dates", "the task count"}}}}});
+  ASSERT_EQ(frames.back().event, "done") << frames.back().data;
+  EXPECT_EQ(frames.back().data["text"], "Recap: two tasks, due Friday.");
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 4u);  // Answer, check, answer again, check.
+  const json& check = requests[1]["body"];
+  EXPECT_FALSE(check.contains("tools"));
+  EXPECT_EQ(check.value("stream", true), false);
+  EXPECT_THAT(check["messages"][1]["content"].get<std::string>(),
+              HasSubstr("- the due dates\n- the task count\n"));
+  const json& again = requests[2]["body"]["messages"];
+  EXPECT_EQ(again[again.size() - 2]["content"], "Draft recap: two tasks.");
+  EXPECT_THAT(again.back()["content"].get<std::string>(), HasSubstr("- the due dates"));
+  EXPECT_EQ(Messages(conversation)[1]["text"], "Recap: two tasks, due Friday.");
+}
+
+TEST_P(AssistantTest, TheVerifyHookGetsAtMostTwoRounds) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(
+      conversation, {{"text", "summarize the board"}, {"verify", {{"checklist", {"the owners"}}}}});
+  ASSERT_EQ(frames.back().event, "done") << frames.back().data;
+  EXPECT_EQ(frames.back().data["text"], "Board summary, owners.");
+  // Answer, check, answer, check, answer: the third answer is not checked.
+  EXPECT_EQ(fake_->Requests().size(), 5u);
+}
+
+TEST_P(AssistantTest, AFailedCheckLetsTheAnswerStand) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(
+      conversation, {{"text", "check breaks please"}, {"verify", {{"checklist", {"anything"}}}}});
+  ASSERT_EQ(frames.back().event, "done") << frames.back().data;
+  EXPECT_EQ(frames.back().data["status"], "ok");
+  EXPECT_EQ(frames.back().data["text"], "Check breaks: fine.");
+  EXPECT_EQ(fake_->Requests().size(), 2u);
+}
+
 TEST_P(AssistantTest, BadInputIsRefusedBeforeAnyFrame) {
   std::string conversation = NewConversation();
   auto empty = Post(conversation, {{"text", "  "}});
@@ -374,6 +425,10 @@ TEST_P(AssistantTest, BadInputIsRefusedBeforeAnyFrame) {
   auto policy = Post(conversation, {{"text", "hi"}, {"writePolicy", "preview"}});
   EXPECT_EQ(policy->Status(), 400);
   EXPECT_THAT(policy->body(), HasSubstr("writePolicy"));
+  auto verify = Post(conversation, {{"text", "hi"}, {"verify", {{"checklist", json::array()}}}});
+  EXPECT_EQ(verify->Status(), 400);
+  EXPECT_THAT(verify->body(), HasSubstr("verify must be"));
+  EXPECT_TRUE(fake_->Requests().empty());
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AssistantTest,

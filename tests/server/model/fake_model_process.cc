@@ -61,6 +61,10 @@ nlohmann::json FakeModelProcess::Requests() const {
   return HttpClient(control_port_).Get("/__requests").json();
 }
 
+void FakeModelProcess::CloseIdleConnections() const {
+  HttpClient(control_port_).Post("/__close-idle", "");
+}
+
 void FakeModelProcess::Stop() {
   if (stdin_fd_ >= 0) close(stdin_fd_);
   stdin_fd_ = -1;

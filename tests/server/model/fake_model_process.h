@@ -39,6 +39,8 @@ class FakeModelProcess {
   std::string base_url() const;
   // What the fake recorded (GET /__requests): an array of requests.
   nlohmann::json Requests() const;
+  // Closes the fake's idle keep-alive connections (POST /__close-idle).
+  void CloseIdleConnections() const;
   void Stop();
 
  private:

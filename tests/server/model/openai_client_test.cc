@@ -1,6 +1,7 @@
 // OpenAiClient against the fake model server on loopback: streamed text and
 // tool calls, HTTP errors, the call limit and its message, Stop mid-stream,
-// and a key that reaches the provider but never a log line.
+// pooled keep-alive connections, and a key that reaches the provider but
+// never a log line.
 
 #include "server/model/openai_client.h"
 
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <cstdlib>
 #include <filesystem>
@@ -48,12 +50,13 @@ class OpenAiClientTest : public ::testing::Test {
     fake_ = std::move(fake).value();
   }
 
-  std::unique_ptr<OpenAiClient> Client(std::string key = kKey) {
+  std::unique_ptr<OpenAiClient> Client(std::string key = kKey,
+                                       ModelConnectionPool* pool = nullptr) {
     ProviderConfig config;
     config.base_url = fake_->base_url();
     config.api_key = std::move(key);
     config.provider = "fake";
-    auto client = OpenAiClient::Create(config, logger_);
+    auto client = OpenAiClient::Create(config, logger_, pool);
     EXPECT_TRUE(client.ok()) << client.status().ToString();
     return std::move(client).value();
   }
@@ -83,6 +86,39 @@ class OpenAiClientTest : public ::testing::Test {
     return out ? *out : CallResult{};
   }
 
+  // Makes `n` calls one after another on one io_context, as the server's
+  // turns share its io thread, each through a new client from `make` (as
+  // each turn makes its own) and one pool; `between` runs before every call
+  // but the first. Leaves the pool's idle count in idle_after_.
+  using MakeClient = std::function<std::unique_ptr<OpenAiClient>(ModelConnectionPool*)>;
+  std::vector<CallResult> PooledCalls(int n, const MakeClient& make,
+                                      const std::function<void()>& between = nullptr,
+                                      std::shared_ptr<StopSignal> stop = nullptr) {
+    net::io_context ioc;
+    auto pool = std::make_unique<ModelConnectionPool>(ioc.get_executor());
+    std::vector<CallResult> out;
+    auto calls = [&]() -> net::awaitable<void> {
+      for (int i = 0; i < n; ++i) {
+        if (i > 0 && between) between();
+        std::unique_ptr<OpenAiClient> client = make(pool.get());
+        CallOptions options;
+        options.timeout = std::chrono::seconds(20);
+        options.model_name = "Fake Model";
+        out.push_back(co_await client->StreamChat(
+            Body(), options,
+            [&](const StreamEvent& e) {
+              if (stop && e.kind == StreamEvent::Kind::kText) stop->Stop();
+            },
+            stop));
+      }
+    };
+    net::co_spawn(ioc, calls(), net::detached);
+    ioc.run();
+    idle_after_ = pool->idle();
+    pool.reset();  // Its sockets go before their io_context.
+    return out;
+  }
+
   // The fake notices a closed stream a moment after it happens.
   bool FakeSawClientClose() {
     for (int i = 0; i < 100; ++i) {
@@ -104,6 +140,7 @@ class OpenAiClientTest : public ::testing::Test {
   testing::FakeLogger logger_;
   std::unique_ptr<testing::FakeModelProcess> fake_;
   std::vector<StreamEvent> events_;
+  size_t idle_after_ = 0;
 };
 
 TEST_F(OpenAiClientTest, StreamsTextAsItArrives) {
@@ -253,6 +290,66 @@ TEST_F(OpenAiClientTest, StopFromAnotherThread) {
   EXPECT_EQ(fake_->Requests().size(), 1u);
 }
 
+TEST_F(OpenAiClientTest, APooledConnectionCarriesTheNextCall) {
+  StartFake(R"({"responses": [{"text": "first"}, {"text": "second"}, {"text": "third"}]})");
+  auto results = PooledCalls(3, [&](ModelConnectionPool* pool) { return Client(kKey, pool); });
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].text, "first");
+  EXPECT_EQ(results[1].text, "second");
+  EXPECT_EQ(results[2].text, "third");
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[1]["connection"], requests[0]["connection"]);
+  EXPECT_EQ(requests[2]["connection"], requests[0]["connection"]);
+  EXPECT_NE(requests[0]["headers"].value("connection", ""), "close");
+  EXPECT_EQ(idle_after_, 1u);
+}
+
+TEST_F(OpenAiClientTest, WithoutAPoolEachCallHasItsOwnConnection) {
+  StartFake(R"({"responses": [{"text": "first"}, {"text": "second"}]})");
+  auto client = Client();
+  ASSERT_TRUE(Call(*client, Body()).status.ok());
+  ASSERT_TRUE(Call(*client, Body()).status.ok());
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_NE(requests[1]["connection"], requests[0]["connection"]);
+  EXPECT_EQ(requests[0]["headers"]["connection"], "close");
+}
+
+TEST_F(OpenAiClientTest, AConnectionTheProviderClosedWhileIdleIsReplacedOnce) {
+  StartFake(R"({"responses": [{"text": "first"}, {"text": "second"}]})");
+  auto results = PooledCalls(
+      2, [&](ModelConnectionPool* pool) { return Client(kKey, pool); },
+      [&] {
+        fake_->CloseIdleConnections();
+        std::this_thread::sleep_for(milliseconds(100));  // The close reaches this side.
+      });
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_TRUE(results[1].status.ok()) << results[1].status.ToString();
+  EXPECT_EQ(results[1].text, "second");
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);  // Sent once: the dead connection carried nothing.
+  EXPECT_NE(requests[1]["connection"], requests[0]["connection"]);
+}
+
+TEST_F(OpenAiClientTest, AStoppedCallsConnectionIsNotKept) {
+  StartFake(R"({"responses": [{"text": ["one ", "two"], "delayMs": 300}]})");
+  auto stop = std::make_shared<StopSignal>();
+  auto results = PooledCalls(
+      1, [&](ModelConnectionPool* pool) { return Client(kKey, pool); }, nullptr, stop);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status.code(), core::codes::kCancelled);
+  EXPECT_EQ(idle_after_, 0u);
+}
+
+TEST_F(OpenAiClientTest, AFailedAnswersConnectionIsNotKept) {
+  StartFake(R"({"responses": [{"status": 429, "error": {"message": "slow down"}}]})");
+  auto results = PooledCalls(1, [&](ModelConnectionPool* pool) { return Client(kKey, pool); });
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].status.code(), core::codes::kModelError);
+  EXPECT_EQ(idle_after_, 0u);
+}
+
 TEST_F(OpenAiClientTest, TheKeyNeverReachesALogLine) {
   StartFake(std::string(R"({"requireKey": ")") + kKey + R"(", "responses": [
       {"text": "fine"},
@@ -299,7 +396,8 @@ class OpenAiClientTlsTest : public OpenAiClientTest {
         "-subj /CN=localhost -addext subjectAltName=DNS:localhost -keyout " +
         dir_ + "/key.pem -out " + dir_ + "/cert.pem >/dev/null 2>&1";
     if (std::system(command.c_str()) != 0) GTEST_SKIP() << "openssl could not make a certificate";
-    const std::string scenario = R"({"responses": [{"text": ["secure ", "hello"]}]})";
+    const std::string scenario =
+        R"({"responses": [{"text": ["secure ", "hello"]}], "exhausted": "repeat-last"})";
     auto fake = testing::FakeModelProcess::Start(
         json::parse(scenario), {"--tls-cert", dir_ + "/cert.pem", "--tls-key", dir_ + "/key.pem"});
     ASSERT_TRUE(fake.ok()) << fake.status().ToString();
@@ -345,6 +443,23 @@ TEST_F(OpenAiClientTlsTest, RefusesACertificateForAnotherHost) {
   EXPECT_EQ(r.status.code(), core::codes::kModelError);
   EXPECT_THAT(r.status.message(), HasSubstr("TLS handshake"));
   EXPECT_EQ(fake_->Requests(), json::array());  // The key was never sent.
+}
+
+TEST_F(OpenAiClientTlsTest, AVerifiedConnectionOutlivesTheClientThatMadeIt) {
+  // Each turn makes its own client (and TLS context); the pooled connection
+  // keeps the context it was verified with.
+  auto results = PooledCalls(2, [&](ModelConnectionPool* pool) {
+    ProviderConfig config;
+    config.base_url = "https://localhost:" + std::to_string(fake_->port()) + "/v1";
+    config.ca_file = dir_ + "/cert.pem";
+    return std::move(OpenAiClient::Create(config, logger_, pool)).value();
+  });
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_TRUE(results[1].status.ok()) << results[1].status.ToString();
+  EXPECT_EQ(results[1].text, "secure hello");
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[1]["connection"], requests[0]["connection"]);
 }
 
 TEST(OpenAiClient, RefusesBadConfiguration) {
