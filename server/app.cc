@@ -1,5 +1,6 @@
 #include "server/app.h"
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/write.hpp>
@@ -66,11 +67,18 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
     App* self = app.get();
     app->poke_listener_ = std::make_unique<events::PgPokeListener>(
         app->ioc_, config.database_url,
-        [self](const events::Poke& poke) { self->pokes_.Publish(poke); }, *env.logger);
+        [self](const events::Poke& poke) { self->pokes_.Publish(poke); }, *env.logger,
+        [self](const std::string& turn_id) { self->assistant_->StopLocalTurn(turn_id); });
     app->poke_listener_->Start();
   }
   app->retention_ = std::make_unique<services::RetentionJob>(app->ioc_, *app->pool_, env);
   app->retention_->Start();
+  boost::asio::co_spawn(app->ioc_, app->assistant_->BeatRunningTurns(),
+                        [logger = env.logger](std::exception_ptr e) {
+                          if (e)
+                            logger->Log(core::platform::LogLevel::kError,
+                                        "running turns heartbeat stopped unexpectedly");
+                        });
   return app;
 }
 

@@ -190,7 +190,7 @@ Status PrepareUpdateBoard(ToolCall& call) {
 }
 
 // In the board's field order (a JSON object's would be alphabetical).
-std::string ChangesText(const json& fields) {
+std::string BoardChangesText(const json& fields) {
   std::string out;
   for (const std::string name : kBoardFields) {
     if (!fields.contains(name)) continue;
@@ -233,7 +233,7 @@ Result<std::string> PreviewUpdateBoard(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
-  return "Change board " + Quoted(board.title) + ": " + ChangesText(fields) + ".";
+  return "Change board " + Quoted(board.title) + ": " + BoardChangesText(fields) + ".";
 }
 
 Result<json> RunUpdateBoard(ToolCall& call) {
@@ -262,7 +262,7 @@ Result<json> RunUpdateBoard(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(Write(*ctx, {{"board.update", std::move(args)}}, Quoted(board.title)));
   const std::string title = fields.value("title", board.title);
   return json{
-      {"summary", "Updated board " + Quoted(board.title) + ": " + ChangesText(fields) + "."},
+      {"summary", "Updated board " + Quoted(board.title) + ": " + BoardChangesText(fields) + "."},
       {"data",
        {{"board",
          {{"id", board.id},

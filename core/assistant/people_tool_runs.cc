@@ -49,7 +49,7 @@ Result<json> PersonFields(const json& given) {
   return fields;
 }
 
-std::string ChangesText(const json& fields) {
+std::string PersonChangesText(const json& fields) {
   std::string out;
   for (const auto& [name, value] : fields.items()) {
     std::string part;
@@ -102,7 +102,7 @@ std::string ReuseText(const CreatePlan& plan, bool done) {
   std::string out = NameText(*plan.existing) + " is already saved with " +
                     plan.existing->value("email", std::string());
   if (plan.changes.empty()) return out + "; nothing to change.";
-  return out + "; " + (done ? "changed " : "change ") + ChangesText(plan.changes) + ".";
+  return out + "; " + (done ? "changed " : "change ") + PersonChangesText(plan.changes) + ".";
 }
 
 Result<std::string> PreviewCreatePerson(const ToolCall& call) {
@@ -176,7 +176,7 @@ Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
-  return "Change " + NameText(row) + ": " + ChangesText(fields) + ".";
+  return "Change " + NameText(row) + ": " + PersonChangesText(fields) + ".";
 }
 
 Result<json> RunUpdatePerson(ToolCall& call) {
@@ -196,7 +196,7 @@ Result<json> RunUpdatePerson(ToolCall& call) {
   json previous = json::object();
   for (const auto& [name, _] : fields.items()) previous[name] = row[name];
   ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kPerson, row["id"].get<std::string>()));
-  return json{{"summary", "Updated " + NameText(row) + ": " + ChangesText(fields) + "."},
+  return json{{"summary", "Updated " + NameText(row) + ": " + PersonChangesText(fields) + "."},
               {"data", {{"person", PersonShape(after)}}},
               {"undo", UndoJson({UpdateBack(kPerson, row["id"], previous, fields)})}};
 }

@@ -80,7 +80,7 @@ Result<json> RunCreateRoutine(ToolCall& call) {
               {"undo", UndoJson({{"routine.delete", {{"id", id}}}})}};
 }
 
-std::string ChangesText(const json& fields) {
+std::string RoutineChangesText(const json& fields) {
   std::vector<std::string> parts;
   if (fields.contains("title")) parts.push_back("title " + Named(fields));
   if (fields.contains("instruction")) parts.push_back("new instruction");
@@ -102,7 +102,7 @@ Result<std::pair<json, json>> UpdateOf(ToolContext& ctx, const json& in) {
 Result<std::string> PreviewUpdateRoutine(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(auto update, UpdateOf(*ctx, call.input));
-  return "Change the routine " + Named(update.first) + ": " + ChangesText(update.second);
+  return "Change the routine " + Named(update.first) + ": " + RoutineChangesText(update.second);
 }
 
 Result<json> RunUpdateRoutine(ToolCall& call) {
@@ -117,9 +117,10 @@ Result<json> RunUpdateRoutine(ToolCall& call) {
   if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, kRoutine, row, fields, st);
   ENSEMBLE_RETURN_IF_ERROR(st);
   ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kRoutine, id));
-  return json{{"summary", "Changed the routine " + Named(row) + ": " + ChangesText(fields) + "."},
-              {"data", {{"routine", RoutineJson(after)}}},
-              {"undo", UndoJson({UpdateBack(kRoutine, id, previous, fields)})}};
+  return json{
+      {"summary", "Changed the routine " + Named(row) + ": " + RoutineChangesText(fields) + "."},
+      {"data", {{"routine", RoutineJson(after)}}},
+      {"undo", UndoJson({UpdateBack(kRoutine, id, previous, fields)})}};
 }
 
 Result<std::string> PreviewDeleteRoutine(const ToolCall& call) {

@@ -8,6 +8,7 @@
 #include "core/accounts/model_credentials.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
+#include "core/assistant/running_turns.h"
 #include "core/boards/board.h"
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
@@ -62,7 +63,8 @@ std::span<const store::Migration> Migrations() {
                                                      boards::kAddBoardColumnsAndCards,
                                                      projects::kAddProjectPagePersonFields,
                                                      AddRemindersAndRoutines(),
-                                                     spaces::kAddSpaceNames};
+                                                     spaces::kAddSpaceNames,
+                                                     assistant::kCreateRunningTurnsTable};
   return kAll;
 }
 

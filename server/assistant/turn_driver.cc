@@ -6,6 +6,7 @@
 #include "core/assistant/answer_check.h"
 #include "core/assistant/local_planner.h"
 #include "core/assistant/proposal_store.h"
+#include "core/assistant/running_turns.h"
 #include "core/assistant/synced_mutation_sink.h"
 #include "core/assistant/tool_context.h"
 #include "core/assistant/turn_context.h"
@@ -622,6 +623,7 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
                                                             : core::store::Durability::kFull);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_RETURN_IF_ERROR(core::assistant::UpdateMessage(db, reply));
+    ENSEMBLE_RETURN_IF_ERROR(core::assistant::ForgetRunningTurn(db, reply.id));
     if (!proposal.calls.empty()) {
       ENSEMBLE_RETURN_IF_ERROR(core::assistant::SaveProposal(db, proposal, now).status());
     }

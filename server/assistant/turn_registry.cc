@@ -1,29 +1,6 @@
 #include "server/assistant/turn_registry.h"
 
-#include <algorithm>
-
 namespace ensemble::server::assistant {
-
-std::string_view TurnStateName(TurnState state) {
-  switch (state) {
-    case TurnState::kWorking:
-      return "working";
-    case TurnState::kQueued:
-      return "queued";
-    case TurnState::kStopping:
-      return "stopping";
-    case TurnState::kPaused:
-      return "paused";
-  }
-  return "working";
-}
-
-nlohmann::json RunningTurnJson(const RunningTurn& turn) {
-  return {{"id", turn.id},
-          {"conversationId", turn.conversation_id},
-          {"state", TurnStateName(turn.state)},
-          {"startedAt", turn.started_at}};
-}
 
 void TurnRegistry::Add(RunningTurn turn) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -52,17 +29,24 @@ core::Status TurnRegistry::Stop(std::string_view account_id, const std::string& 
   return core::Status();
 }
 
-std::vector<RunningTurn> TurnRegistry::List(std::string_view account_id) const {
-  std::vector<RunningTurn> out;
+bool TurnRegistry::StopLocal(const std::string& turn_id) {
+  std::shared_ptr<model::StopSignal> stop;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& [id, turn] : turns_) {
-      if (turn.account_id == account_id) out.push_back(turn);
-    }
+    auto it = turns_.find(turn_id);
+    if (it == turns_.end()) return false;
+    it->second.state = TurnState::kStopping;
+    stop = it->second.stop;
   }
-  std::stable_sort(out.begin(), out.end(), [](const RunningTurn& a, const RunningTurn& b) {
-    return a.started_at < b.started_at;
-  });
+  if (stop) stop->Stop();
+  return true;
+}
+
+std::vector<std::string> TurnRegistry::Ids() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  out.reserve(turns_.size());
+  for (const auto& [id, turn] : turns_) out.push_back(id);
   return out;
 }
 

@@ -4,10 +4,10 @@
 // its StopSignal.
 //
 // A turn is the account's own: another account's turn is answered as
-// NOT_FOUND, like its conversations. Turns are registered by the process
-// that runs them; a Stop sent to another server process sharing the
-// database finds nothing (NOT_FOUND) — cross-process Stop comes with the
-// activity events.
+// NOT_FOUND, like its conversations. This registry holds the turns of this
+// process only; the store's running-turns table
+// (core/assistant/running_turns.h) lists them for every process sharing it,
+// and a Stop that reaches another process comes here through StopLocal.
 //
 // Thread-safety: every member function is safe from any thread.
 
@@ -18,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,11 +28,9 @@
 namespace ensemble::server::assistant {
 
 // What a running turn is doing. kQueued and kPaused are not reached yet (a
-// turn starts at once and cannot be paused) but are part of the contract.
+// turn starts at once and cannot be paused) but are part of the contract;
+// the activity endpoint shows the store's copy (running_turns.h).
 enum class TurnState { kWorking, kQueued, kStopping, kPaused };
-
-// "working", "queued", "stopping", "paused".
-std::string_view TurnStateName(TurnState state);
 
 struct RunningTurn {
   std::string id;  // The reply message's id.
@@ -44,9 +41,6 @@ struct RunningTurn {
   std::shared_ptr<model::StopSignal> stop;
 };
 
-// {"id", "conversationId", "state", "startedAt"}.
-nlohmann::json RunningTurnJson(const RunningTurn& turn);
-
 class TurnRegistry {
  public:
   void Add(RunningTurn turn);
@@ -54,8 +48,11 @@ class TurnRegistry {
   // Marks the account's turn stopping and stops it; NOT_FOUND when there is
   // no such running turn of the account's.
   core::Status Stop(std::string_view account_id, const std::string& turn_id);
-  // The account's running turns, oldest first.
-  std::vector<RunningTurn> List(std::string_view account_id) const;
+  // Stops the turn whatever its account (the process that asked checked
+  // it); false when this process runs no such turn.
+  bool StopLocal(const std::string& turn_id);
+  // Every running turn's id.
+  std::vector<std::string> Ids() const;
 
  private:
   mutable std::mutex mu_;

@@ -35,10 +35,11 @@ void IgnoreNotice(void*, const char*) {}
 void PgPokeListener::ResultDeleter::operator()(pg_result* r) const { PQclear(r); }
 
 PgPokeListener::PgPokeListener(net::io_context& ioc, std::string url, OnPoke on_poke,
-                               core::platform::Logger& logger)
+                               core::platform::Logger& logger, OnTurnStop on_turn_stop)
     : ioc_(ioc),
       url_(std::move(url)),
       on_poke_(std::move(on_poke)),
+      on_turn_stop_(std::move(on_turn_stop)),
       logger_(logger),
       socket_(ioc),
       deadline_(ioc) {}
@@ -83,7 +84,7 @@ net::awaitable<void> PgPokeListener::Run() {
 
 net::awaitable<Status> PgPokeListener::ListenOnce(bool& listened) {
   if (Status st = co_await Connect(); !st.ok()) co_return st;
-  const std::string listen = std::string("LISTEN ") + kPokeChannel;
+  const std::string listen = std::string("LISTEN ") + kPokeChannel + "; LISTEN " + kTurnStopChannel;
   auto listen_result = co_await Exec(listen.c_str());
   if (!listen_result.ok()) co_return listen_result.status();
   listened = true;
@@ -201,10 +202,14 @@ net::awaitable<Status> PgPokeListener::Wait(WaitFor what,
 
 void PgPokeListener::DeliverNotifications() {
   while (PGnotify* n = PQnotifies(conn_)) {
-    std::optional<Poke> poke = ParsePokePayload(n->extra ? n->extra : "");
-    const bool ours = std::string_view(n->relname) == kPokeChannel;
+    const std::string channel = n->relname;
+    const std::string payload = n->extra ? n->extra : "";
     PQfreemem(n);
-    if (ours && poke) on_poke_(*poke);
+    if (channel == kPokeChannel) {
+      if (std::optional<Poke> poke = ParsePokePayload(payload)) on_poke_(*poke);
+    } else if (channel == kTurnStopChannel && on_turn_stop_ && !payload.empty()) {
+      on_turn_stop_(payload);
+    }
   }
 }
 

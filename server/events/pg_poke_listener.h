@@ -1,6 +1,7 @@
 // PgPokeListener: one extra libpq connection per server process that LISTENs
 // on the poke channel and hands every notification (from this process or
-// another sharing the database) to a callback, usually PokeHub::Publish.
+// another sharing the database) to a callback, usually PokeHub::Publish; and
+// on the turn-stop channel, whose notifications go to a second callback.
 //
 // It lives on the io_context like the sockets: connecting, querying and
 // waiting for notifications are non-blocking libpq calls driven by a
@@ -57,11 +58,12 @@ inline constexpr char kListenApplicationName[] = "ensemble_poke_listener";
 class PgPokeListener {
  public:
   using OnPoke = std::function<void(const Poke& poke)>;
+  using OnTurnStop = std::function<void(const std::string& turn_id)>;
 
-  // `url` as for PgDatabase (never logged); `on_poke` runs on the io thread.
-  // `logger` must outlive the listener.
+  // `url` as for PgDatabase (never logged); `on_poke` and `on_turn_stop`
+  // (may be empty) run on the io thread. `logger` must outlive the listener.
   PgPokeListener(boost::asio::io_context& ioc, std::string url, OnPoke on_poke,
-                 core::platform::Logger& logger);
+                 core::platform::Logger& logger, OnTurnStop on_turn_stop = {});
   ~PgPokeListener();
   PgPokeListener(const PgPokeListener&) = delete;
   PgPokeListener& operator=(const PgPokeListener&) = delete;
@@ -95,6 +97,7 @@ class PgPokeListener {
   boost::asio::io_context& ioc_;
   const std::string url_;
   const OnPoke on_poke_;
+  const OnTurnStop on_turn_stop_;
   core::platform::Logger& logger_;
   pg_conn* conn_ = nullptr;
   boost::asio::posix::stream_descriptor socket_;  // libpq owns the descriptor.

@@ -39,6 +39,12 @@ core::Status NotifyPoke(core::store::Database& db, const Poke& poke) {
                          {Value(std::string(kPokeChannel)), Value(PokePayload(poke))});
 }
 
+core::Status NotifyTurnStop(core::store::Database& db, const std::string& turn_id) {
+  if (db.dialect() != core::store::Dialect::kPostgres) return core::Status::Ok();
+  return db.ExecDeferred("SELECT pg_notify($1, $2)",
+                         {Value(std::string(kTurnStopChannel)), Value(turn_id)});
+}
+
 core::Result<int64_t> CurrentServerVersion(core::store::Database& db) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       core::store::Rows rows,

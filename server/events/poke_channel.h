@@ -19,6 +19,9 @@
 namespace ensemble::server::events {
 
 inline constexpr char kPokeChannel[] = "ensemble_poke";
+// Stop for an assistant turn another process runs: the payload is the turn's
+// id, sent by the process that checked the account's right to stop it.
+inline constexpr char kTurnStopChannel[] = "ensemble_turn_stop";
 
 // PostgreSQL refuses a payload of 8,000 bytes or more; a poke whose readers
 // do not fit in this many goes to everyone (a poke carries no data, only
@@ -32,6 +35,11 @@ std::string PokePayload(const Poke& poke);
 // Inside an open transaction on `db`: queues `poke` to every listening
 // process (PostgreSQL); nothing on SQLite, where pokes stay in the process.
 core::Status NotifyPoke(core::store::Database& db, const Poke& poke);
+
+// Inside an open transaction on `db`: asks every listening process to stop
+// turn `turn_id` (PostgreSQL); nothing on SQLite, where turns run in this
+// process.
+core::Status NotifyTurnStop(core::store::Database& db, const std::string& turn_id);
 
 // The store's current server version (the change counter).
 core::Result<int64_t> CurrentServerVersion(core::store::Database& db);

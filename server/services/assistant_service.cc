@@ -1,5 +1,9 @@
 #include "server/services/assistant_service.h"
 
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -7,9 +11,11 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/proposal_store.h"
+#include "core/assistant/running_turns.h"
 #include "core/base/id.h"
 #include "core/playbooks/embedded.h"
 #include "core/sync/authorization.h"
+#include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
 #include "server/http/router.h"
 #include "server/services/assistant_json.h"
@@ -54,6 +60,7 @@ AssistantService::AssistantService(store::StorePool& pool,
       credentials_(credentials),
       env_(env),
       router_(std::move(router)),
+      owner_("process-" + core::NewId(*env.clock, *env.random)),
       driver_(pool, *env.logger, model_timeout, router_, core::assistant::HubToolRegistry(),
               env.random, std::move(on_commit), model_connections) {}
 
@@ -133,17 +140,73 @@ net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& ta
                                                           const Caller& caller) {
   std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a turn id is required");
-  Status stopped = turns_.Stop(caller.account_id, *id);
-  if (!stopped.ok()) co_return http::ErrorResponse(stopped);
+  // The store knows every process's turns: it checks the account and, for a
+  // turn another process runs, carries the stop to it at commit.
+  const int64_t now = env_.clock->NowMillis();
+  Result<core::assistant::RunningTurnRow> marked =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<core::assistant::RunningTurnRow> {
+        core::store::Transaction txn(db, core::store::Durability::kRelaxed);
+        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+        ENSEMBLE_ASSIGN_OR_RETURN(
+            core::assistant::RunningTurnRow row,
+            core::assistant::MarkTurnStopping(db, caller.account_id, *id, now));
+        if (row.owner != owner_) ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
+        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        return row;
+      });
+  if (!marked.ok() && marked.status().code() != codes::kNotFound) {
+    co_return FailureResponse(marked.status(), "assistant", *env_.logger);
+  }
+  // A turn of this process is stopped here, recorded or not (its record is
+  // written as it starts, its stop signal a moment later).
+  const bool here = turns_.Stop(caller.account_id, *id).ok();
+  if (!here && !marked.ok()) co_return http::ErrorResponse(marked.status());
   co_return http::JsonResponse(bhttp::status::ok, {{"stopped", true}, {"id", *id}});
 }
 
 net::awaitable<http::Response> AssistantService::Activity(const Caller& caller) {
+  const int64_t now = env_.clock->NowMillis();
+  Result<std::vector<core::assistant::RunningTurnRow>> running =
+      co_await pool_.Run([&](core::store::Database& db) {
+        return core::assistant::ListRunningTurns(db, caller.account_id, now);
+      });
+  if (!running.ok()) co_return FailureResponse(running.status(), "assistant", *env_.logger);
   json out = json::array();
-  for (const assistant::RunningTurn& turn : turns_.List(caller.account_id)) {
-    out.push_back(assistant::RunningTurnJson(turn));
+  for (const core::assistant::RunningTurnRow& turn : *running) {
+    out.push_back({{"id", turn.id},
+                   {"conversationId", turn.conversation_id},
+                   {"state", turn.state},
+                   {"startedAt", turn.started_at}});
   }
   co_return http::JsonResponse(bhttp::status::ok, {{"turns", out}});
+}
+
+net::awaitable<void> AssistantService::ForgetTurn(const std::string& turn_id) {
+  Status forgot = co_await pool_.Run([&turn_id](core::store::Database& db) {
+    return core::assistant::ForgetRunningTurn(db, turn_id);
+  });
+  // Left behind, the record only goes stale (kRunningTurnStaleMs).
+  if (!forgot.ok()) env_.logger->Log(core::platform::LogLevel::kWarning, forgot.ToString());
+}
+
+net::awaitable<void> AssistantService::BeatRunningTurns() {
+  net::steady_timer pause(co_await net::this_coro::executor);
+  for (;;) {
+    pause.expires_after(std::chrono::milliseconds(core::assistant::kRunningTurnHeartbeatMs));
+    boost::system::error_code ec;
+    co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
+    if (ec) co_return;
+    std::vector<std::string> ids = turns_.Ids();
+    if (ids.empty()) continue;
+    const int64_t now = env_.clock->NowMillis();
+    Status beat = co_await pool_.Run([&](core::store::Database& db) {
+      return core::assistant::BeatRunningTurns(db, owner_, ids, now);
+    });
+    if (!beat.ok()) {
+      env_.logger->Log(core::platform::LogLevel::kWarning,
+                       "running turns heartbeat: " + beat.ToString());
+    }
+  }
 }
 
 net::awaitable<http::Response> AssistantService::ListApprovals(const Caller& caller) {

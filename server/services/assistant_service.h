@@ -7,15 +7,20 @@
 //   DELETE /api/assistant/conversations/:id                    -> {deleted: true}
 //   GET    /api/assistant/conversations/:id/messages           -> {messages}
 //   POST   /api/assistant/conversations/:id/messages
-//          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?}}
+//          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?},
+//           verify?: {checklist: [...]}}
 //          -> text/event-stream: first `turn` {turnId, conversationId,
 //             userMessageId, messageId}, then the frames of
 //             server/assistant/turn_driver.h (refs, text, tool, proposal,
 //             done | error). Bad input is answered as JSON before any frame.
 //   POST   /api/assistant/turns/:id/stop                       -> {stopped: true}
-//          (the turn id is the reply's message id, from the `turn` frame)
+//          (the turn id is the reply's message id, from the `turn` frame;
+//          a turn another server process runs is stopped through the store's
+//          notifications, server/events/poke_channel.h)
 //   GET    /api/assistant/activity -> {turns: [{id, conversationId, state,
-//          startedAt}]}, state working | queued | stopping | paused
+//          startedAt}]}, state working | queued | stopping | paused, the
+//          caller's turns on every process sharing the store
+//          (core/assistant/running_turns.h)
 //   GET    /api/assistant/approvals -> {approvals: [{conversationId,
 //          messageId, createdAt, calls: [{callId, tool, summary}]}]}
 //          the caller's proposals waiting on Needs me, newest first
@@ -76,6 +81,12 @@ class AssistantService {
   boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
   boost::asio::awaitable<http::Response> Activity(const Caller& caller);
   boost::asio::awaitable<http::Response> ListApprovals(const Caller& caller);
+
+  // Refreshes this process's running turns in the store every
+  // kRunningTurnHeartbeatMs, until the io_context stops.
+  boost::asio::awaitable<void> BeatRunningTurns();
+  // A Stop another process sent for a turn this one may run.
+  void StopLocalTurn(const std::string& turn_id) { turns_.StopLocal(turn_id); }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);
@@ -86,11 +97,16 @@ class AssistantService {
                    core::playbooks::Router router, assistant::OnCommit on_commit,
                    model::ModelConnectionPool* model_connections);
 
+  // Removes the record of a turn that ended before it ran.
+  boost::asio::awaitable<void> ForgetTurn(const std::string& turn_id);
+
   store::StorePool& pool_;
   const credentials::CredentialStore& credentials_;
   core::platform::Env env_;
   const core::playbooks::Router router_;
   assistant::TurnRegistry turns_;
+  // This process, as the store's running-turns table names it.
+  const std::string owner_;
   assistant::TurnDriver driver_;
 };
 

@@ -11,6 +11,7 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/assistant/running_turns.h"
 #include "core/assistant/week_date.h"
 #include "core/base/id.h"
 #include "core/sync/authorization.h"
@@ -111,6 +112,9 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
     ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
+    // Listed by the activity endpoint of every process until the turn ends.
+    ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
+        db, {reply.id, caller.account_id, *conversation_id, "", now, owner_}, now));
     ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
     return s;
   });
@@ -132,6 +136,7 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     route = core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
                                               std::move(route_json));
     if (!route.ok()) {
+      co_await ForgetTurn(started->reply.id);
       co_await assistant::WriteAndClose(stream, request,
                                         FailureResponse(route.status(), "assistant", *env_.logger));
       co_return;
@@ -142,7 +147,10 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   auto stop = std::make_shared<model::StopSignal>();
   // The person going away stops the turn, as Stop does.
   channel->set_on_broken([stop] { stop->Stop(); });
-  if (!co_await channel->Open()) co_return;
+  if (!co_await channel->Open()) {
+    co_await ForgetTurn(started->reply.id);
+    co_return;
+  }
 
   assistant::RunningTurn running;
   running.id = started->reply.id;

@@ -149,21 +149,6 @@ INSTANTIATE_TEST_SUITE_P(Server, Heartbeat, ::testing::Values(StoreKind::kSqlite
 
 // --- Two server processes on one PostgreSQL database. ---
 
-std::string HealthPokes(uint16_t port) {
-  HttpReply r = HttpClient(port).Get("/healthz");
-  json j = r.json();
-  return j.is_object() && j.contains("pokes") ? j["pokes"].get<std::string>() : "";
-}
-
-bool WaitUntilListening(uint16_t port) {
-  auto deadline = std::chrono::steady_clock::now() + kPokeTimeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (HealthPokes(port) == "listening") return true;
-    std::this_thread::sleep_for(20ms);
-  }
-  return false;
-}
-
 TEST(TwoProcesses, PushToOnePokesTheOthersSubscribers) {
   ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
   auto store = ScratchStore::Create(StoreKind::kPostgres);
@@ -177,8 +162,8 @@ TEST(TwoProcesses, PushToOnePokesTheOthersSubscribers) {
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   auto two = ServerProcess::Start(env);
   ASSERT_TRUE(two.ok()) << two.status().ToString();
-  ASSERT_TRUE(WaitUntilListening((*one)->port()));
-  ASSERT_TRUE(WaitUntilListening((*two)->port()));
+  ASSERT_TRUE((*one)->WaitUntilListening(kPokeTimeout));
+  ASSERT_TRUE((*two)->WaitUntilListening(kPokeTimeout));
 
   EventClient events((*two)->port());
   ASSERT_EQ(events.WaitForStatus(), 200);
@@ -195,8 +180,8 @@ TEST(TwoProcesses, PushToOnePokesTheOthersSubscribers) {
                          server::events::kListenApplicationName + "'")
                   .ok());
   std::this_thread::sleep_for(100ms);
-  ASSERT_TRUE(WaitUntilListening((*one)->port()));
-  ASSERT_TRUE(WaitUntilListening((*two)->port()));
+  ASSERT_TRUE((*one)->WaitUntilListening(kPokeTimeout));
+  ASSERT_TRUE((*two)->WaitUntilListening(kPokeTimeout));
   ASSERT_EQ(push_client.PostJson("/api/sync/push", PushBody({CreateTask(2, 2)})).status, 200);
   EXPECT_TRUE(events.WaitFor(server::events::PokeEventText(2), kPokeTimeout)) << events.received();
   admin->reset();

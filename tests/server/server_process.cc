@@ -4,9 +4,12 @@
 
 #include <cstdlib>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <thread>
 #include <vector>
 
 #include "tests/server/child_process.h"
+#include "tests/server/http_client.h"
 
 extern char** environ;
 
@@ -65,5 +68,15 @@ void ServerProcess::Stop() {
 }
 
 ServerProcess::~ServerProcess() { Stop(); }
+
+bool ServerProcess::WaitUntilListening(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    nlohmann::json health = HttpClient(port_).Get("/healthz").json();
+    if (health.is_object() && health.value("pokes", "") == "listening") return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
 
 }  // namespace ensemble::testing

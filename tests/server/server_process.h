@@ -35,6 +35,9 @@ class ServerProcess {
       const std::map<std::string, std::string>& env);
 
   uint16_t port() const { return port_; }
+  // Waits (up to `timeout`) until the process LISTENs for PostgreSQL
+  // notifications, as /healthz reports it; false if it never did.
+  bool WaitUntilListening(std::chrono::milliseconds timeout = std::chrono::seconds(5)) const;
   void Stop();
 
  private:
