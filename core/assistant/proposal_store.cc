@@ -408,6 +408,21 @@ Result<Proposal> GetMessageProposal(store::Database& db, std::string_view accoun
   return FromRow(rows.rows[0]);
 }
 
+Result<std::vector<Proposal>> ListConversationProposals(store::Database& db,
+                                                        std::string_view account_id,
+                                                        std::string_view conversation_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query(std::string("SELECT ") + kColumns +
+                   " FROM assistant_proposals WHERE account_id = $1 AND conversation_id = $2"
+                   " ORDER BY created_at, id",
+               {Value(std::string(account_id)), Value(std::string(conversation_id))}));
+  std::vector<Proposal> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows.rows) out.push_back(FromRow(row));
+  return out;
+}
+
 Result<std::vector<Approval>> ListApprovals(store::Database& db, std::string_view account_id,
                                             std::size_t limit) {
   limit = std::min(limit, kMaxApprovalsListed);

@@ -146,6 +146,13 @@ Result<Proposal> GetProposal(store::Database& db, std::string_view account_id,
 Result<Proposal> GetMessageProposal(store::Database& db, std::string_view account_id,
                                     std::string_view conversation_id, std::string_view message_id);
 
+// Every proposal of the account's conversation, oldest first (for the
+// messages list, which shows each reply's calls as they stand now: applied,
+// undone, failed).
+Result<std::vector<Proposal>> ListConversationProposals(store::Database& db,
+                                                        std::string_view account_id,
+                                                        std::string_view conversation_id);
+
 // A page of the Needs me list.
 inline constexpr std::size_t kMaxApprovalsListed = 100;
 

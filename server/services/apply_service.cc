@@ -16,6 +16,7 @@
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
+#include "server/services/assistant_json.h"
 #include "server/services/json_body.h"
 
 namespace ensemble::server::services {
@@ -63,30 +64,6 @@ Result<Target> ReadTarget(const std::string& body_text) {
     t.call_ids = std::move(ids);
   }
   return t;
-}
-
-json ReceiptsJson(const assistant::Proposal& proposal) {
-  json receipts = json::array();
-  for (const assistant::ProposedCall& call : proposal.calls) {
-    json r = {{"callId", call.call_id}, {"tool", call.tool}};
-    const assistant::CallReceipt* receipt = proposal.Receipt(call.call_id);
-    if (!receipt) {
-      r["outcome"] = "pending";
-    } else {
-      r["outcome"] = assistant::CallOutcomeName(receipt->outcome);
-      if (!receipt->summary.empty()) r["summary"] = receipt->summary;
-      if (!receipt->error_code.empty()) {
-        r["error"] = {{"code", receipt->error_code}, {"message", receipt->error_message}};
-      }
-      if (!receipt->steps.is_null()) r["steps"] = receipt->steps;
-      r["undoable"] = !receipt->undo.is_null();
-      r["undone"] = receipt->undone;
-    }
-    receipts.push_back(std::move(r));
-  }
-  return {{"proposalId", proposal.id},
-          {"state", assistant::ProposalStateName(proposal.state)},
-          {"receipts", std::move(receipts)}};
 }
 
 // The work of one request on one store connection; members live for the
@@ -255,7 +232,7 @@ net::awaitable<http::Response> Serve(store::StorePool& pool, core::platform::Env
       });
   if (!done.ok()) co_return FailureResponse(done.status(), "assistant apply", *env.logger);
   if (poke.version > 0 && on_commit) on_commit(poke);
-  co_return http::JsonResponse(bhttp::status::ok, ReceiptsJson(*done));
+  co_return http::JsonResponse(bhttp::status::ok, ProposalJson(*done));
 }
 
 }  // namespace

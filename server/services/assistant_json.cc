@@ -40,6 +40,30 @@ json MessageJson(const core::assistant::StoredMessage& m) {
   return out;
 }
 
+json ProposalJson(const core::assistant::Proposal& proposal) {
+  json receipts = json::array();
+  for (const core::assistant::ProposedCall& call : proposal.calls) {
+    json r = {{"callId", call.call_id}, {"tool", call.tool}};
+    const core::assistant::CallReceipt* receipt = proposal.Receipt(call.call_id);
+    if (!receipt) {
+      r["outcome"] = "pending";
+    } else {
+      r["outcome"] = core::assistant::CallOutcomeName(receipt->outcome);
+      if (!receipt->summary.empty()) r["summary"] = receipt->summary;
+      if (!receipt->error_code.empty()) {
+        r["error"] = {{"code", receipt->error_code}, {"message", receipt->error_message}};
+      }
+      if (!receipt->steps.is_null()) r["steps"] = receipt->steps;
+      r["undoable"] = !receipt->undo.is_null();
+      r["undone"] = receipt->undone;
+    }
+    receipts.push_back(std::move(r));
+  }
+  return {{"proposalId", proposal.id},
+          {"state", core::assistant::ProposalStateName(proposal.state)},
+          {"receipts", std::move(receipts)}};
+}
+
 json ApprovalJson(const core::assistant::Approval& a) {
   json calls = json::array();
   for (const auto& c : a.calls) {

@@ -31,6 +31,11 @@ nlohmann::json ConversationJson(const core::assistant::Conversation& conversatio
 //  errorCode?, createdAt, usage? (a reply's: {promptTokens,
 //  completionTokens, cachedTokens}, as its `done` frame said)}.
 nlohmann::json MessageJson(const core::assistant::StoredMessage& message);
+// {proposalId, state, receipts: [{callId, tool, outcome: "pending" |
+// "running" | "succeeded" | "failed" | "unattempted" | "interrupted",
+// summary?, error?: {code, message}, steps?, undoable?, undone?}]}: what
+// Apply, Undo and Redo answer, and a reply's `proposal` in the messages list.
+nlohmann::json ProposalJson(const core::assistant::Proposal& proposal);
 // {conversationId, messageId, createdAt, calls: [{callId, tool, summary}]}.
 nlohmann::json ApprovalJson(const core::assistant::Approval& approval);
 

@@ -4,6 +4,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,15 +125,31 @@ net::awaitable<http::Response> AssistantService::ListMessages(const http::Target
                                                               const Caller& caller) {
   std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
-  Result<std::vector<core::assistant::StoredMessage>> messages = co_await pool_.Run(
-      [&](core::store::Database& db) -> Result<std::vector<core::assistant::StoredMessage>> {
-        ENSEMBLE_RETURN_IF_ERROR(
-            core::assistant::GetConversation(db, caller.account_id, *id).status());
-        return core::assistant::ListMessages(db, *id);
-      });
-  if (!messages.ok()) co_return FailureResponse(messages.status(), "assistant", *env_.logger);
+  struct Listed {
+    std::vector<core::assistant::StoredMessage> messages;
+    std::vector<core::assistant::Proposal> proposals;
+  };
+  Result<Listed> listed = co_await pool_.Run([&](core::store::Database& db) -> Result<Listed> {
+    ENSEMBLE_RETURN_IF_ERROR(core::assistant::GetConversation(db, caller.account_id, *id).status());
+    Listed l;
+    ENSEMBLE_ASSIGN_OR_RETURN(l.messages, core::assistant::ListMessages(db, *id));
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        l.proposals, core::assistant::ListConversationProposals(db, caller.account_id, *id));
+    return l;
+  });
+  if (!listed.ok()) co_return FailureResponse(listed.status(), "assistant", *env_.logger);
+  // A reply's calls as they stand now (applied, undone...), not as the turn
+  // left them: the chat shows the same buttons after a reload.
+  std::map<std::string, const core::assistant::Proposal*> by_message;
+  for (const auto& p : listed->proposals) by_message[p.message_id] = &p;
   json out = json::array();
-  for (const auto& m : *messages) out.push_back(MessageJson(m));
+  for (const auto& m : listed->messages) {
+    json j = MessageJson(m);
+    if (auto it = by_message.find(m.id); it != by_message.end()) {
+      j["proposal"] = ProposalJson(*it->second);
+    }
+    out.push_back(std::move(j));
+  }
   co_return http::JsonResponse(bhttp::status::ok, {{"messages", out}});
 }
 

@@ -6,6 +6,8 @@
 //   GET    /api/assistant/conversations?spaceId=               -> {conversations}
 //   DELETE /api/assistant/conversations/:id                    -> {deleted: true}
 //   GET    /api/assistant/conversations/:id/messages           -> {messages}
+//          a reply with a proposal carries it as it stands now:
+//          `proposal` (assistant_json.h ProposalJson)
 //   POST   /api/assistant/conversations/:id/messages
 //          {text, mentions?: [{kind, id, label}], surface?: {kind?, path?},
 //           verify?: {checklist: [...]}}

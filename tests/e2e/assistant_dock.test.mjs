@@ -115,7 +115,13 @@ test('a proposed task is applied from the dock and shows in the task list', {tim
   await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
   await page.locator(byTestId('user-message'), {hasText: 'call Mira'}).waitFor();
   await expectText(page, byTestId('reply-text'), 'Proposed: Call Mira.');
-  await page.locator(byTestId('proposal'), {hasText: 'Call Mira'}).waitFor();
+  // ...and the call shows how it stands now (undone, so Redo), not as the
+  // turn left it (waiting for Apply).
+  const reloaded = page.locator(byTestId('proposal'), {hasText: 'Call Mira'});
+  await reloaded.waitFor();
+  assert.equal(await reloaded.getAttribute('data-outcome'), 'undone');
+  assert.equal(await reloaded.locator(byTestId('proposal-redo')).count(), 1);
+  assert.equal(await reloaded.locator(byTestId('proposal-apply')).count(), 0);
   assert.deepEqual(app.pageErrors, []);
 });
 

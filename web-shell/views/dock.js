@@ -361,6 +361,14 @@ function replyFromMessage(m) {
   for (const c of m.toolCalls ?? []) {
     if (!c.proposal && c.receipt?.undoable) proposals.push(ranAtOnce(c.id, c.name, c.receipt));
   }
+  // The saved proposal says how each call stands now (applied, undone,
+  // failed): the turn's own receipts only say how it left them.
+  for (const r of m.proposal?.receipts ?? []) {
+    const p = proposals.find((x) => x.callId === r.callId);
+    if (!p || r.outcome === 'pending') continue;
+    Object.assign(p, {outcome: r.outcome, undoable: r.undoable, undone: r.undone, error: r.error});
+    if (r.summary) p.summary = r.summary;
+  }
   return new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
 }
 

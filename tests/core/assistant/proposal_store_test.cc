@@ -406,6 +406,19 @@ TEST_F(ProposalStoreTest, WorkflowStepsTravelInTheReceipt) {
   EXPECT_EQ(*stored->Receipt("c1"), wf);
 }
 
+TEST_F(ProposalStoreTest, AConversationsProposalsAreListedForItsAccountOnly) {
+  Save("p1");
+  Save("p2");
+  Save("p3", "ada");  // Another account's, on the same conversation id.
+  auto listed = ListConversationProposals(*db_, "mira", "conv-1");
+  ASSERT_TRUE(listed.ok()) << listed.status().ToString();
+  ASSERT_EQ(listed->size(), 2u);
+  EXPECT_EQ((*listed)[0].id, "p1");
+  EXPECT_EQ((*listed)[1].message_id, "msg-p2");
+  EXPECT_EQ((*listed)[1].calls, ThreeCalls());
+  EXPECT_TRUE(ListConversationProposals(*db_, "mira", "conv-2")->empty());
+}
+
 TEST_F(ProposalStoreTest, DeletingAConversationsProposalsRemovesThem) {
   Save("p1");
   ASSERT_TRUE(DeleteConversationProposals(*db_, "conv-1").ok());

@@ -544,6 +544,13 @@ TEST_P(AssistantWithoutModelTest, AnImmediateWriteHasUndoAndRedo) {
   ASSERT_EQ(undone.status, 200) << undone.body();
   EXPECT_EQ(undone.json()["receipts"][0]["undone"], true) << undone.body();
   EXPECT_EQ(live(), 0);
+  // The messages list shows the call as it stands now, for a reloaded chat.
+  json reply = Messages(conversation)[1];
+  ASSERT_TRUE(reply.contains("proposal")) << reply.dump();
+  EXPECT_EQ(reply["proposal"]["receipts"][0]["callId"], call_id);
+  EXPECT_EQ(reply["proposal"]["receipts"][0]["outcome"], "succeeded");
+  EXPECT_EQ(reply["proposal"]["receipts"][0]["undone"], true);
+  EXPECT_FALSE(Messages(conversation)[0].contains("proposal"));  // The person's message.
   // Nothing ran at once waits on Needs me.
   HttpReply approvals = Send(bhttp::verb::get, "/api/assistant/approvals");
   EXPECT_EQ(approvals.json()["approvals"].size(), 0u) << approvals.body();
