@@ -153,11 +153,7 @@ TEST(TwoProcesses, PushToOnePokesTheOthersSubscribers) {
   ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
   auto store = ScratchStore::Create(StoreKind::kPostgres);
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  const std::map<std::string, std::string> env = {
-      {"ENSEMBLE_DATABASE_URL", (*store)->config().database_url},
-      {"ENSEMBLE_DATA_DIR", ((*store)->dir() / "data").string()},
-      {"ENSEMBLE_WEB_ROOT", (*store)->dir().string()},
-      {"ENSEMBLE_WASM_DIR", (*store)->dir().string()}};
+  const std::map<std::string, std::string> env = (*store)->ProcessEnv();
   auto one = ServerProcess::Start(env);
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   auto two = ServerProcess::Start(env);

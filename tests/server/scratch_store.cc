@@ -96,4 +96,11 @@ Result<std::unique_ptr<core::store::Database>> ScratchStore::Connect() const {
   return server::store::OpenDatabase(config_);
 }
 
+std::map<std::string, std::string> ScratchStore::ProcessEnv() const {
+  return {{"ENSEMBLE_DATABASE_URL", config_.database_url},
+          {"ENSEMBLE_DATA_DIR", (dir_ / "data").string()},
+          {"ENSEMBLE_WEB_ROOT", dir_.string()},
+          {"ENSEMBLE_WASM_DIR", dir_.string()}};
+}
+
 }  // namespace ensemble::testing

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -62,6 +63,9 @@ class ScratchStore {
   const server::Config& config() const { return config_; }
   // A new connection to the store, not migrated by itself.
   core::Result<std::unique_ptr<core::store::Database>> Connect() const;
+  // The environment a server process (ServerProcess) needs to use this
+  // PostgreSQL store, with its data, web and wasm folders in dir().
+  std::map<std::string, std::string> ProcessEnv() const;
 
  private:
   explicit ScratchStore(StoreKind kind) : kind_(kind) {}

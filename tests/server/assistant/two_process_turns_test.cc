@@ -38,15 +38,11 @@ TEST(TwoProcessTurns, ATurnOnOneProcessIsListedAndStoppedByTheOther) {
   ASSERT_TRUE(fake.ok()) << fake.status().ToString();
   auto store = ScratchStore::Create(StoreKind::kPostgres);
   ASSERT_TRUE(store.ok()) << store.status().ToString();
-  const std::map<std::string, std::string> env = {
-      {"ENSEMBLE_DATABASE_URL", (*store)->config().database_url},
-      {"ENSEMBLE_DATA_DIR", ((*store)->dir() / "data").string()},
-      {"ENSEMBLE_WEB_ROOT", (*store)->dir().string()},
-      {"ENSEMBLE_WASM_DIR", (*store)->dir().string()},
-      {"ENSEMBLE_MODEL_PROVIDER", "openai"},
-      {"ENSEMBLE_MODEL_BASE_URL", (*fake)->base_url()},
-      {"ENSEMBLE_MODEL", "fake-model"},
-      {"ENSEMBLE_MODEL_API_KEY", kTwoProcessKey}};
+  std::map<std::string, std::string> env = (*store)->ProcessEnv();
+  env.insert({{"ENSEMBLE_MODEL_PROVIDER", "openai"},
+              {"ENSEMBLE_MODEL_BASE_URL", (*fake)->base_url()},
+              {"ENSEMBLE_MODEL", "fake-model"},
+              {"ENSEMBLE_MODEL_API_KEY", kTwoProcessKey}});
   auto one = ServerProcess::Start(env);
   ASSERT_TRUE(one.ok()) << one.status().ToString();
   auto two = ServerProcess::Start(env);
