@@ -79,6 +79,13 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
                             logger->Log(core::platform::LogLevel::kError,
                                         "running turns heartbeat stopped unexpectedly");
                         });
+  boost::asio::co_spawn(
+      app->ioc_,
+      app->assistant_->RunRoutines(config.accounts ? "" : services::kLocalAccountId,
+                                   config.routine_check_interval),
+      [logger = env.logger](std::exception_ptr e) {
+        if (e) logger->Log(core::platform::LogLevel::kError, "routines stopped unexpectedly");
+      });
   return app;
 }
 

@@ -34,6 +34,7 @@
 
 #include "core/base/status.h"
 #include "core/model/model_timeout.h"
+#include "core/routines/routine_runs.h"
 #include "server/events/event_stream.h"
 #include "server/events/poke_hub.h"
 
@@ -92,6 +93,8 @@ struct Config {
   // clamped to 30 s .. 30 min (core/model/model_timeout.h). Tests set a
   // shorter limit here directly, as a caller's limit.
   std::chrono::milliseconds model_call_timeout = core::model::kDefaultModelCallTimeout;
+  // How often routines that fell due are looked for (tests check sooner).
+  std::chrono::milliseconds routine_check_interval{core::routines::kRoutineCheckIntervalMs};
 };
 
 // Returns the value of a variable, or nullptr when it is unset.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <iterator>
 #include <utility>
 #include <vector>
@@ -17,9 +16,7 @@ int64_t DaysOf(const WeekDate& d) { return calendar::DaysFromCivil(d.year, d.mon
 std::string FormatDays(int64_t days) {
   const calendar::CivilDate c = calendar::CivilFromDays(days);
   if (c.year < 1 || c.year > 9999) return {};
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(c.year), c.month, c.day);
-  return buf;
+  return calendar::IsoDateText(c);
 }
 
 int WeekdayNumberImpl(std::string_view w) {

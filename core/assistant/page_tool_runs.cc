@@ -124,7 +124,9 @@ Result<std::string> EditBlocks(const std::string& page_id, const std::string& bo
   if (!edits.is_array() || edits.empty())
     return InvalidArgument("mode blocks needs the block edits");
   std::vector<Slot> slots;
-  for (pages::Block& b : pages::SplitBlocks(page_id, body)) slots.push_back({std::move(b)});
+  for (pages::Block& b : pages::SplitBlocks(page_id, body)) {
+    slots.push_back(Slot{std::move(b), false, {}});
+  }
   for (const json& e : edits) {
     const std::string id = task_tools::StringIn(e, "blockId");
     const std::string action = task_tools::StringIn(e, "action");

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/assistant/record_tool_rows.h"
+#include "core/assistant/week_date.h"
 #include "core/calendar/civil_time.h"
 #include "core/calendar/event.h"
 #include "core/calendar/ics_calendar.h"
@@ -36,14 +37,12 @@ std::shared_ptr<const calendar::TimeZone> ZoneOf(std::string_view name) {
 std::string WhenText(const ToolContext& ctx, int64_t at_ms) {
   const int64_t utc = calendar::FloorDiv(at_ms, 1000);
   const int64_t local = utc + ZoneOf(ctx.time_zone)->OffsetAt(utc);
-  const int64_t days = calendar::FloorDiv(local, calendar::kSecondsPerDay);
-  const calendar::CivilDate d = calendar::CivilFromDays(days);
-  const int64_t secs = local - days * calendar::kSecondsPerDay;
-  char date[16], time[8];
-  std::snprintf(date, sizeof date, "%04d-%02d-%02d", static_cast<int>(d.year), d.month, d.day);
+  const int64_t secs =
+      local - calendar::FloorDiv(local, calendar::kSecondsPerDay) * calendar::kSecondsPerDay;
+  char time[16];
   std::snprintf(time, sizeof time, "%02d:%02d", static_cast<int>(secs / 3600),
                 static_cast<int>(secs % 3600 / 60));
-  return task_tools::DayText(date, ctx.today) + " " + time;
+  return task_tools::DayText(TodayIn(at_ms, ctx.time_zone), ctx.today) + " " + time;
 }
 
 std::string WhatText(const json& row) { return Quoted(row.value("text", std::string())); }

@@ -57,9 +57,7 @@ std::string IsoWeekLabel(const WeekDate& date) {
 std::string AddDays(const WeekDate& date, int64_t days) {
   const calendar::CivilDate d =
       calendar::CivilFromDays(calendar::DaysFromCivil(date.year, date.month, date.day) + days);
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(d.year), d.month, d.day);
-  return buf;
+  return calendar::IsoDateText(d);
 }
 
 int64_t DayStartMs(const WeekDate& date, std::string_view time_zone) {
@@ -74,9 +72,7 @@ std::string TodayIn(int64_t now_ms, std::string_view time_zone) {
   if (auto zone = calendar::FindBuiltinZone(time_zone)) seconds += zone->OffsetAt(seconds);
   const calendar::CivilDate d =
       calendar::CivilFromDays(calendar::FloorDiv(seconds, calendar::kSecondsPerDay));
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", static_cast<int>(d.year), d.month, d.day);
-  return buf;
+  return calendar::IsoDateText(d);
 }
 
 }  // namespace ensemble::core::assistant

@@ -7,6 +7,8 @@
 #define ENSEMBLE_CORE_CALENDAR_CIVIL_TIME_H_
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 
 namespace ensemble::core::calendar {
 
@@ -55,10 +57,16 @@ inline CivilDate CivilFromDays(int64_t z) {
   return out;
 }
 
-// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
-inline int WeekdayFromDays(int64_t days) {
-  return static_cast<int>(((days % 7) + 7 + 4) % 7);
+// "YYYY-MM-DD" (a year outside 0..9999 as it is).
+inline std::string IsoDateText(const CivilDate& d) {
+  char buf[48];  // Room for any field values, which the compiler cannot rule out.
+  std::snprintf(buf, sizeof buf, "%04lld-%02d-%02d", static_cast<long long>(d.year), d.month,
+                d.day);
+  return buf;
 }
+
+// 0 = Sunday ... 6 = Saturday (1970-01-01 was a Thursday).
+inline int WeekdayFromDays(int64_t days) { return static_cast<int>(((days % 7) + 7 + 4) % 7); }
 
 inline int64_t LocalSeconds(int64_t y, int mo, int d, int h, int mi, int s) {
   return DaysFromCivil(y, mo, d) * kSecondsPerDay + h * 3600 + mi * 60 + s;

@@ -17,6 +17,7 @@
 #include "core/projects/project.h"
 #include "core/reminders/reminder.h"
 #include "core/routines/routine.h"
+#include "core/routines/routine_runs.h"
 #include "core/spaces/space_admin.h"
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
@@ -64,7 +65,8 @@ std::span<const store::Migration> Migrations() {
                                                      projects::kAddProjectPagePersonFields,
                                                      AddRemindersAndRoutines(),
                                                      spaces::kAddSpaceNames,
-                                                     assistant::kCreateRunningTurnsTable};
+                                                     assistant::kCreateRunningTurnsTable,
+                                                     routines::kCreateRoutineRunsTable};
   return kAll;
 }
 

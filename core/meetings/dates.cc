@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 
+#include "core/calendar/civil_time.h"
 #include "core/meetings/scan.h"
 
 namespace ensemble::core::meetings::internal {
@@ -20,11 +21,7 @@ std::string TwoDigits(int v) {
   return buffer;
 }
 
-std::string IsoDate(int y, int m, int d) {
-  char buffer[16];
-  std::snprintf(buffer, sizeof buffer, "%04d-%02d-%02d", y, m, d);
-  return buffer;
-}
+std::string IsoDate(int y, int m, int d) { return calendar::IsoDateText({y, m, d}); }
 
 bool ValidDate(int y, int m, int d) {
   return y >= 1970 && y <= 2200 && m >= 1 && m <= 12 && d >= 1 && d <= 31;
@@ -101,7 +98,8 @@ size_t ZoneAt(std::string_view s, size_t i, std::string* out) {
   bool paren = j < s.size() && s[j] == '(';
   if (paren) ++j;
   size_t start = j;
-  if (scan::StartsWithIgnoreCase(s.substr(j), "utc") || scan::StartsWithIgnoreCase(s.substr(j), "gmt")) {
+  if (scan::StartsWithIgnoreCase(s.substr(j), "utc") ||
+      scan::StartsWithIgnoreCase(s.substr(j), "gmt")) {
     j += 3;
     if (j < s.size() && (s[j] == '+' || s[j] == '-') && j + 1 < s.size() && IsDigit(s[j + 1])) {
       ++j;
@@ -116,8 +114,8 @@ size_t ZoneAt(std::string_view s, size_t i, std::string* out) {
     while (k < s.size() && (IsAsciiAlpha(s[k]) || s[k] == '_' || s[k] == '/' || s[k] == '-')) ++k;
     std::string_view word = s.substr(j, k - j);
     size_t slash = word.find('/');
-    if (slash != std::string_view::npos && slash > 0 && slash + 1 < word.size() &&
-        word[0] >= 'A' && word[0] <= 'Z' && word[slash + 1] >= 'A' && word[slash + 1] <= 'Z') {
+    if (slash != std::string_view::npos && slash > 0 && slash + 1 < word.size() && word[0] >= 'A' &&
+        word[0] <= 'Z' && word[slash + 1] >= 'A' && word[slash + 1] <= 'Z') {
       j = k;
     } else {
       if (word.size() < 2 || word.size() > 5) return 0;

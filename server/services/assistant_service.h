@@ -52,11 +52,13 @@
 
 #include "core/platform/env.h"
 #include "core/playbooks/router.h"
+#include "core/routines/routine_runs.h"
 #include "server/assistant/turn_driver.h"
 #include "server/assistant/turn_registry.h"
 #include "server/credentials/credential_store.h"
 #include "server/http/message.h"
 #include "server/http/url.h"
+#include "server/services/assistant_json.h"
 #include "server/services/auth_service.h"
 #include "server/store/store_pool.h"
 
@@ -89,6 +91,14 @@ class AssistantService {
   boost::asio::awaitable<void> BeatRunningTurns();
   // A Stop another process sent for a turn this one may run.
   void StopLocalTurn(const std::string& turn_id) { turns_.StopLocal(turn_id); }
+
+  // Runs the routines that fall due (core/routines/routine_runs.h), checking
+  // every `interval` until the io_context stops: each as a turn of its
+  // space's owner (`local_account` where the space has none: local mode),
+  // its instruction as the message, its replies kept in one conversation
+  // (assistant_routines.cc).
+  boost::asio::awaitable<void> RunRoutines(std::string local_account,
+                                           std::chrono::milliseconds interval);
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);
@@ -98,6 +108,23 @@ class AssistantService {
                    core::platform::Env env, std::chrono::milliseconds model_timeout,
                    core::playbooks::Router router, assistant::OnCommit on_commit,
                    model::ModelConnectionPool* model_connections);
+
+  // A turn whose messages are saved and whose routing is settled.
+  struct PreparedTurn {
+    assistant::TurnRequest turn;  // Its stop signal made; `received` not set.
+    std::string user_message_id;
+  };
+  // Routes `posted`, saves it and the reply to come on the caller's
+  // conversation and records the turn as running: what PostMessage streams
+  // and a routine runs. Errors as the messages route answers them.
+  boost::asio::awaitable<core::Result<PreparedTurn>> PrepareTurn(const Caller& caller,
+                                                                 const std::string& conversation_id,
+                                                                 PostedMessage posted, int64_t now);
+  // Runs a prepared turn to its end (registered for Stop meanwhile).
+  boost::asio::awaitable<void> RunTurn(assistant::TurnRequest& turn,
+                                       const assistant::EmitFrame& emit);
+  // One routine's run (assistant_routines.cc).
+  boost::asio::awaitable<void> RunRoutine(core::routines::RoutineRun run);
 
   // Removes the record of a turn that ended before it ran.
   boost::asio::awaitable<void> ForgetTurn(const std::string& turn_id);

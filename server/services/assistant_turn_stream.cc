@@ -1,5 +1,6 @@
 // AssistantService::PostMessage: one turn, from the posted message to its
-// last frame (see assistant_service.h and server/assistant/turn_driver.h).
+// last frame (see assistant_service.h and server/assistant/turn_driver.h);
+// PrepareTurn and RunTurn, which a routine's run shares.
 
 #include <chrono>
 #include <memory>
@@ -48,54 +49,31 @@ struct Started {
 
 }  // namespace
 
-net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
-                                                   const http::Request& request,
-                                                   const Caller& caller) {
-  const auto received = std::chrono::steady_clock::now();
-  Result<http::Target> target = http::ParseTarget(request.target());
-  std::optional<std::string> conversation_id =
-      target.ok() ? http::PathSegment(target->path, kConversationSegment) : std::nullopt;
-  if (!conversation_id) {
-    co_await assistant::WriteAndClose(
-        stream, request,
-        http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required"));
-    co_return;
-  }
-  Result<json> body = ParseJsonBody(request.body());
-  Result<PostedMessage> posted =
-      body.ok() ? ParsePostedMessage(*body) : Result<PostedMessage>(body.status());
-  json route_json;
-  if (posted.ok()) {
-    route_json = {{"message", posted->text}, {"mentions", posted->mentions}};
-    if (!posted->open_path.empty()) route_json["path"] = posted->open_path;
-  }
+net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::PrepareTurn(
+    const Caller& caller, const std::string& conversation_id, PostedMessage posted, int64_t now) {
+  json route_json = {{"message", posted.text}, {"mentions", posted.mentions}};
+  if (!posted.open_path.empty()) route_json["path"] = posted.open_path;
   Result<core::playbooks::RouteRequest> route =
-      posted.ok() ? core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
-                                                      route_json)
-                  : Result<core::playbooks::RouteRequest>(posted.status());
-  if (!route.ok()) {
-    co_await assistant::WriteAndClose(stream, request, http::ErrorResponse(route.status()));
-    co_return;
-  }
+      core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(), route_json);
+  if (!route.ok()) co_return route.status();
 
-  const int64_t now = env_.clock->NowMillis();
   StoredMessage user;
   user.id = core::NewId(*env_.clock, *env_.random);
-  user.conversation_id = *conversation_id;
+  user.conversation_id = conversation_id;
   user.role = core::assistant::MessageRole::kUser;
-  user.text = posted->text;
-  user.mentions = posted->mentions;
+  user.text = posted.text;
+  user.mentions = posted.mentions;
   user.created_at = now;
   StoredMessage reply;
   reply.id = core::NewId(*env_.clock, *env_.random);
-  reply.conversation_id = *conversation_id;
+  reply.conversation_id = conversation_id;
   reply.role = core::assistant::MessageRole::kAssistant;
   reply.created_at = now;
   Result<Started> started = co_await pool_.Run([&](core::store::Database& db) -> Result<Started> {
     Started s;
     ENSEMBLE_ASSIGN_OR_RETURN(
-        s.conversation, core::assistant::GetConversation(db, caller.account_id, *conversation_id));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::LoadHistory(db, *conversation_id));
+        s.conversation, core::assistant::GetConversation(db, caller.account_id, conversation_id));
+    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::LoadHistory(db, conversation_id));
     ENSEMBLE_ASSIGN_OR_RETURN(s.credentials,
                               credentials_.ResolveModelCredentials(db, caller.account_id));
     ENSEMBLE_ASSIGN_OR_RETURN(s.settings,
@@ -114,15 +92,11 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
     ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
     // Listed by the activity endpoint of every process until the turn ends.
     ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
-        db, {reply.id, caller.account_id, *conversation_id, "", now, owner_}, now));
+        db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now));
     ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
     return s;
   });
-  if (!started.ok()) {
-    co_await assistant::WriteAndClose(stream, request,
-                                      FailureResponse(started.status(), "assistant", *env_.logger));
-    co_return;
-  }
+  if (!started.ok()) co_return started.status();
   const core::accounts::AssistantSettings& settings = started->settings.assistant;
   if (!settings.AllWriteAreasAllowed() || started->role != core::sync::Role::kOwner) {
     // Routed again under the caller's role and with the areas turned off, so
@@ -137,64 +111,100 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
                                               std::move(route_json));
     if (!route.ok()) {
       co_await ForgetTurn(started->reply.id);
-      co_await assistant::WriteAndClose(stream, request,
-                                        FailureResponse(route.status(), "assistant", *env_.logger));
-      co_return;
+      co_return route.status();
     }
   }
 
-  auto channel = std::make_shared<assistant::SseChannel>(stream, request);
-  auto stop = std::make_shared<model::StopSignal>();
-  // The person going away stops the turn, as Stop does.
-  channel->set_on_broken([stop] { stop->Stop(); });
-  if (!co_await channel->Open()) {
-    co_await ForgetTurn(started->reply.id);
-    co_return;
-  }
-
-  assistant::RunningTurn running;
-  running.id = started->reply.id;
-  running.account_id = caller.account_id;
-  running.conversation_id = *conversation_id;
-  running.started_at = now;
-  running.stop = stop;
-  turns_.Add(running);
-  channel->Push("turn", {{"turnId", started->reply.id},
-                         {"conversationId", *conversation_id},
-                         {"userMessageId", started->user.id},
-                         {"messageId", started->reply.id}});
-
-  assistant::TurnRequest turn;
+  PreparedTurn prepared;
+  prepared.user_message_id = started->user.id;
+  assistant::TurnRequest& turn = prepared.turn;
   turn.account_id = caller.account_id;
   turn.local = caller.local;
   turn.space_id = started->conversation.space_id;
   turn.now_ms = now;
-  turn.message = posted->text;
+  turn.message = std::move(posted.text);
   turn.route = std::move(*route);
-  turn.mentions = posted->mentions;
-  turn.surface = std::move(posted->surface);
-  turn.checklist = std::move(posted->checklist);
+  turn.mentions = std::move(posted.mentions);
+  turn.surface = std::move(posted.surface);
+  turn.checklist = std::move(posted.checklist);
   turn.policy = settings.write_policy;
   turn.earlier = std::move(started->earlier);
   turn.reply = std::move(started->reply);
   turn.credentials = std::move(started->credentials);
   turn.time_zone = started->settings.general.time_zone;
   turn.today = core::assistant::TodayIn(now, turn.time_zone);
-  turn.stop = stop;
-  turn.received = received;
+  turn.stop = std::make_shared<model::StopSignal>();
+  co_return prepared;
+}
+
+net::awaitable<void> AssistantService::RunTurn(assistant::TurnRequest& turn,
+                                               const assistant::EmitFrame& emit) {
+  assistant::RunningTurn running;
+  running.id = turn.reply.id;
+  running.account_id = turn.account_id;
+  running.conversation_id = turn.reply.conversation_id;
+  running.started_at = turn.now_ms;
+  running.stop = turn.stop;
+  turns_.Add(running);
   try {
-    const assistant::EmitFrame emit = [channel](std::string_view event, const json& data) {
-      channel->Push(event, data);
-    };
     co_await driver_.Run(turn, emit);
   } catch (const std::exception& e) {
-    // A stream handler must not throw; the reply stays as saved at the start.
+    // A turn must not throw; the reply stays as saved at the start.
     env_.logger->Log(core::platform::LogLevel::kError,
                      std::string("assistant turn threw: ") + e.what());
-    channel->Push("error", {{"code", codes::kInternal},
-                            {"message", "The turn failed on the server. Try again."}});
+    emit("error",
+         {{"code", codes::kInternal}, {"message", "The turn failed on the server. Try again."}});
   }
   turns_.Remove(running.id);
+}
+
+net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
+                                                   const http::Request& request,
+                                                   const Caller& caller) {
+  const auto received = std::chrono::steady_clock::now();
+  Result<http::Target> target = http::ParseTarget(request.target());
+  std::optional<std::string> conversation_id =
+      target.ok() ? http::PathSegment(target->path, kConversationSegment) : std::nullopt;
+  if (!conversation_id) {
+    co_await assistant::WriteAndClose(
+        stream, request,
+        http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required"));
+    co_return;
+  }
+  Result<json> body = ParseJsonBody(request.body());
+  Result<PostedMessage> posted =
+      body.ok() ? ParsePostedMessage(*body) : Result<PostedMessage>(body.status());
+  if (!posted.ok()) {
+    co_await assistant::WriteAndClose(stream, request, http::ErrorResponse(posted.status()));
+    co_return;
+  }
+  const int64_t now = env_.clock->NowMillis();
+  Result<PreparedTurn> prepared =
+      co_await PrepareTurn(caller, *conversation_id, std::move(*posted), now);
+  if (!prepared.ok()) {
+    co_await assistant::WriteAndClose(
+        stream, request, FailureResponse(prepared.status(), "assistant", *env_.logger));
+    co_return;
+  }
+  assistant::TurnRequest& turn = prepared->turn;
+  turn.received = received;
+
+  auto channel = std::make_shared<assistant::SseChannel>(stream, request);
+  // The person going away stops the turn, as Stop does.
+  channel->set_on_broken([stop = turn.stop] { stop->Stop(); });
+  if (!co_await channel->Open()) {
+    co_await ForgetTurn(turn.reply.id);
+    co_return;
+  }
+  channel->Push("turn", {{"turnId", turn.reply.id},
+                         {"conversationId", *conversation_id},
+                         {"userMessageId", prepared->user_message_id},
+                         {"messageId", turn.reply.id}});
+  // Named, not a temporary in the co_await: GCC 12 can destroy those early.
+  const assistant::EmitFrame emit = [channel](std::string_view event, const json& data) {
+    channel->Push(event, data);
+  };
+  co_await RunTurn(turn, emit);
   co_await channel->Drain();
 }
 

@@ -565,6 +565,63 @@ INSTANTIATE_TEST_SUITE_P(Stores, AssistantWithoutModelTest,
                          ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
                          StoreKindTestName);
 
+// Routines run on their schedule (core/routines/routine_runs.h), checked
+// often here; the local planner answers them.
+class RoutinesTest : public AssistantWithoutModelTest {
+ protected:
+  void Configure(server::Config& config) override {
+    config.routine_check_interval = std::chrono::milliseconds(50);
+  }
+  // The conversation titled `title` in the test's space, or null.
+  json ConversationTitled(const std::string& title) {
+    HttpReply r =
+        Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
+    EXPECT_EQ(r.status, 200) << r.body();
+    const json listed = r.json();
+    for (const json& c : listed["conversations"]) {
+      if (c["title"] == title) return c;
+    }
+    return nullptr;
+  }
+};
+
+TEST_P(RoutinesTest, ADueRoutineRunsOnceAsATurnAndKeepsItsReplyInItsConversation) {
+  // Made long ago: its daily 08:00 has come round by now, whatever the clock.
+  ASSERT_TRUE(store()
+                  .Exec("INSERT INTO routines (id, space_id, title, instruction, schedule, paused,"
+                        " version, deleted, created_at, updated_at) VALUES ('r1', $1,"
+                        " 'Morning list', 'list my tasks', '{\"frequency\":\"daily\","
+                        "\"time\":\"08:00\"}', 0, 1, 0, 0, 0)",
+                        {std::string(kSpace)})
+                  .ok());
+  json conversation;
+  json messages;
+  for (int i = 0; i < 200; ++i) {
+    conversation = ConversationTitled("Morning list");
+    if (!conversation.is_null()) {
+      messages = Messages(conversation["id"]);
+      if (messages.size() == 2 && !messages[1]["text"].get<std::string>().empty()) break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  ASSERT_FALSE(conversation.is_null()) << "the routine never ran";
+  ASSERT_EQ(messages.size(), 2u) << messages.dump();
+  EXPECT_EQ(messages[0]["text"], "list my tasks");
+  EXPECT_EQ(messages[1]["status"], "ok");
+  ASSERT_FALSE(messages[1]["toolCalls"].empty()) << messages.dump();
+  EXPECT_EQ(messages[1]["toolCalls"][0]["name"], "hub_list_tasks");
+  auto kept = store().Query("SELECT conversation_id FROM routine_runs WHERE routine_id = 'r1'");
+  ASSERT_TRUE(kept.ok() && kept->size() == 1u);
+  EXPECT_EQ(core::store::AsText(kept->rows[0][0]), conversation["id"].get<std::string>());
+  // Many checks later it has not run again: its next time is tomorrow.
+  std::this_thread::sleep_for(std::chrono::milliseconds(400));
+  EXPECT_EQ(Messages(conversation["id"]).size(), 2u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, RoutinesTest,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
 // Accounts mode: each person's model saved with their account.
 class AssistantAccountsTest : public AssistantTest {
  protected:
