@@ -30,6 +30,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       sse_heartbeat_(config.sse_heartbeat),
       sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       apply_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      people_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -159,6 +160,7 @@ void App::AddRoutes() {
       }));
   AddAssistantRoutes();
   AddSpaceRoutes();
+  AddPeopleRoutes();
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
@@ -193,6 +195,18 @@ void App::AddSpaceRoutes() {
       AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
         return spaces_.RemoveMember(t, caller);
       }));
+}
+
+void App::AddPeopleRoutes() {
+  router_.AddAsync(
+      bhttp::verb::get, "/api/people/merge-suggestions",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return people_.MergeSuggestions(t, caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/people/:id/merge",
+      AsCaller([this](const http::Request& req, const http::Target& t,
+                      const services::Caller& caller) { return people_.Merge(req, t, caller); }));
 }
 
 void App::AddAssistantRoutes() {

@@ -43,6 +43,7 @@
 #include "server/services/apply_service.h"
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
+#include "server/services/people_service.h"
 #include "server/services/retention_job.h"
 #include "server/services/settings_service.h"
 #include "server/services/spaces_service.h"
@@ -91,6 +92,7 @@ class App {
   void AddRoutes();
   void AddAssistantRoutes();
   void AddSpaceRoutes();
+  void AddPeopleRoutes();
   // A route handler that first authenticates the request (401 without a
   // session in accounts mode) and then runs `handler` as its caller.
   http::Router::AsyncHandler AsCaller(CallerHandler handler);
@@ -121,6 +123,7 @@ class App {
   std::chrono::milliseconds sse_heartbeat_;
   services::SyncService sync_;
   services::ApplyService apply_;
+  services::PeopleService people_;
   services::StaticFiles static_files_;
   // Before the io_context: running turns use it.
   std::unique_ptr<services::AssistantService> assistant_;

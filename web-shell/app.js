@@ -10,6 +10,7 @@ import {byTestId, h} from './util.js';
 import * as boards from './views/boards.js';
 import * as dock from './views/dock.js';
 import * as pages from './views/pages.js';
+import * as people from './views/people.js';
 import * as problems from './views/problems.js';
 import * as tasks from './views/tasks.js';
 import * as today from './views/today.js';
@@ -29,7 +30,7 @@ const el = {
   dock: byTestId('dock'),
 };
 
-const views = {tasks, today, boards, pages, trash};
+const views = {tasks, today, boards, pages, people, trash};
 
 // ---- Routing: #/<view>[/<id>]. ----
 
@@ -63,7 +64,8 @@ function showView() {
 
 // Opens a record wherever it lives (links in the dock, Today, boards).
 export function openRecord(kind, id) {
-  const view = {task: 'tasks', page: 'pages', board: 'boards', card: 'boards'}[kind] ?? 'tasks';
+  const view = {task: 'tasks', page: 'pages', board: 'boards', card: 'boards', person: 'people'}[kind] ??
+    'tasks';
   const hash = `#/${view}/${encodeURIComponent(id)}`;
   if (location.hash === hash) {
     showView();

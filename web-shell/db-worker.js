@@ -31,8 +31,9 @@ const kRawBindings = new Set([
   'listTasks', 'pendingCount', 'outbox', 'rejections', 'pushRequest', 'pullRequest', 'applyPull',
   'applyPushResponse', 'mutate', 'newId', 'listRecords', 'listTrash',
 ]);
-// Mutations the page may run through mutate(): the generic record verbs.
-const kMutationName = /^[a-z]+\.(create|update|delete|restore)$/;
+// Mutations the page may run through mutate(): the generic record verbs, and
+// merging two people.
+const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge)$/;
 
 let core = null;
 let sync = null;
@@ -178,6 +179,13 @@ const methods = {
   async listRecords({kind, deleted = false}) {
     if (!core.listRecords) throw new CoreError('UNAVAILABLE', 'this build cannot list records');
     return call('listRecords', kind, JSON.stringify({deleted})).records;
+  },
+  // Pairs of the space's people that may be one person.
+  async mergeSuggestions({spaceId = kSpaceId} = {}) {
+    if (!core.mergeSuggestions) {
+      throw new CoreError('UNAVAILABLE', 'this build cannot look for people who may be one');
+    }
+    return {suggestions: call('mergeSuggestions', spaceId).suggestions};
   },
   async listTrash() {
     if (!core.listTrash) throw new CoreError('UNAVAILABLE', 'this build cannot list the Trash');

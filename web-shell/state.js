@@ -5,7 +5,7 @@
 import {onWorker, rpc} from './rpc.js';
 
 // The kinds the views read besides tasks, when the core knows them.
-const kOtherKinds = ['page', 'board', 'card', 'project', 'person'];
+const kOtherKinds = ['page', 'board', 'card', 'project', 'person', 'reminder'];
 
 export const state = {
   db: {state: 'starting'},

@@ -18,6 +18,7 @@ const kShell = [
   '/views/dock-render.js',
   '/views/mentions.js',
   '/views/pages.js',
+  '/views/people.js',
   '/views/problems.js',
   '/views/tasks.js',
   '/views/today.js',

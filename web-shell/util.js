@@ -61,7 +61,7 @@ export const priorityLabel = (p) => kPriorities.find((x) => x.value === p)?.labe
 export const isOverdue = (task) => Boolean(task.due) && task.status !== 'done' && task.due < today();
 
 // The name a record goes by, whatever its kind.
-export const recordTitle = (r) => r.title || r.name || r.note || '(untitled)';
+export const recordTitle = (r) => r.title || r.name || r.note || r.value || '(untitled)';
 
 // "a, b ,, c" -> ["a", "b", "c"]
 export const splitLabels = (text) =>

@@ -11,10 +11,14 @@
 #include "core/base/id.h"
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
+#include "core/text/typography.h"
 #include "core/text/utf8.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
+
+using text::kCloseQuote;
+using text::kOpenQuote;
 namespace {
 
 using nlohmann::json;
@@ -24,8 +28,6 @@ constexpr std::string_view kListTasks = "hub_list_tasks";
 constexpr std::string_view kUpdateTask = "hub_update_task";
 constexpr std::string_view kListDue = "hub_list_due";
 
-constexpr std::string_view kOpenQuote = "\u201C";
-constexpr std::string_view kCloseQuote = "\u201D";
 constexpr std::string_view kUntitled = "an untitled task";
 
 Status PlanInvalid(std::string message) {

@@ -201,6 +201,42 @@ Result<json> RunUpdatePerson(ToolCall& call) {
               {"undo", UndoJson({UpdateBack(kPerson, row["id"], previous, fields)})}};
 }
 
+// --- hub_merge_people --------------------------------------------------------
+
+struct MergePair {
+  json person;  // merged away
+  json into;    // kept
+};
+
+Result<MergePair> MergeTargets(ToolContext& ctx, const json& in) {
+  const std::string id = task_tools::StringIn(in, "personId");
+  const std::string into = task_tools::StringIn(in, "intoPersonId");
+  if (id == into) return InvalidArgument("a person cannot be merged into themselves");
+  ENSEMBLE_ASSIGN_OR_RETURN(json person, LiveInSpace(ctx, kPerson, id));
+  ENSEMBLE_ASSIGN_OR_RETURN(json kept, LiveInSpace(ctx, kPerson, into));
+  return MergePair{std::move(person), std::move(kept)};
+}
+
+Result<std::string> PreviewMergePeople(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(MergePair pair, MergeTargets(*ctx, call.input));
+  return "Merge " + NameText(pair.person) + " into " + NameText(pair.into) +
+         ": their tasks, projects, comments, reminders, watchers and addresses move to " +
+         NameText(pair.into) + ", and " + NameText(pair.person) + " goes to Trash.";
+}
+
+// No Undo: restoring the merged person from Trash does not move links back.
+Result<json> RunMergePeople(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(MergePair pair, MergeTargets(*ctx, call.input));
+  ENSEMBLE_RETURN_IF_ERROR(
+      ctx->write({{"person.merge", {{"id", pair.person["id"]}, {"into", pair.into["id"]}}}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json after,
+                            LiveInSpace(*ctx, kPerson, pair.into["id"].get<std::string>()));
+  return json{{"summary", "Merged " + NameText(pair.person) + " into " + NameText(pair.into) + "."},
+              {"data", {{"person", PersonShape(after)}, {"merged", pair.person["id"]}}}};
+}
+
 }  // namespace
 
 void AttachPeopleToolHooks(tools::ToolDef& def) {
@@ -212,6 +248,9 @@ void AttachPeopleToolHooks(tools::ToolDef& def) {
   } else if (def.name == "hub_update_person") {
     def.preview = PreviewUpdatePerson;
     def.run = RunUpdatePerson;
+  } else if (def.name == "hub_merge_people") {
+    def.preview = PreviewMergePeople;
+    def.run = RunMergePeople;
   } else if (def.name == "hub_delete_people") {
     def.prepare = [](ToolCall& call) { return PrepareDelete(kPerson, call); };
     def.preview = [](const ToolCall& call) { return PreviewDelete(kPerson, call); };

@@ -1,6 +1,6 @@
 // The runs of the people tools (spec 002 §2 "People", 004 §4.7):
-// hub_list_people, hub_create_person, hub_update_person and
-// hub_delete_people. Their definitions and schemas are in tools_people.cc,
+// hub_list_people, hub_create_person, hub_update_person, hub_delete_people
+// and hub_merge_people (always waits for Apply; no Undo). Their definitions and schemas are in tools_people.cc,
 // which attaches these hooks when it registers them. hub_import_people has
 // no run: it brings in a connected app's people, and there are no
 // connections in the core yet.
@@ -14,7 +14,8 @@
 // the space reuses that person (people::FindPersonByEmail), filling in the
 // role, team and relationship it was given, instead of adding a copy; a name
 // alone never does. hub_update_person refuses an address another person of
-// the space has (ALREADY_EXISTS): merging people is the person's decision.
+// the space has (ALREADY_EXISTS): merging people is the person's decision,
+// made by applying hub_merge_people (the person.merge mutation, people/merge.h).
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
@@ -26,7 +27,7 @@
 namespace ensemble::core::assistant {
 
 // Sets the prepare, preview and run hooks of `def` when it is one of the
-// four people tools with runs (by name); any other definition is left as it
+// people tools with runs (by name); any other definition is left as it
 // is.
 void AttachPeopleToolHooks(tools::ToolDef& def);
 

@@ -2,6 +2,7 @@
 
 #include "core/base/id.h"
 #include "core/refs/format_entity_text.h"
+#include "core/text/ascii.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -42,11 +43,7 @@ size_t SequenceLength(std::string_view s, size_t i) {
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-bool IsWordByte(char c) {
+bool IsTagNameByte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
          c == '-';
 }
@@ -55,9 +52,9 @@ bool IsWordByte(char c) {
 // "/", spaces, then "context" or "guide" not followed by a word character.
 bool StartsOwnTag(std::string_view s, size_t i) {
   size_t j = i + 1;
-  while (j < s.size() && IsSpace(s[j])) ++j;
+  while (j < s.size() && text::IsAsciiSpace(s[j])) ++j;
   if (j < s.size() && s[j] == '/') ++j;
-  while (j < s.size() && IsSpace(s[j])) ++j;
+  while (j < s.size() && text::IsAsciiSpace(s[j])) ++j;
   for (std::string_view name : {std::string_view("context"), std::string_view("guide")}) {
     if (s.size() - j < name.size()) continue;
     bool same = true;
@@ -69,7 +66,7 @@ bool StartsOwnTag(std::string_view s, size_t i) {
     }
     if (!same) continue;
     const size_t end = j + name.size();
-    if (end == s.size() || !IsWordByte(s[end])) return true;
+    if (end == s.size() || !IsTagNameByte(s[end])) return true;
   }
   return false;
 }

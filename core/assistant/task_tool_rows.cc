@@ -6,17 +6,14 @@
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
+#include "core/text/typography.h"
 
 namespace ensemble::core::assistant::task_tools {
 
 using store::Value;
 
-namespace {
-
-constexpr std::string_view kOpenQuote = "\u201C";
-constexpr std::string_view kCloseQuote = "\u201D";
-
-}  // namespace
+using text::kCloseQuote;
+using text::kOpenQuote;
 
 Status NoTask(const std::string& id) { return Status(codes::kNotFound, "no task with id " + id); }
 

@@ -40,6 +40,14 @@ Status RegisterPeopleTools(tools::ToolRegistry& registry) {
             Risk::kLow, true),
       Write("hub_delete_people", areas::kPeople, "Move people to Trash.",
             Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
+      Hold(Write("hub_merge_people", areas::kPeople,
+                 "Merge two entries of one person: the first's records and addresses move to "
+                 "the second, which is kept; the first goes to Trash. Only when the person "
+                 "confirms; waits for Apply.",
+                 Object({{"personId", Id("The person to merge away")},
+                         {"intoPersonId", Id("The person to keep")}},
+                        {"personId", "intoPersonId"}),
+                 Risk::kMedium, false)),
       Outside(Hold(Write("hub_import_people", areas::kPeople,
                          "Bring in a connected app's people; waits for Apply.",
                          Object({{"connectionId", Id("From hub_list_connections")},

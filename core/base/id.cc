@@ -2,6 +2,9 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
+
+#include "core/base/sha256.h"
 
 namespace ensemble::core {
 namespace {
@@ -28,6 +31,18 @@ std::string NewId(platform::Clock& clock, platform::Random& random) {
     for (int k = 0; k < 5; ++k) v = (v << 1) | bit(static_cast<int>(d) * 5 + k);
     out[d] = kAlphabet[v];
   }
+  return out;
+}
+
+std::string DerivedId(std::string_view from_id, std::string_view salt) {
+  constexpr size_t kTimeChars = 10;  // 48 bits of milliseconds, from the top.
+  std::string out(from_id.substr(0, kTimeChars));
+  out.resize(kTimeChars, '0');
+  std::string input(from_id);
+  input.push_back('\0');
+  input.append(salt);
+  const Sha256Digest digest = Sha256Of(input);
+  for (size_t i = 0; out.size() < kIdLength; ++i) out.push_back(kAlphabet[digest[i] & 31]);
   return out;
 }
 

@@ -19,6 +19,11 @@ inline constexpr size_t kIdLength = 26;
 
 std::string NewId(platform::Clock& clock, platform::Random& random);
 
+// An id of NewId's shape made from `from_id` and `salt` alone: the time part
+// of `from_id` (a valid id) and 80 bits of SHA-256(from_id, salt). Replicas
+// running one mutator make the same id for a record it adds.
+std::string DerivedId(std::string_view from_id, std::string_view salt);
+
 // True if `id` has the shape NewId produces.
 bool IsValidId(std::string_view id);
 

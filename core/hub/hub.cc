@@ -13,6 +13,8 @@
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
 #include "core/pages/page.h"
+#include "core/people/identity.h"
+#include "core/people/merge.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/reminders/reminder.h"
@@ -66,7 +68,8 @@ std::span<const store::Migration> Migrations() {
                                                      AddRemindersAndRoutines(),
                                                      spaces::kAddSpaceNames,
                                                      assistant::kCreateRunningTurnsTable,
-                                                     routines::kCreateRoutineRunsTable};
+                                                     routines::kCreateRoutineRunsTable,
+                                                     people::kCreatePersonIdentitiesTable};
   return kAll;
 }
 
@@ -79,6 +82,8 @@ sync::SyncConfig Config() {
     comments::RegisterMutators(*r);
     projects::RegisterMutators(*r);
     people::RegisterMutators(*r);
+    people::RegisterIdentityMutators(*r);
+    people::RegisterMergeMutator(*r);
     pages::RegisterMutators(*r);
     boards::RegisterMutators(*r);
     boards::RegisterCardMutators(*r);
@@ -96,7 +101,8 @@ sync::SyncConfig Config() {
       {comments::kKind, comments::kTable},
       {reminders::kReminderKind, reminders::kReminderTable},
       {reminders::kWatcherKind, reminders::kWatcherTable},
-      {routines::kKind, routines::kTable}};
+      {routines::kKind, routines::kTable},
+      {people::kIdentityKind, people::kIdentityTable}};
   return sync::SyncConfig{registry, kTables};
 }
 

@@ -1,5 +1,6 @@
 #include "core/people/person.h"
 
+#include "core/people/identity.h"
 #include "core/records/record_mutators.h"
 #include "core/text/utf8.h"
 
@@ -54,6 +55,14 @@ std::string NormalizeEmail(std::string_view email) {
 Result<std::optional<std::string>> FindPersonByEmail(store::Database& db,
                                                      const std::string& space_id,
                                                      std::string_view email) {
+  ENSEMBLE_ASSIGN_OR_RETURN(auto primary, FindPersonByPrimaryEmail(db, space_id, email));
+  if (primary) return primary;
+  return FindPersonByIdentity(db, space_id, "email", email);
+}
+
+Result<std::optional<std::string>> FindPersonByPrimaryEmail(store::Database& db,
+                                                            const std::string& space_id,
+                                                            std::string_view email) {
   const std::string wanted = NormalizeEmail(email);
   if (wanted.empty()) return std::optional<std::string>();
   // Compared here rather than with SQL LOWER, whose case folding differs

@@ -5,7 +5,9 @@
 //
 // Identity (spec 004 §4.7): an exact address names one person, so adding a
 // person whose address is already saved in the space reuses that person
-// (FindPersonByEmail); a display name alone never merges people.
+// (FindPersonByEmail); a display name alone never merges people. More
+// addresses and provider ids are identities (people/identity.h); two people
+// found to be one are merged with person.merge (people/merge.h).
 //
 // Thread-safety: constants and stateless functions; as the Database given.
 
@@ -53,11 +55,16 @@ void RegisterMutators(sync::MutatorRegistry& registry);
 // case in practice).
 std::string NormalizeEmail(std::string_view email);
 
-// The id of the oldest live person of `space_id` whose address is `email`
-// (compared normalized), or nullopt; an empty address matches nobody.
+// The live person of `space_id` whose address is `email` (compared
+// normalized): the oldest whose own email it is, else the one holding it as
+// an email identity (people/identity.h); nullopt for an empty address.
 Result<std::optional<std::string>> FindPersonByEmail(store::Database& db,
                                                      const std::string& space_id,
                                                      std::string_view email);
+// The same, among people's own emails only.
+Result<std::optional<std::string>> FindPersonByPrimaryEmail(store::Database& db,
+                                                            const std::string& space_id,
+                                                            std::string_view email);
 
 }  // namespace ensemble::core::people
 

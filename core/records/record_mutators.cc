@@ -213,12 +213,18 @@ Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
                                             " was changed elsewhere since you started editing it");
   }
 
+  return WriteFields(kind, ctx, id, fields);
+}
+
+Status WriteFields(const RecordKind& kind, sync::MutationContext& ctx, const std::string& id,
+                   const json& fields) {
   ENSEMBLE_RETURN_IF_ERROR(ctx.WillWrite(kind.kind, id));
   std::string sets;
   std::vector<Value> params = {Value(id)};
   for (const auto& [name, value] : fields.items()) {
-    const FieldSpec& f = *kind.FindField(name);
-    params.push_back(sync::JsonToValue(ToColumn(f, NormalizeField(f, value))));
+    const FieldSpec* f = kind.FindField(name);
+    if (!f) return InvalidArgument("unknown " + std::string(kind.kind) + " field '" + name + "'");
+    params.push_back(sync::JsonToValue(ToColumn(*f, NormalizeField(*f, value))));
     sets += "\"" + name + "\" = $" + std::to_string(params.size()) + ", ";
   }
   params.push_back(Value(ctx.now_ms()));

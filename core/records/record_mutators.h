@@ -20,7 +20,6 @@
 #define ENSEMBLE_CORE_RECORDS_RECORD_MUTATORS_H_
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -34,7 +33,14 @@ namespace ensemble::core::records {
 Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const nlohmann::json& args);
 Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const nlohmann::json& args);
 Status DeleteRecord(const RecordKind& kind, sync::MutationContext& ctx, const nlohmann::json& args);
-Status RestoreRecord(const RecordKind& kind, sync::MutationContext& ctx, const nlohmann::json& args);
+Status RestoreRecord(const RecordKind& kind, sync::MutationContext& ctx,
+                     const nlohmann::json& args);
+
+// Writes `fields` (already checked with CheckField) to record `id` as an
+// update does, without the _base rule and whether or not the record is in
+// Trash: for a mutator that keeps references right (a merge moving ids).
+Status WriteFields(const RecordKind& kind, sync::MutationContext& ctx, const std::string& id,
+                   const nlohmann::json& fields);
 
 // Registers the four mutators under "<kind>.create", ...; `kind` must outlive
 // the registry (descriptors are static constants).

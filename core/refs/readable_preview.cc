@@ -6,22 +6,21 @@
 
 #include "core/base/id.h"
 #include "core/refs/format_entity_text.h"
+#include "core/text/ascii.h"
 #include "core/text/trim.h"
+#include "core/text/typography.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::refs {
-namespace {
 
-constexpr std::string_view kOpenQuote = "\u201C";
-constexpr std::string_view kCloseQuote = "\u201D";
-constexpr std::string_view kEllipsis = "\u2026";
+using text::IsAsciiSpace;
+using text::kCloseQuote;
+using text::kEllipsis;
+using text::kOpenQuote;
+namespace {
 
 bool IsUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool IsLower(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
 std::vector<std::string> SplitWords(std::string_view key) {
   std::vector<std::string> words;
   std::string word;
@@ -31,7 +30,7 @@ std::vector<std::string> SplitWords(std::string_view key) {
   };
   for (size_t i = 0; i < key.size(); ++i) {
     char c = key[i];
-    if (c == '_' || c == '-' || c == '.' || IsSpace(c)) {
+    if (c == '_' || c == '-' || c == '.' || IsAsciiSpace(c)) {
       flush();
       continue;
     }
@@ -65,7 +64,7 @@ std::string QuotedRef(const KnownRef& known) {
 std::string OneLine(std::string_view s) {
   std::string line;
   for (char c : text::Trim(s)) {
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       if (!line.empty() && line.back() != ' ') line += ' ';
     } else {
       line += c;

@@ -5,27 +5,26 @@
 #include <utility>
 
 #include "core/base/id.h"
+#include "core/text/ascii.h"
 #include "core/text/trim.h"
+#include "core/text/typography.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::refs {
+
+using text::IsAsciiSpace;
+using text::kCloseQuote;
+using text::kOpenQuote;
 namespace {
 
 using nlohmann::json;
-
-constexpr std::string_view kOpenQuote = "\u201C";
-constexpr std::string_view kCloseQuote = "\u201D";
-
-bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
 
 // The title as one bounded line; empty when it cannot be shown (none, or an id).
 std::string CleanTitle(std::string_view raw) {
   std::string repaired = text::RepairUtf8(raw);
   std::string line;
   for (char c : text::Trim(repaired)) {
-    if (IsSpace(c)) {
+    if (IsAsciiSpace(c)) {
       if (!line.empty() && line.back() != ' ') line += ' ';
     } else {
       line += c;

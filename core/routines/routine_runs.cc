@@ -51,7 +51,8 @@ Result<std::vector<RoutineRun>> ClaimDueRoutines(store::Database& db, int64_t no
                " rr.last_run_at, rr.conversation_id,"
                " (SELECT m.account_id FROM space_members m"
                "  WHERE m.space_id = r.space_id AND m.role = 'owner'"
-               "  ORDER BY m.account_id LIMIT 1)"
+               "  ORDER BY m.account_id LIMIT 1),"
+               " r.updated_at"
                " FROM routines r LEFT JOIN routine_runs rr ON rr.routine_id = r.id"
                " WHERE r.deleted = 0 AND r.paused = 0"));
   std::vector<RoutineRun> due;
@@ -68,7 +69,9 @@ Result<std::vector<RoutineRun>> ClaimDueRoutines(store::Database& db, int64_t no
         nlohmann::json::parse(AsText(row[4]), nullptr, /*allow_exceptions=*/false);
     ENSEMBLE_ASSIGN_OR_RETURN(accounts::AccountSettings settings,
                               accounts::GetAccountSettings(db, run.account_id));
-    const int64_t since = IsNull(row[6]) ? AsInt(row[5]) : AsInt(row[6]);
+    // A change (a resume, a new schedule) starts the routine afresh: a time
+    // that passed while it was paused is not made up for.
+    const int64_t since = std::max(IsNull(row[6]) ? AsInt(row[5]) : AsInt(row[6]), AsInt(row[9]));
     Result<int64_t> next = NextRunAfter(schedule, settings.general.time_zone, since);
     if (!next.ok() || *next > now) continue;  // A schedule the record refused never runs.
     run.due_at = *next;

@@ -47,7 +47,8 @@ struct RoutineRun {
 };
 
 // Claims the routines due at `now` (live, not paused, their next run after
-// the last one, or after their creation, at or before `now`) and returns
+// the last one, their creation or their last change, whichever is latest,
+// at or before `now`) and returns
 // them, oldest due first. A claim is one conditional write, so of several
 // processes checking at once exactly one gets each run. A space without an
 // owner member runs as `local_account` (the server's local mode), or not at

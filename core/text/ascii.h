@@ -17,6 +17,11 @@ constexpr char AsciiLower(char c) {
 
 constexpr bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
 
+// The C locale's isspace, without the locale.
+constexpr bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 // A byte of a word: an ASCII letter or digit, or any byte of a non-ASCII
 // character (so words in other scripts stay whole).
 constexpr bool IsWordByte(unsigned char c) {

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text/typography.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::text {
@@ -13,7 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kEllipsis = "\u2026";
 constexpr std::string_view kReplacement = "\uFFFD";
 
 bool IsContinuation(char c) { return (static_cast<uint8_t>(c) & 0xC0) == 0x80; }

@@ -1,7 +1,8 @@
 // The app's other views in headless Chromium against the real server: Today
 // lists due and overdue work, the page editor saves a page, Trash restores a
-// deleted task, the details editor sets priority and labels, the dock's
-// @-menu picks a record from the keyboard, and the sidebar works at 390 px.
+// deleted task, People merges two entries of one person, the details editor
+// sets priority and labels, the dock's @-menu picks a record from the
+// keyboard, and the sidebar works at 390 px.
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -56,6 +57,34 @@ test('the details editor sets priority, labels and due; Today lists due work', a
   await screenshot(page, 'app_views-today');
 });
 
+test('a reminder shows in Today at its time, counts in the sidebar, and Dismiss reaches the server',
+     async (t) => {
+  if (!hasRecords) return t.skip('this build cannot list records');
+  const {page, query} = app;
+  await page.click(byTestId('nav-today'));
+  const [due] = await page.evaluate(async () => {
+    const create = (text, at) => window.ensemble.rpc('mutate', {
+      name: 'reminder.create', args: {spaceId: 'personal', text, at}});
+    return [(await create('Call the bank', Date.now() - 60000)).id,
+            (await create('Stretch', Date.now() + 2500)).id];
+  });
+  const reminder = (text) => page.locator(byTestId('today-reminder'), {hasText: text});
+  await reminder('Call the bank').waitFor();
+  await expectText(page, byTestId('today-count'), '1');
+  assert.equal(await reminder('Stretch').count(), 0);
+  // Nothing reloads or pulls: the page wakes at the reminder's time.
+  await reminder('Stretch').waitFor({timeout: 15000});
+  await expectText(page, byTestId('today-count'), '2');
+  await screenshot(page, 'app_views-reminders');
+  await reminder('Call the bank').locator(byTestId('reminder-dismiss')).click();
+  await reminder('Call the bank').waitFor({state: 'detached'});
+  await expectText(page, byTestId('today-count'), '1');
+  await synced(page);
+  assert.equal(query(`SELECT dismissed FROM reminders WHERE id = '${due}'`), '1');
+  await reminder('Stretch').locator(byTestId('reminder-dismiss')).click();
+  await page.locator(byTestId('today-count')).waitFor({state: 'detached'});
+});
+
 test('a deleted task waits in Trash and Restore brings it back', async (t) => {
   if (!hasRecords) return t.skip('this build cannot list records');
   const {page, query} = app;
@@ -75,6 +104,32 @@ test('a deleted task waits in Trash and Restore brings it back', async (t) => {
   assert.equal(query(`SELECT deleted FROM tasks WHERE id = '${id}'`), '0');
   await page.click(byTestId('nav-tasks'));
   await page.locator(`${byTestId('task-row')}[data-id="${id}"]`).waitFor();
+});
+
+test('People suggests two entries of one name, and Merge reaches the server', async (t) => {
+  if (!hasRecords) return t.skip('this build cannot list records');
+  const {page, query} = app;
+  await page.click(byTestId('nav-people'));
+  for (const [name, email] of [['Ana Lima', 'ana@work.example'], ['ana lima', 'ana@home.example']]) {
+    await page.fill(byTestId('person-name'), name);
+    await page.fill(byTestId('person-email'), email);
+    await page.keyboard.press('Enter');
+    await page.locator(byTestId('person-item'), {hasText: email}).waitFor();
+  }
+  const pair = page.locator(byTestId('merge-suggestion'));
+  await pair.waitFor();
+  assert.match(await pair.textContent(), /same name/);
+  await pair.locator(byTestId('merge-start')).click();
+  await pair.locator('[role="alert"]', {hasText: 'goes to Trash'}).waitFor();
+  await screenshot(page, 'app_views-people-merge');
+  await pair.locator(byTestId('merge-confirm')).click();
+  await pair.waitFor({state: 'detached'});
+  await expectText(page, byTestId('people-message'), 'Merged “ana lima” into “Ana Lima”.');
+  assert.equal(await page.locator(byTestId('person-item')).count(), 1);
+  await synced(page);
+  assert.equal(query("SELECT deleted FROM people WHERE email = 'ana@home.example'"), '1');
+  assert.equal(query("SELECT p.name FROM person_identities i JOIN people p ON p.id = i.person " +
+                     "WHERE i.value = 'ana@home.example' AND i.deleted = 0"), 'Ana Lima');
 });
 
 test('a page is written in the page editor and reaches the server', async (t) => {
@@ -112,7 +167,7 @@ test('the @-menu offers records and is used from the keyboard', async () => {
 test('at 390 px the sidebar and views fit without sideways scrolling', async () => {
   const {page} = app;
   await page.setViewportSize({width: 390, height: 844});
-  for (const view of ['tasks', 'today', 'boards', 'pages', 'trash']) {
+  for (const view of ['tasks', 'today', 'boards', 'pages', 'people', 'trash']) {
     await page.click(byTestId(`nav-${view}`));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > innerWidth);
     assert.equal(overflow, false, `${view}: nothing scrolls sideways`);

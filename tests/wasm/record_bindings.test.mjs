@@ -1,5 +1,6 @@
-// wasm/bindings/record_bindings.cc: listRecords, listTrash and recordKinds,
-// the generic reads behind the app's pages, boards and Trash views.
+// wasm/bindings/record_bindings.cc: listRecords, listTrash, recordKinds and
+// mergeSuggestions, the reads behind the app's pages, boards, people and
+// Trash views.
 
 import assert from 'node:assert/strict';
 import {beforeEach, test} from 'node:test';
@@ -58,6 +59,24 @@ test('deleted records leave the list and show in the Trash until restored', () =
   assert.deepEqual(ok(core, 'listTrash').records.map((r) => r.id), [page]);
 });
 
+test('people of one name are suggested, and a merge on the replica ends it', () => {
+  const kept = create('person', {name: 'Ana Lima', email: 'ana@work.example'});
+  const twin = create('person', {name: 'ana  LIMA', email: 'ana@home.example'});
+  const task = create('task', {title: 'Brief', people: [twin]});
+  create('person', {name: 'Bo'});
+  const {suggestions} = ok(core, 'mergeSuggestions', 'personal');
+  assert.deepEqual(suggestions, [{personId: twin, intoId: kept, reason: 'same_name'}]);
+  assert.deepEqual(ok(core, 'mergeSuggestions', 'elsewhere').suggestions, []);
+
+  ok(core, 'mutate', 'person.merge', JSON.stringify({id: twin, into: kept}));
+  assert.deepEqual(ok(core, 'mergeSuggestions', 'personal').suggestions, []);
+  assert.deepEqual(ok(core, 'listRecords', 'task', '{}').records[0].people, [kept]);
+  const [address] = ok(core, 'listRecords', 'person_identity', '{}').records;
+  assert.equal(address.person, kept);
+  assert.equal(address.value, 'ana@home.example');
+  assert.equal(call(core, 'mergeSuggestions', 7).code, 'INVALID_ARGUMENT');
+});
+
 test('bad input is an error value, never an exception', () => {
   const unknown = call(core, 'listRecords', 'spaceship', '{}');
   assert.equal(unknown.ok, false);
@@ -67,6 +86,7 @@ test('bad input is an error value, never an exception', () => {
   ok(core, 'close');
   assert.equal(call(core, 'listRecords', 'page', '{}').code, 'NOT_OPEN');
   assert.equal(call(core, 'listTrash').code, 'NOT_OPEN');
+  assert.equal(call(core, 'mergeSuggestions', 'personal').code, 'NOT_OPEN');
 });
 
 test('a board lists its columns as a list, and its cards with their fields', () => {

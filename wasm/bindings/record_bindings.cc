@@ -1,5 +1,6 @@
 // JS API for reading records of any synced kind (pages, boards, projects,
-// people, ...) and the Trash, for the app's views other than the task list.
+// people, ...), the Trash and the people who may be one, for the app's views
+// other than the task list.
 // Writes go through mutate() (replica_bindings.cc), so they reach the outbox.
 //
 // A record reads as {kind, id, spaceId, <fields>, version, deleted,
@@ -18,6 +19,7 @@
 #include "core/boards/card.h"
 #include "core/hub/hub.h"
 #include "core/pages/page.h"
+#include "core/people/merge.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/records/record_kind.h"
@@ -141,6 +143,23 @@ std::string ListTrashJs() {
   });
 }
 
+// mergeSuggestions(spaceId) -> {suggestions: [{personId, intoId, reason}]}:
+// pairs of the space's people that may be one person (people/merge.h), read
+// from the replica, so the People view suggests offline too.
+std::string MergeSuggestionsJs(val space_arg) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string space_id, StringArg(space_arg, "spaceId"));
+    ENSEMBLE_RETURN_IF_ERROR(Session::Get().CheckOpen());
+    ENSEMBLE_ASSIGN_OR_RETURN(auto found,
+                              core::people::FindMergeSuggestions(Session::Get().db(), space_id));
+    json out = json::array();
+    for (const core::people::MergeSuggestion& s : found) {
+      out.push_back({{"personId", s.person}, {"intoId", s.into}, {"reason", s.reason}});
+    }
+    return json{{"suggestions", std::move(out)}};
+  });
+}
+
 // recordKinds() -> {kinds: ["task", ...]}: the synced kinds this build knows.
 std::string RecordKindsJs() {
   return Guard([]() -> core::Result<json> {
@@ -158,6 +177,7 @@ EMSCRIPTEN_BINDINGS(ensemble_records) {
   emscripten::function("listRecords", &ListRecordsJs);
   emscripten::function("listTrash", &ListTrashJs);
   emscripten::function("recordKinds", &RecordKindsJs);
+  emscripten::function("mergeSuggestions", &MergeSuggestionsJs);
 }
 
 }  // namespace ensemble::wasm

@@ -1,12 +1,61 @@
-// Today: the work that is due, overdue first, then due today; each can be
-// completed here or opened in the task list.
+// Today: reminders whose time has come (with Dismiss), then the work that is
+// due, overdue first, then due today; each task can be completed here or
+// opened in the task list. A reminder coming due while the app is open shows
+// up at its time, and the sidebar's Today link counts what is waiting.
 
-import {spaceTasks, state} from '../state.js';
-import {byTestId, formatDate, h, statusLabel, today} from '../util.js';
+import {findRecord, records, spaceTasks, state, subscribe} from '../state.js';
+import {byTestId, formatDate, h, recordTitle, statusLabel, today} from '../util.js';
 import {nextStatus, updateTask} from './tasks.js';
 
 const body = byTestId('today-body');
+// A timer longer than this is set again when it ends (browsers cap delays
+// near 24.8 days, and the clock may be changed meanwhile).
+const kMaxTimerMs = 60 * 60 * 1000;
 let ctx = null;
+let timer = null;
+let message = '';
+
+const timeFormat = new Intl.DateTimeFormat(undefined, {
+  month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit',
+});
+
+// Reminders are the space owner's own (spec 002 §2), so a shared space's
+// reminders are not someone else's to be reminded of.
+function ownSpace() {
+  const space = state.spaces.find((s) => s.id === state.space);
+  return !space || space.role === 'owner';
+}
+
+const waiting = (now = Date.now()) => (ownSpace() ? records('reminder') : [])
+  .filter((r) => !r.dismissed && r.at <= now)
+  .sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+
+async function dismiss(reminder) {
+  try {
+    await ctx.rpc('mutate', {name: 'reminder.update',
+                             args: {id: reminder.id, fields: {dismissed: 1}, base: {dismissed: 0}}});
+    message = '';
+  } catch (e) {
+    message = `Could not dismiss “${reminder.text}”: ${e.message}`;
+    render();
+  }
+}
+
+function reminderItem(reminder) {
+  const about = reminder.item ? findRecord(reminder.item) : null;
+  return h('li', {class: 'today-item', dataset: {testid: 'today-reminder', id: reminder.id}},
+    h('span', {class: 'reminder-text'}, reminder.text),
+    h('time', {class: 'due', datetime: new Date(reminder.at).toISOString()},
+      timeFormat.format(new Date(reminder.at))),
+    about
+      ? h('a', {href: '#', class: 'title-link',
+                onclick: (e) => { e.preventDefault(); ctx.openRecord(about.kind, about.id); }},
+        recordTitle(about))
+      : null,
+    h('button', {type: 'button', dataset: {testid: 'reminder-dismiss'},
+                 'aria-label': `Dismiss reminder: ${reminder.text}`,
+                 onclick: () => dismiss(reminder)}, 'Dismiss'));
+}
 
 function item(task) {
   const next = nextStatus(task.status);
@@ -22,11 +71,41 @@ function item(task) {
       ? h('span', {class: 'badge priority', dataset: {priority: task.priority}}, task.priority) : null);
 }
 
-function group(title, testid, tasks) {
-  if (!tasks.length) return null;
+function group(title, testid, entries, draw) {
+  if (!entries.length) return null;
   return h('section', {class: 'today-group', dataset: {testid}},
-    h('h3', {}, `${title} (${tasks.length})`),
-    h('ul', {class: 'today-list'}, tasks.map(item)));
+    h('h3', {}, `${title} (${entries.length})`),
+    h('ul', {class: 'today-list'}, entries.map(draw)));
+}
+
+// Wakes the page at the next reminder's time: it then shows, and counts.
+function schedule() {
+  clearTimeout(timer);
+  const now = Date.now();
+  const next = records('reminder').filter((r) => !r.dismissed && r.at > now)
+    .reduce((soonest, r) => Math.min(soonest, r.at), Infinity);
+  if (next === Infinity) return;
+  timer = setTimeout(() => {
+    countWaiting();
+    if (!byTestId('view-today').hidden) render();
+    schedule();
+  }, Math.min(next - now + 50, kMaxTimerMs));
+}
+
+function countWaiting() {
+  const link = byTestId('nav-today');
+  const count = waiting().length;
+  let badge = link.querySelector('.count');
+  if (!count) {
+    badge?.remove();
+    return;
+  }
+  if (!badge) {
+    badge = h('span', {class: 'count', dataset: {testid: 'today-count'}});
+    link.append(' ', badge);
+  }
+  badge.textContent = String(count);
+  badge.setAttribute('aria-label', `${count} reminder${count === 1 ? '' : 's'} waiting`);
 }
 
 export function render() {
@@ -35,13 +114,22 @@ export function render() {
     .sort((a, b) => a.due.localeCompare(b.due) || a.title.localeCompare(b.title));
   const overdue = open.filter((t) => t.due < now);
   const dueToday = open.filter((t) => t.due === now);
+  const reminders = waiting();
   body.replaceChildren(
-    group('Overdue', 'today-overdue', overdue),
-    group('Due today', 'today-due', dueToday),
-    open.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
+    message ? h('p', {class: 'note', role: 'status'}, message) : null,
+    group('Reminders', 'today-reminders', reminders, reminderItem),
+    group('Overdue', 'today-overdue', overdue, item),
+    group('Due today', 'today-due', dueToday, item),
+    open.length || reminders.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
       state.listed ? 'Nothing due today. Enjoy the calm.' : 'Loading…'));
 }
 
 export function init(c) {
   ctx = c;
+  subscribe((what) => {
+    if (what === 'data' || what === 'space') {
+      countWaiting();
+      schedule();
+    }
+  });
 }

@@ -7,7 +7,7 @@ import {byTestId, h, recordTitle} from '../util.js';
 
 const body = byTestId('trash-body');
 const kKindNames = {task: 'Task', page: 'Page', board: 'Board', card: 'Card', project: 'Project',
-                    person: 'Person'};
+                    person: 'Person', person_identity: 'Address'};
 let message = '';
 
 async function restore(record) {

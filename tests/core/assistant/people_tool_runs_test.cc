@@ -10,6 +10,7 @@
 
 #include "core/people/person.h"
 #include "core/store/database.h"
+#include "core/tasks/task.h"
 #include "tests/core/assistant/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
@@ -28,8 +29,8 @@ class PeopleToolRunsTest : public RecordToolTest {
 };
 
 TEST_F(PeopleToolRunsTest, EveryPeopleToolHasItsHooksButImport) {
-  for (const char* name :
-       {"hub_list_people", "hub_create_person", "hub_update_person", "hub_delete_people"}) {
+  for (const char* name : {"hub_list_people", "hub_create_person", "hub_update_person",
+                           "hub_delete_people", "hub_merge_people"}) {
     EXPECT_TRUE(Tool(name).run) << name;
   }
   EXPECT_FALSE(Tool("hub_import_people").run);
@@ -98,9 +99,12 @@ TEST_F(PeopleToolRunsTest, UpdateChangesAndUndoesAndRefusesATakenAddress) {
 TEST_F(PeopleToolRunsTest, IdsOfAnotherSpaceAreNotFoundAndNothingIsWritten) {
   const std::string theirs =
       Seed("person", {{"name", "Bo"}, {"email", "bo@example.com"}}, kOtherSpace);
+  const std::string mine = Seed("person", {{"name", "Al"}});
   for (auto [tool, input] : std::vector<std::pair<std::string, json>>{
            {"hub_update_person", {{"id", theirs}, {"fields", {{"role", "x"}}}}},
-           {"hub_delete_people", {{"ids", {theirs}}}}}) {
+           {"hub_delete_people", {{"ids", {theirs}}}},
+           {"hub_merge_people", {{"personId", theirs}, {"intoPersonId", mine}}},
+           {"hub_merge_people", {{"personId", mine}, {"intoPersonId", theirs}}}}) {
     auto r = Run(tool, input);
     ASSERT_FALSE(r.ok()) << tool;
     EXPECT_EQ(r.status().code(), codes::kNotFound) << tool;
@@ -119,6 +123,35 @@ TEST_F(PeopleToolRunsTest, DeleteAndUndoRestores) {
   EXPECT_EQ(Person(bo)["deleted"], 1);
   ASSERT_TRUE(ApplyUndo(r).ok());
   EXPECT_EQ(Person(bo)["deleted"], 0);
+}
+
+TEST_F(PeopleToolRunsTest, MergeWaitsForApplyAndMovesEveryLinkToThePersonKept) {
+  EXPECT_TRUE(Tool("hub_merge_people").always_hold);
+  EXPECT_FALSE(Tool("hub_merge_people").undoable);
+  const std::string mira = Seed("person", {{"name", "Mira Chen"}, {"email", "mira@work.example"}});
+  const std::string twin = Seed("person", {{"name", "Mira"}, {"email", "mira@home.example"}});
+  const std::string task = Seed("task", {{"title", "Brief"}, {"people", {twin}}});
+  const json input = {{"personId", twin}, {"intoPersonId", mira}};
+  auto preview = Preview("hub_merge_people", input);
+  ASSERT_TRUE(preview.ok()) << preview.status().ToString();
+  EXPECT_THAT(*preview, HasSubstr("Merge \u201CMira\u201D into \u201CMira Chen\u201D"));
+  EXPECT_THAT(*preview, HasSubstr("goes to Trash"));
+  EXPECT_EQ(writes_, 0);
+
+  json r = Ok("hub_merge_people", input);
+  EXPECT_EQ(r["summary"], "Merged \u201CMira\u201D into \u201CMira Chen\u201D.");
+  EXPECT_EQ(r["data"]["person"]["id"], mira);
+  EXPECT_FALSE(r.contains("undo"));
+  EXPECT_EQ(Person(twin)["deleted"], 1);
+  EXPECT_EQ(Row(tasks::kTaskKind, task)["people"], json({mira}));
+  // The merged person's address now finds the one kept.
+  json again = Ok("hub_create_person", {{"name", "M"}, {"email", "mira@home.example"}});
+  EXPECT_EQ(again["data"]["person"]["id"], mira);
+
+  auto self = Run("hub_merge_people", {{"personId", mira}, {"intoPersonId", mira}});
+  EXPECT_EQ(self.status().code(), codes::kInvalidArgument);
+  auto gone = Run("hub_merge_people", {{"personId", twin}, {"intoPersonId", mira}});
+  EXPECT_EQ(gone.status().code(), codes::kNotFound);
 }
 
 }  // namespace

@@ -41,6 +41,7 @@ class ToolMatrixTest : public RecordToolTest {
     ids["$page"] = Seed("page", {{"title", "P"}, {"body", "x"}}, space);
     ids["$project"] = Seed("project", {{"title", "Pr"}}, space);
     ids["$person"] = Seed("person", {{"name", "Pe"}}, space);
+    ids["$person2"] = Seed("person", {{"name", "Pf"}}, space);
     ids["$board"] = Seed("board", {{"title", "B"}}, space);
     ids["$comment"] =
         Seed("comment", {{"target_kind", "task"}, {"target", ids["$task"]}, {"body", "c"}}, space);
@@ -110,6 +111,7 @@ const std::vector<MatrixCall>& Calls() {
       {"hub_delete_projects", {{"ids", {"$project"}}}},
       {"hub_update_person", {{"id", "$person"}, {"fields", {{"role", "Lead"}}}}},
       {"hub_delete_people", {{"ids", {"$person"}}}},
+      {"hub_merge_people", {{"personId", "$person2"}, {"intoPersonId", "$person"}}},
       {"hub_update_board", {{"board", "$board"}, {"title", "B2"}}},
       {"hub_manage_record",
        {{"kind", "task"}, {"id", "$task"}, {"action", "add_comment"}, {"text", "hi"}}},

@@ -33,10 +33,20 @@ TEST(Id, NeverRepeatsWithinOneMillisecond) {
 
 TEST(Id, RejectsOtherShapes) {
   EXPECT_FALSE(IsValidId(""));
-  EXPECT_FALSE(IsValidId("01ARZ3NDEKTSV4RRFFQ69G5FA"));    // 25 characters.
-  EXPECT_FALSE(IsValidId("01ARZ3NDEKTSV4RRFFQ69G5FAU"));   // U is not Crockford base32.
-  EXPECT_FALSE(IsValidId("81ARZ3NDEKTSV4RRFFQ69G5FAV"));   // Overflows 128 bits.
+  EXPECT_FALSE(IsValidId("01ARZ3NDEKTSV4RRFFQ69G5FA"));   // 25 characters.
+  EXPECT_FALSE(IsValidId("01ARZ3NDEKTSV4RRFFQ69G5FAU"));  // U is not Crockford base32.
+  EXPECT_FALSE(IsValidId("81ARZ3NDEKTSV4RRFFQ69G5FAV"));  // Overflows 128 bits.
   EXPECT_TRUE(IsValidId("01ARZ3NDEKTSV4RRFFQ69G5FAV"));
+}
+
+TEST(Id, DerivedIdsAreValidStableAndKeepTheSourcesTime) {
+  const std::string from = "01JB0000000000000000000001";
+  const std::string a = DerivedId(from, "email@1");
+  EXPECT_TRUE(IsValidId(a)) << a;
+  EXPECT_EQ(a, DerivedId(from, "email@1"));
+  EXPECT_NE(a, DerivedId(from, "email@2"));
+  EXPECT_NE(a, DerivedId("01JB0000000000000000000002", "email@1"));
+  EXPECT_EQ(a.substr(0, 10), from.substr(0, 10));
 }
 
 }  // namespace

@@ -80,6 +80,19 @@ TEST_F(RoutineRunsTest, PausedAndDeletedRoutinesNeverRun) {
   EXPECT_TRUE(Claim(Utc(3, 9, 0)).empty());
 }
 
+TEST_F(RoutineRunsTest, AResumedRoutineWaitsForItsNextTime) {
+  AddRoutine("r1", "s1", R"({"frequency":"daily","time":"08:00"})", /*paused=*/1);
+  // Resumed at 09:00 on the 3rd: the 08:00 runs it slept through stay missed.
+  ASSERT_TRUE(
+      db_->Exec("UPDATE routines SET paused = 0, updated_at = $1 WHERE id = 'r1'", {Utc(3, 9, 0)})
+          .ok());
+  EXPECT_TRUE(Claim(Utc(3, 9, 1)).empty());
+  EXPECT_TRUE(Claim(Utc(4, 7, 59)).empty());
+  std::vector<RoutineRun> runs = Claim(Utc(4, 8, 0));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].due_at, Utc(4, 8, 0));
+}
+
 TEST_F(RoutineRunsTest, ASpaceWithoutAnOwnerRunsAsTheLocalPersonOrNotAtAll) {
   AddRoutine("r2", "s-local");
   EXPECT_TRUE(Claim(Utc(1, 9, 0)).empty());  // Accounts mode: nobody to run it as.

@@ -1,0 +1,126 @@
+// People: the space's people (add one by name and address), and the pairs
+// that may be one person (same address, or same name) with Merge. A merge is
+// the person.merge mutation, run on the replica and queued like any edit, so
+// it works offline; it asks once before it moves anything.
+
+import {rpc} from '../rpc.js';
+import {records, state} from '../state.js';
+import {byTestId, h} from '../util.js';
+
+const body = byTestId('people-body');
+const kReasons = {same_address: 'same address', same_name: 'same name'};
+let suggestions = [];
+let confirming = null;  // the suggestion waiting for "Merge" to be confirmed
+let message = '';
+let reading = null;
+
+const nameOf = (id) => records('person').find((p) => p.id === id)?.name ?? 'someone';
+const describe = (p) => (p?.email ? `${p.name} (${p.email})` : p?.name ?? 'someone');
+
+// Suggestions are read from the replica after each change, so a merge made
+// on another device drops its pair here too.
+async function readSuggestions() {
+  if (reading) return reading;
+  reading = rpc('mergeSuggestions', {spaceId: state.space})
+    .then((r) => {
+      suggestions = r.suggestions;
+    })
+    .catch((e) => {
+      suggestions = [];
+      message = `Could not look for people who may be one: ${e.message}`;
+    })
+    .finally(() => {
+      reading = null;
+    });
+  return reading;
+}
+
+async function merge(s) {
+  const from = nameOf(s.personId);
+  const into = nameOf(s.intoId);
+  try {
+    await rpc('mutate', {name: 'person.merge', args: {id: s.personId, into: s.intoId}});
+    message = `Merged “${from}” into “${into}”.`;
+  } catch (e) {
+    message = `Could not merge “${from}” into “${into}”: ${e.message}`;
+  }
+  confirming = null;
+  await readSuggestions();
+  draw();
+}
+
+async function add(form) {
+  const name = form.elements.name.value.trim();
+  const email = form.elements.email.value.trim();
+  if (!name) {
+    message = 'A person needs a name.';
+    draw();
+    return;
+  }
+  try {
+    await rpc('mutate', {name: 'person.create',
+                         args: {spaceId: state.space, name, ...(email ? {email} : {})}});
+    message = `Added “${name}”.`;
+    form.reset();
+  } catch (e) {
+    message = `Could not add “${name}”: ${e.message}`;
+  }
+  draw();
+}
+
+function suggestionItem(s) {
+  const person = records('person').find((p) => p.id === s.personId);
+  const into = records('person').find((p) => p.id === s.intoId);
+  if (!person || !into) return null;
+  const asking = confirming === s;
+  return h('li', {class: 'merge-item', dataset: {testid: 'merge-suggestion', person: s.personId, into: s.intoId}},
+    h('span', {}, `${describe(person)} and ${describe(into)}`),
+    h('span', {class: 'badge'}, kReasons[s.reason] ?? s.reason),
+    asking
+      ? h('span', {class: 'merge-confirm'},
+        h('span', {role: 'alert'},
+          `Merge into “${into.name}”? Their tasks, projects, comments, reminders and addresses move, and “${person.name}” goes to Trash.`),
+        h('button', {type: 'button', dataset: {testid: 'merge-confirm'}, onclick: () => merge(s)}, 'Merge'),
+        h('button', {type: 'button', dataset: {testid: 'merge-cancel'},
+                     onclick: () => { confirming = null; draw(); }}, 'Cancel'))
+      : h('button', {type: 'button', dataset: {testid: 'merge-start'},
+                     'aria-label': `Merge ${person.name} into ${into.name}`,
+                     onclick: () => { confirming = s; draw(); }}, `Merge into “${into.name}”`));
+}
+
+// The form is made once, so a re-render (a pull, a suggestion read) never
+// drops what is being typed.
+const messageLine = h('p', {class: 'note', role: 'status', dataset: {testid: 'people-message'}});
+const form = h('form', {class: 'add-person', dataset: {testid: 'person-form'},
+                        onsubmit: (e) => { e.preventDefault(); add(e.target); }},
+  h('label', {}, 'Name ', h('input', {name: 'name', maxlength: 200, required: true,
+                                      dataset: {testid: 'person-name'}})),
+  h('label', {}, 'Email ', h('input', {name: 'email', type: 'email', maxlength: 254,
+                                       dataset: {testid: 'person-email'}})),
+  h('button', {type: 'submit'}, 'Add person'));
+const listed = h('div');
+body.replaceChildren(messageLine, form, listed);
+
+function draw() {
+  const people = records('person').slice().sort((a, b) => a.name.localeCompare(b.name));
+  const pairs = suggestions.map(suggestionItem).filter(Boolean);
+  messageLine.textContent = message;
+  listed.replaceChildren(
+    pairs.length
+      ? h('section', {class: 'merge-suggestions', dataset: {testid: 'merge-suggestions'}},
+        h('h3', {}, `May be the same person (${pairs.length})`),
+        h('ul', {}, pairs))
+      : null,
+    people.length
+      ? h('ul', {class: 'people-list', dataset: {testid: 'people-list'}}, people.map((p) =>
+        h('li', {class: 'person-item', dataset: {testid: 'person-item', id: p.id}},
+          h('span', {class: 'person-name'}, p.name),
+          p.email ? h('span', {class: 'person-email'}, p.email) : null,
+          p.role ? h('span', {class: 'badge'}, p.role) : null)))
+      : h('p', {class: 'empty', dataset: {testid: 'people-empty'}}, 'No people in this space yet.'));
+}
+
+export function render() {
+  draw();
+  readSuggestions().then(draw);
+}
