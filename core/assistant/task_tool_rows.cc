@@ -188,8 +188,7 @@ Result<std::vector<TaskRow>> LiveTasks(ToolContext& ctx, const std::string& stat
 }
 
 std::string StringIn(const json& input, const char* key) {
-  auto it = input.find(key);
-  return it != input.end() && it->is_string() ? it->get<std::string>() : std::string();
+  return records::StringMember(input, key);
 }
 
 int IntIn(const json& input, const char* key, int fallback) {

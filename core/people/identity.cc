@@ -38,11 +38,6 @@ bool IsProviderIdChar(char c) {
          c == '_' || c == ':';
 }
 
-std::string StringField(const json& args, const char* name) {
-  if (!args.is_object() || !args.contains(name) || !args[name].is_string()) return "";
-  return args[name].get<std::string>();
-}
-
 // The live identity of (space, kind, value) other than `except`, as
 // {id, person}; value already normalized.
 Result<std::optional<json>> FindLiveIdentity(store::Database& db, const std::string& space_id,
@@ -156,22 +151,23 @@ Status CreateIdentity(sync::MutationContext& ctx, const json& args) {
   // Well-formedness first (CreateRecord words it), on a copy holding the
   // normalized value.
   json normalized = args;
-  const std::string kind = StringField(args, "identity_kind");
+  const std::string kind = records::StringMember(args, "identity_kind");
   if (args.is_object() && args.contains("value") && args["value"].is_string() &&
       IsKnownKind(kind)) {
     ENSEMBLE_ASSIGN_OR_RETURN(std::string value,
                               NormalizeIdentityValue(kind, args["value"].get<std::string>()));
     normalized["value"] = value;
   }
-  const std::string space = StringField(args, "spaceId");
-  const std::string person = StringField(args, "person");
+  const std::string space = records::StringMember(args, "spaceId");
+  const std::string person = records::StringMember(args, "person");
   if (!space.empty() && IsValidId(person)) {
     ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(ctx.db(), kKind, person, space));
   }
   if (!space.empty() && IsKnownKind(kind) && normalized.contains("value") &&
       normalized["value"].is_string()) {
-    ENSEMBLE_RETURN_IF_ERROR(CheckValueFree(
-        ctx, space, kind, normalized["value"].get<std::string>(), StringField(args, "id"), person));
+    ENSEMBLE_RETURN_IF_ERROR(CheckValueFree(ctx, space, kind,
+                                            normalized["value"].get<std::string>(),
+                                            records::StringMember(args, "id"), person));
   }
   return records::CreateRecord(kIdentityRecordKind, ctx, normalized);
 }
@@ -190,7 +186,7 @@ Status UpdateIdentity(sync::MutationContext& ctx, const json& args) {
 }
 
 Status RestoreIdentity(sync::MutationContext& ctx, const json& args) {
-  const std::string id = StringField(args, "id");
+  const std::string id = records::StringMember(args, "id");
   if (IsValidId(id)) {
     ENSEMBLE_ASSIGN_OR_RETURN(auto row, records::ReadRecord(kIdentityRecordKind, ctx.db(), id));
     if (row && (*row)["deleted"] != 0) {

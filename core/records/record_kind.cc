@@ -188,4 +188,10 @@ json FromColumn(const FieldSpec& field, const json& column) {
   return parsed;
 }
 
+std::string StringMember(const nlohmann::json& object, std::string_view key) {
+  if (!object.is_object()) return "";
+  auto it = object.find(std::string(key));
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 }  // namespace ensemble::core::records

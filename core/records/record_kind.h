@@ -78,6 +78,11 @@ struct RecordKind {
 // OK if `value` is acceptable for `field`; INVALID_ARGUMENT says why not.
 Status CheckField(const FieldSpec& field, const nlohmann::json& value);
 
+// The string at `key` of `object`, or "" when `object` is not an object or
+// holds no string there (for reading arguments before the checks that word
+// what is wrong with them).
+std::string StringMember(const nlohmann::json& object, std::string_view key);
+
 // The stored form of an acceptable value (trimmed text), for writing and for
 // comparing with stored values under the _base rule.
 nlohmann::json NormalizeField(const FieldSpec& field, const nlohmann::json& value);

@@ -35,13 +35,6 @@ const records::FieldSpec kWatcherFields[] = {
     {.name = "condition", .trim = true, .max_chars = kMaxConditionChars},
 };
 
-// The string argument `name`, or "" when absent or not a string (the generic
-// checks word what is wrong with it).
-std::string StringArg(const json& args, const char* name) {
-  if (!args.is_object() || !args.contains(name) || !args[name].is_string()) return "";
-  return args[name].get<std::string>();
-}
-
 bool Names(const json& args, const char* name) {
   return args.is_object() && args.contains(name) && !args[name].is_null();
 }
@@ -56,10 +49,10 @@ Status CheckLink(sync::MutationContext& ctx, const records::RecordKind& kind, co
       return Status::Ok();  // CreateRecord says what is wrong.
     }
   }
-  const std::string space = StringArg(args, "spaceId");
+  const std::string space = records::StringMember(args, "spaceId");
   if (space.empty()) return Status::Ok();
-  return comments::CheckLiveTarget(ctx.db(), StringArg(args, kind_field), StringArg(args, id_field),
-                                   space);
+  return comments::CheckLiveTarget(ctx.db(), records::StringMember(args, kind_field),
+                                   records::StringMember(args, id_field), space);
 }
 
 // INVALID_ARGUMENT when an update's fields name one of `kept`.

@@ -37,11 +37,6 @@ bool OneOf(const std::string& s, const std::string_view (&values)[N]) {
   return std::find(std::begin(values), std::end(values), s) != std::end(values);
 }
 
-std::string StringField(const json& s, const char* key) {
-  auto it = s.find(key);
-  return it != s.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 constexpr std::string_view kDayNames[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
                                           "Friday", "Saturday", "Sunday"};
 
@@ -72,11 +67,11 @@ Status CheckSchedule(const json& s) {
       return InvalidArgument("schedule has no field '" + key + "'");
     }
   }
-  const std::string frequency = StringField(s, "frequency");
+  const std::string frequency = records::StringMember(s, "frequency");
   if (!OneOf(frequency, kFrequencies)) {
     return InvalidArgument("schedule.frequency must be daily, weekdays, weekly or monthly");
   }
-  const std::string time = StringField(s, "time");
+  const std::string time = records::StringMember(s, "time");
   if (!IsTime(time)) return InvalidArgument("schedule.time must be HH:MM (00:00 to 23:59)");
   const bool weekly = frequency == "weekly";
   const bool monthly = frequency == "monthly";
