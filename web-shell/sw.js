@@ -14,6 +14,7 @@ const kShell = [
   '/state.js',
   '/util.js',
   '/views/boards.js',
+  '/views/desk.js',
   '/views/dock.js',
   '/views/dock-render.js',
   '/views/mentions.js',

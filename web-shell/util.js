@@ -28,6 +28,13 @@ export function h(tag, props = {}, ...children) {
   return node;
 }
 
+// Replaces `node`'s children, leaving out null, undefined and false as h()
+// does (the DOM's replaceChildren would print them as text).
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  return node;
+}
+
 // Today's date in the person's time zone, YYYY-MM-DD.
 export function today() {
   const d = new Date();
@@ -61,7 +68,7 @@ export const priorityLabel = (p) => kPriorities.find((x) => x.value === p)?.labe
 export const isOverdue = (task) => Boolean(task.due) && task.status !== 'done' && task.due < today();
 
 // The name a record goes by, whatever its kind.
-export const recordTitle = (r) => r.title || r.name || r.note || r.value || '(untitled)';
+export const recordTitle = (r) => r.title || r.name || r.note || r.text || r.value || '(untitled)';
 
 // "a, b ,, c" -> ["a", "b", "c"]
 export const splitLabels = (text) =>

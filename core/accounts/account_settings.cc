@@ -20,11 +20,11 @@ using store::AsText;
 using store::Value;
 
 // Every area of hub_tools.h but core, which holds reads only.
-constexpr std::array<std::string_view, 16> kWriteAreas = {
-    areas::kTasks,  areas::kBoards,   areas::kProjects,  areas::kPages,
-    areas::kPeople, areas::kMeetings, areas::kReminders, areas::kRoutines,
-    areas::kSkills, areas::kCalendar, areas::kFiles,     areas::kApps,
-    areas::kWeb,    areas::kSettings, areas::kWorkflows, areas::kTrash};
+constexpr std::array<std::string_view, 17> kWriteAreas = {
+    areas::kTasks,     areas::kBoards,    areas::kProjects, areas::kPages, areas::kPeople,
+    areas::kMeetings,  areas::kReminders, areas::kRoutines, areas::kDesk,  areas::kSkills,
+    areas::kCalendar,  areas::kFiles,     areas::kApps,     areas::kWeb,   areas::kSettings,
+    areas::kWorkflows, areas::kTrash};
 
 // Groups of the nested form of a patch: {"assistant": {"writePolicy": ...}}.
 constexpr std::string_view kGroups[] = {"assistant", "general"};

@@ -8,6 +8,7 @@
 #include "core/accounts/account_settings.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/tool_context.h"
+#include "core/text/ascii.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::assistant {
@@ -60,13 +61,6 @@ Result<ToolContext*> SettingsContext(const ToolCall& call) {
   return ctx;
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
-
 json SettingJson(const SettingInfo& info, const accounts::AccountSettings& settings) {
   return {{"key", info.key},
           {"area", info.area},
@@ -115,7 +109,7 @@ Result<json> RunFindSetting(ToolCall& call) {
   // Every word of the query must appear in the key, title or description.
   std::vector<std::string> words;
   std::string word;
-  for (char c : Lower(call.input.value("query", std::string())) + " ") {
+  for (char c : text::AsciiLowered(call.input.value("query", std::string())) + " ") {
     if (std::isalnum(static_cast<unsigned char>(c))) {
       word += c;
     } else if (!word.empty()) {
@@ -126,10 +120,11 @@ Result<json> RunFindSetting(ToolCall& call) {
   json rows = json::array();
   std::vector<std::string_view> titles;
   for (const SettingInfo& info : kSettingInfo) {
-    const std::string text = Lower(std::string(info.key) + " " + std::string(info.title) + " " +
-                                   std::string(info.description));
+    const std::string haystack =
+        text::AsciiLowered(std::string(info.key) + " " + std::string(info.title) + " " +
+                           std::string(info.description));
     bool all = !words.empty();
-    for (const std::string& w : words) all = all && text.find(w) != std::string::npos;
+    for (const std::string& w : words) all = all && haystack.find(w) != std::string::npos;
     if (!all) continue;
     rows.push_back(SettingJson(info, settings));
     titles.push_back(info.title);

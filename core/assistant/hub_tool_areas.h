@@ -34,6 +34,7 @@ Status RegisterPeopleTools(tools::ToolRegistry& registry);
 Status RegisterMeetingTools(tools::ToolRegistry& registry);
 Status RegisterReminderTools(tools::ToolRegistry& registry);
 Status RegisterRoutineTools(tools::ToolRegistry& registry);
+Status RegisterDeskTools(tools::ToolRegistry& registry);
 Status RegisterSkillTools(tools::ToolRegistry& registry);
 Status RegisterCalendarTools(tools::ToolRegistry& registry);
 Status RegisterFileTools(tools::ToolRegistry& registry);

@@ -49,8 +49,8 @@ Status RegisterHubTools(tools::ToolRegistry& registry) {
   for (RegisterFn fn :
        {RegisterTaskTools, RegisterBoardTools, RegisterProjectTools, RegisterPageTools,
         RegisterPeopleTools, RegisterMeetingTools, RegisterReminderTools, RegisterRoutineTools,
-        RegisterSkillTools, RegisterCalendarTools, RegisterFileTools, RegisterAppTools,
-        RegisterWebTools, RegisterSettingsTools, RegisterCoreTools}) {
+        RegisterDeskTools, RegisterSkillTools, RegisterCalendarTools, RegisterFileTools,
+        RegisterAppTools, RegisterWebTools, RegisterSettingsTools, RegisterCoreTools}) {
     ENSEMBLE_RETURN_IF_ERROR(fn(registry));
   }
   return Status::Ok();

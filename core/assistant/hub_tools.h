@@ -26,6 +26,7 @@ inline constexpr std::string_view kPeople = "people";
 inline constexpr std::string_view kMeetings = "meetings";
 inline constexpr std::string_view kReminders = "reminders";
 inline constexpr std::string_view kRoutines = "routines";
+inline constexpr std::string_view kDesk = "desk";
 inline constexpr std::string_view kSkills = "skills";
 inline constexpr std::string_view kCalendar = "calendar";
 inline constexpr std::string_view kFiles = "files";

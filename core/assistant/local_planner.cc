@@ -10,6 +10,7 @@
 #include "core/assistant/week_date.h"
 #include "core/base/id.h"
 #include "core/refs/summary.h"
+#include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/text/typography.h"
 #include "core/text/utf8.h"
@@ -55,14 +56,6 @@ std::string Quoted(std::string_view title) {
   if (line.empty() || IsValidId(line)) return std::string(kUntitled);
   return std::string(kOpenQuote) + text::TruncateChars(line, refs::kMaxSummaryTitleChars) +
          std::string(kCloseQuote);
-}
-
-std::string Lower(std::string_view s) {
-  std::string out = OneLine(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 std::string StringAt(const json& row, std::initializer_list<const char*> keys) {
@@ -271,10 +264,11 @@ Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup, const 
   for (const json* row : Rows(lookup.result)) {
     if (UsableId(*row)) rows.push_back(row);
   }
-  const std::string wanted = Lower(request.target);
+  const std::string wanted = text::AsciiLowered(OneLine(request.target));
   std::vector<const json*> exact;
   for (const json* row : rows) {
-    if (Lower(StringAt(*row, {"title", "name"})) == wanted) exact.push_back(row);
+    if (text::AsciiLowered(OneLine(StringAt(*row, {"title", "name"}))) == wanted)
+      exact.push_back(row);
   }
   const std::vector<const json*>& candidates = exact.empty() ? rows : exact;
   if (candidates.empty()) {

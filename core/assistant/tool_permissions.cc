@@ -28,8 +28,8 @@ constexpr std::string_view kOwnerTools[] = {
 constexpr std::string_view kPersonalAreas[] = {areas::kSettings, areas::kSkills};
 
 // Areas that are the space owner's own (000 §7: they keep their own checks).
-constexpr std::string_view kOwnerAreas[] = {areas::kReminders, areas::kRoutines, areas::kCalendar,
-                                            areas::kApps};
+constexpr std::string_view kOwnerAreas[] = {areas::kReminders, areas::kRoutines, areas::kDesk,
+                                            areas::kCalendar, areas::kApps};
 
 bool In(std::span<const std::string_view> list, std::string_view s) {
   return std::find(list.begin(), list.end(), s) != list.end();

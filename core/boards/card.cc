@@ -85,14 +85,7 @@ Status CreateCard(sync::MutationContext& ctx, const json& args) {
   if (!args.is_object() || !args.contains("spaceId") || !args["spaceId"].is_string()) {
     return records::CreateRecord(kCardRecordKind, ctx, args);
   }
-  for (const records::FieldSpec& f : kCardRecordKind.fields) {
-    const std::string name(f.name);
-    if (args.contains(name)) {
-      ENSEMBLE_RETURN_IF_ERROR(records::CheckField(f, args[name]));
-    } else if (f.required) {
-      return InvalidArgument(name + " is required");
-    }
-  }
+  ENSEMBLE_RETURN_IF_ERROR(records::CheckCreateFields(kCardRecordKind, args));
   const json task = args.value("task", json(nullptr));
   const bool has_note = !IsBlank(args.value("note", json("")));
   if (task.is_null() == !has_note) {

@@ -12,6 +12,7 @@
 #include "core/boards/board.h"
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
+#include "core/desk/desk_list.h"
 #include "core/pages/page.h"
 #include "core/people/identity.h"
 #include "core/people/merge.h"
@@ -69,11 +70,32 @@ std::span<const store::Migration> Migrations() {
                                                      spaces::kAddSpaceNames,
                                                      assistant::kCreateRunningTurnsTable,
                                                      routines::kCreateRoutineRunsTable,
-                                                     people::kCreatePersonIdentitiesTable};
+                                                     people::kCreatePersonIdentitiesTable,
+                                                     desk::kCreateDeskListTables};
   return kAll;
 }
 
 Status Migrate(store::Database& db) { return store::Migrate(db, Migrations()); }
+
+const records::RecordKind* FindRecordKind(std::string_view kind) {
+  static const records::RecordKind* const kKinds[] = {&tasks::kTaskKind,
+                                                      &projects::kProjectKind,
+                                                      &people::kPersonKind,
+                                                      &pages::kPageKind,
+                                                      &boards::kBoardKind,
+                                                      &boards::kCardRecordKind,
+                                                      &comments::kCommentKind,
+                                                      &reminders::kReminderRecordKind,
+                                                      &reminders::kWatcherRecordKind,
+                                                      &routines::kRoutineKind,
+                                                      &people::kIdentityRecordKind,
+                                                      &desk::kListRecordKind,
+                                                      &desk::kItemRecordKind};
+  for (const records::RecordKind* k : kKinds) {
+    if (k->kind == kind) return k;
+  }
+  return nullptr;
+}
 
 sync::SyncConfig Config() {
   static const sync::MutatorRegistry* registry = [] {
@@ -89,6 +111,7 @@ sync::SyncConfig Config() {
     boards::RegisterCardMutators(*r);
     reminders::RegisterMutators(*r);
     routines::RegisterMutators(*r);
+    desk::RegisterMutators(*r);
     return r;
   }();
   static constexpr sync::SyncedTable kTables[] = {
@@ -102,7 +125,9 @@ sync::SyncConfig Config() {
       {reminders::kReminderKind, reminders::kReminderTable},
       {reminders::kWatcherKind, reminders::kWatcherTable},
       {routines::kKind, routines::kTable},
-      {people::kIdentityKind, people::kIdentityTable}};
+      {people::kIdentityKind, people::kIdentityTable},
+      {desk::kListKind, desk::kListTable},
+      {desk::kItemKind, desk::kItemTable}};
   return sync::SyncConfig{registry, kTables};
 }
 

@@ -9,8 +9,10 @@
 #define ENSEMBLE_CORE_HUB_HUB_H_
 
 #include <span>
+#include <string_view>
 
 #include "core/base/status.h"
+#include "core/records/record_kind.h"
 #include "core/store/database.h"
 #include "core/store/migrations.h"
 #include "core/sync/sync_config.h"
@@ -25,6 +27,10 @@ Status Migrate(store::Database& db);
 
 // The mutators and synced tables of every domain.
 sync::SyncConfig Config();
+
+// The descriptor of synced kind `kind` (its fields and their types), or null
+// for a name that is no kind. Every table of Config() has one.
+const records::RecordKind* FindRecordKind(std::string_view kind);
 
 }  // namespace ensemble::core::hub
 

@@ -98,6 +98,18 @@ json FieldsOf(const RecordKind& kind, const json& row) {
   return out;
 }
 
+Status CheckCreateFields(const RecordKind& kind, const json& args) {
+  for (const FieldSpec& f : kind.fields) {
+    const std::string name(f.name);
+    if (args.is_object() && args.contains(name)) {
+      ENSEMBLE_RETURN_IF_ERROR(CheckField(f, args[name]));
+    } else if (f.required) {
+      return InvalidArgument(name + " is required");
+    }
+  }
+  return Status::Ok();
+}
+
 Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const json& args) {
   ENSEMBLE_RETURN_IF_ERROR(CheckArgNames(kind, "create", args, {"id", "spaceId"}, true));
   ENSEMBLE_RETURN_IF_ERROR(CheckIdArg(args));

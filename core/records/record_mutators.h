@@ -36,6 +36,12 @@ Status DeleteRecord(const RecordKind& kind, sync::MutationContext& ctx, const nl
 Status RestoreRecord(const RecordKind& kind, sync::MutationContext& ctx,
                      const nlohmann::json& args);
 
+// OK when each of the kind's fields that `args` names is acceptable
+// (CheckField) and every required one is named; else INVALID_ARGUMENT worded
+// as CreateRecord words it. For a checked create that must look at the
+// fields before it reads the store.
+Status CheckCreateFields(const RecordKind& kind, const nlohmann::json& args);
+
 // Writes `fields` (already checked with CheckField) to record `id` as an
 // update does, without the _base rule and whether or not the record is in
 // Trash: for a mutator that keeps references right (a merge moving ids).

@@ -1,5 +1,6 @@
 #include "core/sync/authorization.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -20,8 +21,9 @@ constexpr std::array<std::pair<Role, std::string_view>, 4> kRoleNames = {{
 // Record kinds a guest may create and edit.
 constexpr std::array<std::string_view, 3> kGuestContentKinds = {"task", "page", "comment"};
 // Record kinds that are the space owner's own (spec 002 §2: reminders and
-// watchers; routines run as their owner).
-constexpr std::array<std::string_view, 3> kOwnerOnlyKinds = {"reminder", "watcher", "routine"};
+// watchers, desk lists; routines run as their owner).
+constexpr std::array<std::string_view, 5> kOwnerOnlyKinds = {"reminder", "watcher", "routine",
+                                                             "desk_list", "desk_list_item"};
 
 Status Forbidden(std::string message) { return Status(codes::kForbidden, std::move(message)); }
 
@@ -30,6 +32,13 @@ bool IsOwnerOnly(std::string_view kind) {
     if (k == kind) return true;
   }
   return false;
+}
+
+// "desk_list_item" as words: "desk list item".
+std::string Spoken(std::string_view kind) {
+  std::string out(kind);
+  std::replace(out.begin(), out.end(), '_', ' ');
+  return out;
 }
 
 bool IsGuestContent(std::string_view kind) {
@@ -138,10 +147,10 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
       return Status::Ok();
     case Role::kEditor:
       if (!IsOwnerOnly(kind)) return Status::Ok();
-      return Forbidden("only the space's owner keeps its " + std::string(kind) + "s");
+      return Forbidden("only the space's owner keeps its " + Spoken(kind) + "s");
     case Role::kGuest:
       if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();
-      return Forbidden("a guest cannot " + std::string(op) + " a " + std::string(kind) +
+      return Forbidden("a guest cannot " + std::string(op) + " a " + Spoken(kind) +
                        " in this space");
     case Role::kViewer:
       return Forbidden("viewers cannot change anything in this space");

@@ -7,12 +7,20 @@
 #ifndef ENSEMBLE_CORE_TEXT_ASCII_H_
 #define ENSEMBLE_CORE_TEXT_ASCII_H_
 
+#include <string>
 #include <string_view>
 
 namespace ensemble::core::text {
 
 constexpr char AsciiLower(char c) {
   return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+// `s` with its ASCII letters lower-cased.
+inline std::string AsciiLowered(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = AsciiLower(c);
+  return out;
 }
 
 constexpr bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }

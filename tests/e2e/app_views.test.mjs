@@ -1,8 +1,8 @@
 // The app's other views in headless Chromium against the real server: Today
 // lists due and overdue work, the page editor saves a page, Trash restores a
-// deleted task, People merges two entries of one person, the details editor
-// sets priority and labels, the dock's @-menu picks a record from the
-// keyboard, and the sidebar works at 390 px.
+// deleted task, People merges two entries of one person, desk lists are made
+// and ticked in Today, the details editor sets priority and labels, the dock's
+// @-menu picks a record from the keyboard, and the sidebar works at 390 px.
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -83,6 +83,43 @@ test('a reminder shows in Today at its time, counts in the sidebar, and Dismiss 
   assert.equal(query(`SELECT dismissed FROM reminders WHERE id = '${due}'`), '1');
   await reminder('Stretch').locator(byTestId('reminder-dismiss')).click();
   await page.locator(byTestId('today-count')).waitFor({state: 'detached'});
+});
+
+test('a desk list is made in Today, its lines ticked and removed, and each change reaches the server',
+     async (t) => {
+  if (!hasRecords) return t.skip('this build cannot list records');
+  const {page, query} = app;
+  await page.click(byTestId('nav-today'));
+  await page.fill(byTestId('desk-new-list'), 'Waiting on');
+  await page.keyboard.press('Enter');
+  const list = page.locator(byTestId('desk-list'), {hasText: 'Waiting on'});
+  await list.waitFor();
+  const listId = await list.getAttribute('data-id');
+  for (const text of ['Contract from Ana', 'Invoice #12']) {
+    await list.locator(byTestId('desk-line-input')).fill(text);
+    await list.locator(byTestId('desk-line-input')).press('Enter');
+    await list.locator(byTestId('desk-line'), {hasText: text}).waitFor();
+  }
+  const line = (text) => list.locator(byTestId('desk-line'), {hasText: text});
+  // Lines keep the order they were added in.
+  assert.deepEqual(await list.locator(`${byTestId('desk-line')} label`).allTextContents(),
+                   ['Contract from Ana', 'Invoice #12']);
+  await line('Contract from Ana').locator(byTestId('desk-line-done')).check();
+  await list.locator(`${byTestId('desk-line')}[data-done="yes"]`).waitFor();
+  await line('Invoice #12').locator(byTestId('desk-line-remove')).click();
+  await line('Invoice #12').waitFor({state: 'detached'});
+  await screenshot(page, 'app_views-desk-lists');
+  // Sections with nothing to show leave no trace (not the word "null").
+  assert.doesNotMatch(await page.locator(byTestId('today-body')).innerText(), /null|undefined/);
+  await synced(page);
+  assert.equal(query(`SELECT title FROM desk_lists WHERE id = '${listId}'`), 'Waiting on');
+  assert.equal(query(`SELECT text || ':' || done || ':' || deleted FROM desk_list_items
+                      WHERE list = '${listId}' ORDER BY position`),
+               'Contract from Ana:1:0\nInvoice #12:0:1');
+  await list.locator(byTestId('desk-list-remove')).click();
+  await list.waitFor({state: 'detached'});
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM desk_lists WHERE id = '${listId}'`), '1');
 });
 
 test('a deleted task waits in Trash and Restore brings it back', async (t) => {

@@ -39,6 +39,21 @@ test('listRecords gives live records with their fields, oldest first', () => {
   assert.equal(records[1].body, '{"a": 1}');
 });
 
+test('every kind types its fields: a desk line or reminder that reads as JSON stays text', () => {
+  const list = create('desk_list', {title: '{"x": 1}'});
+  const line = create('desk_list_item', {list, text: '[1, 2]', position: 1024});
+  create('reminder', {text: '[later]', at: Date.now() + 60000});
+  create('reminder', {text: '[3]', at: Date.now() + 60000});
+  assert.equal(ok(core, 'listRecords', 'desk_list', '{}').records[0].title, '{"x": 1}');
+  const [item] = ok(core, 'listRecords', 'desk_list_item', '{}').records;
+  assert.equal(item.id, line);
+  assert.equal(item.text, '[1, 2]');
+  assert.equal(item.done, 0);
+  assert.equal(item.position, 1024);
+  assert.deepEqual(ok(core, 'listRecords', 'reminder', '{}').records.map((r) => r.text).sort(),
+                   ['[3]', '[later]']);
+});
+
 test('list fields come back as lists', () => {
   const id = create('task', {title: 'Tagged', labels: ['a', 'b']});
   const [task] = ok(core, 'listRecords', 'task', '{}').records;

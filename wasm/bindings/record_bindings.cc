@@ -15,17 +15,11 @@
 #include <string>
 #include <string_view>
 
-#include "core/boards/board.h"
-#include "core/boards/card.h"
 #include "core/hub/hub.h"
-#include "core/pages/page.h"
 #include "core/people/merge.h"
-#include "core/people/person.h"
-#include "core/projects/project.h"
 #include "core/records/record_kind.h"
 #include "core/sync/row_codec.h"
 #include "core/sync/sync_config.h"
-#include "core/tasks/task.h"
 #include "wasm/bindings/json_edge.h"
 #include "wasm/bindings/session.h"
 
@@ -46,23 +40,10 @@ bool IsMetaColumn(std::string_view column) {
   return false;
 }
 
-// The descriptors of the kinds whose fields this file can type; a synced kind
-// missing here still lists, with its JSON columns guessed (DecodeColumn).
-const core::records::RecordKind* const kKnownKinds[] = {
-    &core::tasks::kTaskKind,        &core::pages::kPageKind,       &core::boards::kBoardKind,
-    &core::boards::kCardRecordKind, &core::projects::kProjectKind, &core::people::kPersonKind};
-
-const core::records::RecordKind* FindKnownKind(std::string_view kind) {
-  for (const core::records::RecordKind* k : kKnownKinds) {
-    if (k->kind == kind) return k;
-  }
-  return nullptr;
-}
-
 // A stored list or JSON value is JSON text in its column: give it back as the
 // value. With the kind's descriptor the field type says which columns those
-// are; without it, text that parses whole as a JSON array or object is taken
-// as one.
+// are; without it (a kind newer than this build's descriptors), text that
+// parses whole as a JSON array or object is taken as one.
 json DecodeColumn(const core::records::RecordKind* kind, std::string_view column,
                   const json& value) {
   if (!value.is_string()) return value;
@@ -97,7 +78,7 @@ core::Result<json> ListOf(const core::sync::SyncedTable& table, bool deleted) {
       core::store::Rows rows,
       s.db().Query("SELECT * FROM " + std::string(table.table) + " WHERE deleted = $1 ORDER BY id",
                    {core::store::Value(int64_t{deleted ? 1 : 0})}));
-  const core::records::RecordKind* known = FindKnownKind(table.kind);
+  const core::records::RecordKind* known = core::hub::FindRecordKind(table.kind);
   json list = json::array();
   for (size_t i = 0; i < rows.size(); ++i) {
     list.push_back(RecordJson(table.kind, known, core::sync::RowToJson(rows, i)));

@@ -5,7 +5,7 @@
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
-import {byTestId, h} from '../util.js';
+import {byTestId, fill, h} from '../util.js';
 
 const body = byTestId('people-body');
 const kReasons = {same_address: 'same address', same_name: 'same name'};
@@ -105,7 +105,7 @@ function draw() {
   const people = records('person').slice().sort((a, b) => a.name.localeCompare(b.name));
   const pairs = suggestions.map(suggestionItem).filter(Boolean);
   messageLine.textContent = message;
-  listed.replaceChildren(
+  fill(listed,
     pairs.length
       ? h('section', {class: 'merge-suggestions', dataset: {testid: 'merge-suggestions'}},
         h('h3', {}, `May be the same person (${pairs.length})`),

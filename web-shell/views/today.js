@@ -1,10 +1,11 @@
 // Today: reminders whose time has come (with Dismiss), then the work that is
-// due, overdue first, then due today; each task can be completed here or
-// opened in the task list. A reminder coming due while the app is open shows
+// due, overdue first, then due today (each task can be completed here or
+// opened in the task list), then the person's desk lists (desk.js). A reminder coming due while the app is open shows
 // up at its time, and the sidebar's Today link counts what is waiting.
 
 import {findRecord, records, spaceTasks, state, subscribe} from '../state.js';
-import {byTestId, formatDate, h, recordTitle, statusLabel, today} from '../util.js';
+import {deskSection} from './desk.js';
+import {byTestId, fill, formatDate, h, recordTitle, statusLabel, today} from '../util.js';
 import {nextStatus, updateTask} from './tasks.js';
 
 const body = byTestId('today-body');
@@ -115,13 +116,15 @@ export function render() {
   const overdue = open.filter((t) => t.due < now);
   const dueToday = open.filter((t) => t.due === now);
   const reminders = waiting();
-  body.replaceChildren(
+  fill(body,
     message ? h('p', {class: 'note', role: 'status'}, message) : null,
     group('Reminders', 'today-reminders', reminders, reminderItem),
     group('Overdue', 'today-overdue', overdue, item),
     group('Due today', 'today-due', dueToday, item),
     open.length || reminders.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
-      state.listed ? 'Nothing due today. Enjoy the calm.' : 'Loading…'));
+      state.listed ? 'Nothing due today. Enjoy the calm.' : 'Loading…'),
+    // Desk lists are the space owner's own, as reminders.
+    ownSpace() ? deskSection(render) : null);
 }
 
 export function init(c) {

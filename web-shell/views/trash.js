@@ -7,7 +7,8 @@ import {byTestId, h, recordTitle} from '../util.js';
 
 const body = byTestId('trash-body');
 const kKindNames = {task: 'Task', page: 'Page', board: 'Board', card: 'Card', project: 'Project',
-                    person: 'Person', person_identity: 'Address'};
+                    person: 'Person', person_identity: 'Address', desk_list: 'Desk list',
+                    desk_list_item: 'Line', reminder: 'Reminder'};
 let message = '';
 
 async function restore(record) {

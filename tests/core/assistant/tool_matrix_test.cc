@@ -52,6 +52,8 @@ class ToolMatrixTest : public RecordToolTest {
                             {"instruction", "x"},
                             {"schedule", {{"frequency", "daily"}, {"time", "08:00"}}}},
                            space);
+    ids["$desk_list"] = Seed("desk_list", {{"title", "D"}}, space);
+    ids["$desk_line"] = Seed("desk_list_item", {{"list", ids["$desk_list"]}, {"text", "L"}}, space);
     ids["$trashed"] = Seed("task", {{"title", "Old"}}, space);
     EXPECT_TRUE(
         tools::DirectMutationSink(*db_, kNow)({{"task.delete", {{"id", ids["$trashed"]}}}}).ok());
@@ -77,8 +79,9 @@ class ToolMatrixTest : public RecordToolTest {
   // Every row of every table the matrix touches, to see nothing changed.
   std::string Snapshot() {
     std::string out;
-    for (const char* table : {"tasks", "pages", "projects", "people", "boards", "comments",
-                              "reminders", "watchers", "routines"}) {
+    for (const char* table :
+         {"tasks", "pages", "projects", "people", "boards", "comments", "reminders", "watchers",
+          "routines", "desk_lists", "desk_list_items"}) {
       auto rows =
           db_->Query(std::string("SELECT id, version, deleted FROM ") + table + " ORDER BY id");
       EXPECT_TRUE(rows.ok()) << table;
@@ -124,6 +127,8 @@ const std::vector<MatrixCall>& Calls() {
       {"hub_cancel_watcher", {{"id", "$watcher"}}},
       {"hub_update_routine", {{"id", "$routine"}, {"paused", true}}},
       {"hub_delete_routine", {{"id", "$routine"}}},
+      {"hub_update_desk_list", {{"id", "$desk_list"}, {"check", {"$desk_line"}}}},
+      {"hub_delete_desk_list", {{"id", "$desk_list"}}},
       {"hub_restore_from_trash", {{"kind", "task"}, {"id", "$trashed"}}},
   };
   return calls;

@@ -7,13 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include <memory>
 #include <string>
 
 #include "core/hub/hub.h"
-#include "core/records/record_mutators.h"
-#include "core/store/sqlite_database.h"
 #include "core/sync/authorization.h"
+#include "tests/core/hub_store_fixture.h"
 
 namespace ensemble::core::reminders {
 namespace {
@@ -26,43 +24,22 @@ constexpr char kReminder[] = "01JB00000000000000000000R1";
 constexpr char kWatcher[] = "01JB00000000000000000000W1";
 constexpr int64_t kAt = 1'796'029'200'000;
 
-class ReminderTest : public ::testing::Test {
+class ReminderTest : public HubStoreTest {
  protected:
   void SetUp() override {
-    db_ = std::move(store::SqliteDatabase::Open(":memory:")).value();
-    ASSERT_TRUE(hub::Migrate(*db_).ok());
-    ASSERT_TRUE(Apply("task.create", {{"id", kTask}, {"spaceId", "here"}, {"title", "a"}}).ok());
+    ASSERT_TRUE(Mutate("task.create", {{"id", kTask}, {"spaceId", "here"}, {"title", "a"}}).ok());
     ASSERT_TRUE(
-        Apply("task.create", {{"id", kTaskThere}, {"spaceId", "there"}, {"title", "b"}}).ok());
+        Mutate("task.create", {{"id", kTaskThere}, {"spaceId", "there"}, {"title", "b"}}).ok());
   }
-
-  Status Apply(const std::string& name, const json& args) {
-    const sync::Mutator* m = hub::Config().mutators->Find(name);
-    EXPECT_NE(m, nullptr) << name;
-    store::Transaction txn(*db_);
-    sync::MutationContext ctx(*db_, ++now_);
-    Status st = (*m)(ctx, args);
-    if (st.ok()) EXPECT_TRUE(txn.Commit().ok());
-    return st;
-  }
-
-  json Row(const records::RecordKind& kind, const std::string& id) {
-    auto row = records::ReadRecord(kind, *db_, id);
-    EXPECT_TRUE(row.ok() && row->has_value());
-    return row.ok() && row->has_value() ? **row : json();
-  }
-
-  std::unique_ptr<store::SqliteDatabase> db_;
-  int64_t now_ = 1000;
 };
 
 TEST_F(ReminderTest, CreateKeepsTheTimeAndTheRecordItIsAbout) {
-  ASSERT_TRUE(Apply("reminder.create", {{"id", kReminder},
-                                        {"spaceId", "here"},
-                                        {"text", "  Call Ana  "},
-                                        {"at", kAt},
-                                        {"item_kind", "task"},
-                                        {"item", kTask}})
+  ASSERT_TRUE(Mutate("reminder.create", {{"id", kReminder},
+                                         {"spaceId", "here"},
+                                         {"text", "  Call Ana  "},
+                                         {"at", kAt},
+                                         {"item_kind", "task"},
+                                         {"item", kTask}})
                   .ok());
   json row = Row(kReminderRecordKind, kReminder);
   EXPECT_EQ(row["text"], "Call Ana");
@@ -72,15 +49,15 @@ TEST_F(ReminderTest, CreateKeepsTheTimeAndTheRecordItIsAbout) {
 }
 
 TEST_F(ReminderTest, ARecordOfAnotherSpaceIsNotFound) {
-  Status st = Apply("reminder.create", {{"id", kReminder},
-                                        {"spaceId", "here"},
-                                        {"text", "x"},
-                                        {"at", kAt},
-                                        {"item_kind", "task"},
-                                        {"item", kTaskThere}});
+  Status st = Mutate("reminder.create", {{"id", kReminder},
+                                         {"spaceId", "here"},
+                                         {"text", "x"},
+                                         {"at", kAt},
+                                         {"item_kind", "task"},
+                                         {"item", kTaskThere}});
   EXPECT_EQ(st.code(), codes::kNotFound);
   EXPECT_EQ(st.message(), std::string("no task with id ") + kTaskThere);
-  st = Apply(
+  st = Mutate(
       "watcher.create",
       {{"id", kWatcher}, {"spaceId", "here"}, {"target_kind", "task"}, {"target", kTaskThere}});
   EXPECT_EQ(st.code(), codes::kNotFound);
@@ -99,33 +76,33 @@ TEST_F(ReminderTest, BadFieldsAreRefusedReadably) {
        {"at", kAt}},
   };
   for (const json& args : cases) {
-    EXPECT_EQ(Apply("reminder.create", args).code(), codes::kInvalidArgument) << args.dump();
+    EXPECT_EQ(Mutate("reminder.create", args).code(), codes::kInvalidArgument) << args.dump();
   }
 }
 
 TEST_F(ReminderTest, DismissIsAnUpdateAndTheLinkNeverChanges) {
-  ASSERT_TRUE(
-      Apply("reminder.create", {{"id", kReminder}, {"spaceId", "here"}, {"text", "x"}, {"at", kAt}})
-          .ok());
-  ASSERT_TRUE(Apply("reminder.update", {{"id", kReminder}, {"fields", {{"dismissed", 1}}}}).ok());
+  ASSERT_TRUE(Mutate("reminder.create",
+                     {{"id", kReminder}, {"spaceId", "here"}, {"text", "x"}, {"at", kAt}})
+                  .ok());
+  ASSERT_TRUE(Mutate("reminder.update", {{"id", kReminder}, {"fields", {{"dismissed", 1}}}}).ok());
   EXPECT_EQ(Row(kReminderRecordKind, kReminder)["dismissed"], 1);
-  EXPECT_EQ(Apply("reminder.update", {{"id", kReminder}, {"fields", {{"item", kTask}}}}).code(),
+  EXPECT_EQ(Mutate("reminder.update", {{"id", kReminder}, {"fields", {{"item", kTask}}}}).code(),
             codes::kInvalidArgument);
 }
 
 TEST_F(ReminderTest, StoppingAWatcherIsTrashAndRestoreBringsItBack) {
-  ASSERT_TRUE(Apply("watcher.create", {{"id", kWatcher},
-                                       {"spaceId", "here"},
-                                       {"target_kind", "task"},
-                                       {"target", kTask},
-                                       {"condition", "when it is done"}})
+  ASSERT_TRUE(Mutate("watcher.create", {{"id", kWatcher},
+                                        {"spaceId", "here"},
+                                        {"target_kind", "task"},
+                                        {"target", kTask},
+                                        {"condition", "when it is done"}})
                   .ok());
   EXPECT_EQ(
-      Apply("watcher.update", {{"id", kWatcher}, {"fields", {{"target", kTaskThere}}}}).code(),
+      Mutate("watcher.update", {{"id", kWatcher}, {"fields", {{"target", kTaskThere}}}}).code(),
       codes::kInvalidArgument);
-  ASSERT_TRUE(Apply("watcher.delete", {{"id", kWatcher}}).ok());
+  ASSERT_TRUE(Mutate("watcher.delete", {{"id", kWatcher}}).ok());
   EXPECT_EQ(Row(kWatcherRecordKind, kWatcher)["deleted"], 1);
-  ASSERT_TRUE(Apply("watcher.restore", {{"id", kWatcher}}).ok());
+  ASSERT_TRUE(Mutate("watcher.restore", {{"id", kWatcher}}).ok());
   EXPECT_EQ(Row(kWatcherRecordKind, kWatcher)["condition"], "when it is done");
 }
 

@@ -1,0 +1,36 @@
+// The runs of the desk-list tools (spec 002 §2 "Today, recap, profile
+// lists": desk lists list, add, change, remove), the space owner's own:
+// hub_list_desk_lists, hub_create_desk_list, hub_update_desk_list (title,
+// and lines added, ticked, unticked, reworded or removed in one call) and
+// hub_delete_desk_list, each write with Undo. Definitions are in
+// tools_desk.cc, which attaches these hooks.
+//
+// Every id (a list, a line) is resolved among the live records of
+// ctx.space_id, and a line must be on the list named; the mutations are the
+// records' (core/desk), so only the space's owner can write them.
+//
+// Thread-safety: the hooks are stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::assistant {
+
+// Lines one hub_create_desk_list or hub_update_desk_list call may name in
+// each of its lists (add, check, ...): a call is an edit, not an import.
+inline constexpr size_t kMaxDeskLinesPerCall = 50;
+// The gap the tools leave between the positions of lines they add, so a
+// client can put a line between two without renumbering.
+inline constexpr int64_t kDeskLinePositionStep = 1024;
+
+// Sets the hooks of `def` when it is one of the four tools (by name).
+void AttachDeskToolHooks(tools::ToolDef& def);
+
+}  // namespace ensemble::core::assistant
+
+#endif  // ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_

@@ -1,0 +1,107 @@
+// Desk lists in Today: the person's short checklists (spec 002 §2, desk
+// lists: list, add, change, remove). Each line is a record of its own, so a
+// tick here and a tick on another device both stay. Every change is a
+// mutation on the replica, queued like any edit, so it works offline.
+//
+// Inputs are made once per list and kept across renders, so a pull arriving
+// while someone types never drops what they typed.
+
+import {rpc} from '../rpc.js';
+import {records, state} from '../state.js';
+import {h} from '../util.js';
+
+// The step between positions of lines added here (as the assistant's tools
+// leave), so a line can later go between two without renumbering.
+const kPositionStep = 1024;
+const addInputs = new Map();  // list id -> its "Add a line" input
+let message = '';
+let onChange = () => {};
+
+const liveLines = (listId) => records('desk_list_item')
+  .filter((l) => l.list === listId)
+  .sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+
+async function run(name, args, failure) {
+  try {
+    await rpc('mutate', {name, args});
+    message = '';
+  } catch (e) {
+    message = `${failure}: ${e.message}`;
+  }
+  onChange();
+}
+
+function addLine(list, input) {
+  const text = input.value.trim();
+  if (!text) return;
+  const last = liveLines(list.id).reduce((max, l) => Math.max(max, l.position), 0);
+  input.value = '';
+  run('desk_list_item.create',
+      {spaceId: state.space, list: list.id, text, position: last + kPositionStep},
+      `Could not add “${text}”`);
+}
+
+function addInput(list) {
+  let input = addInputs.get(list.id);
+  if (!input) {
+    input = h('input', {maxlength: 500, placeholder: 'Add a line',
+                        'aria-label': `Add a line to ${list.title}`, dataset: {testid: 'desk-line-input'}});
+    addInputs.set(list.id, input);
+  }
+  return input;
+}
+
+function lineItem(line) {
+  const id = `desk-line-${line.id}`;
+  return h('li', {class: 'desk-line', dataset: {testid: 'desk-line', id: line.id, done: line.done ? 'yes' : 'no'}},
+    h('input', {type: 'checkbox', id, checked: Boolean(line.done), dataset: {testid: 'desk-line-done'},
+                onchange: (e) => run('desk_list_item.update',
+                                     {id: line.id, fields: {done: e.target.checked ? 1 : 0},
+                                      base: {done: line.done ? 1 : 0}},
+                                     `Could not tick “${line.text}”`)}),
+    h('label', {for: id}, line.text),
+    h('button', {type: 'button', class: 'quiet', dataset: {testid: 'desk-line-remove'},
+                 'aria-label': `Remove line: ${line.text}`,
+                 onclick: () => run('desk_list_item.delete', {id: line.id},
+                                    `Could not remove “${line.text}”`)}, '×'));
+}
+
+function listCard(list) {
+  const lines = liveLines(list.id);
+  const done = lines.filter((l) => l.done).length;
+  const input = addInput(list);
+  return h('section', {class: 'desk-list', dataset: {testid: 'desk-list', id: list.id}},
+    h('h4', {}, list.title, h('span', {class: 'count'}, lines.length ? `${done}/${lines.length}` : '')),
+    lines.length ? h('ul', {}, lines.map(lineItem)) : null,
+    h('form', {class: 'desk-add', onsubmit: (e) => { e.preventDefault(); addLine(list, input); }},
+      input, h('button', {type: 'submit'}, 'Add')),
+    h('button', {type: 'button', class: 'quiet', dataset: {testid: 'desk-list-remove'},
+                 'aria-label': `Remove the list ${list.title}`,
+                 onclick: () => run('desk_list.delete', {id: list.id},
+                                    `Could not remove “${list.title}”`)}, 'Remove list'));
+}
+
+const newListInput = h('input', {maxlength: 200, placeholder: 'New list, e.g. Waiting on',
+                                 'aria-label': 'New desk list title', dataset: {testid: 'desk-new-list'}});
+const newListForm = h('form', {class: 'desk-add', onsubmit: (e) => {
+  e.preventDefault();
+  const title = newListInput.value.trim();
+  if (!title) return;
+  newListInput.value = '';
+  run('desk_list.create', {spaceId: state.space, title}, `Could not add the list “${title}”`);
+}}, newListInput, h('button', {type: 'submit'}, 'Add list'));
+
+// The Lists section of Today; `changed` re-renders after a change.
+export function deskSection(changed) {
+  onChange = changed;
+  const lists = records('desk_list').slice()
+    .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || a.id.localeCompare(b.id));
+  for (const id of addInputs.keys()) {
+    if (!lists.some((l) => l.id === id)) addInputs.delete(id);
+  }
+  return h('section', {class: 'today-group', dataset: {testid: 'desk-lists'}},
+    h('h3', {}, 'Lists'),
+    message ? h('p', {class: 'note', role: 'status'}, message) : null,
+    h('div', {class: 'desk-grid'}, lists.map(listCard)),
+    newListForm);
+}
