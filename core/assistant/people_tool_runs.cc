@@ -1,11 +1,13 @@
 #include "core/assistant/people_tool_runs.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/assistant/record_tool_rows.h"
+#include "core/people/merge.h"
 #include "core/people/person.h"
 
 namespace ensemble::core::assistant {
@@ -14,22 +16,65 @@ namespace {
 using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
 
 json PersonShape(const json& row) {
-  return {{"id", row["id"]},     {"name", row["name"]}, {"email", row["email"]},
-          {"role", row["role"]}, {"team", row["team"]}, {"relationship", row["relationship"]}};
+  json out = {{"id", row["id"]},     {"name", row["name"]}, {"email", row["email"]},
+              {"role", row["role"]}, {"team", row["team"]}, {"relationship", row["relationship"]}};
+  // What hub_list_people adds: other addresses and provider ids, and the
+  // people this one may be (a merge to offer, never to make unasked).
+  for (const char* extra : {"identities", "maybeSameAs"}) {
+    if (row.contains(extra)) out[extra] = row[extra];
+  }
+  return out;
 }
 
 std::string NameText(const json& row) { return Quoted(row.value("name", std::string())); }
 
 // --- hub_list_people ---------------------------------------------------------
 
+// Gives each of `rows` (the space's live people) its live identities
+// [{kind, value}] and the people it may be [{id, name, reason}].
+Status AddIdentitiesAndSuggestions(ToolContext& ctx, std::vector<json>& rows) {
+  std::map<std::string, json*> by_id;
+  for (json& r : rows) {
+    r["identities"] = json::array();
+    r["maybeSameAs"] = json::array();
+    by_id[r["id"].get<std::string>()] = &r;
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows identities,
+      ctx.db->Query("SELECT person, identity_kind, value FROM person_identities WHERE space_id = "
+                    "$1 AND deleted = 0 ORDER BY identity_kind, value",
+                    {store::Value(ctx.space_id)}));
+  for (size_t i = 0; i < identities.size(); ++i) {
+    auto it = by_id.find(store::AsText(identities.rows[i][0]));
+    if (it == by_id.end()) continue;
+    (*it->second)["identities"].push_back({{"kind", store::AsText(identities.rows[i][1])},
+                                           {"value", store::AsText(identities.rows[i][2])}});
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<people::MergeSuggestion> pairs,
+                            people::FindMergeSuggestions(*ctx.db, ctx.space_id));
+  for (const people::MergeSuggestion& s : pairs) {
+    auto a = by_id.find(s.person);
+    auto b = by_id.find(s.into);
+    if (a == by_id.end() || b == by_id.end()) continue;
+    a->second->at("maybeSameAs")
+        .push_back({{"id", s.into}, {"name", b->second->at("name")}, {"reason", s.reason}});
+    b->second->at("maybeSameAs")
+        .push_back({{"id", s.person}, {"name", a->second->at("name")}, {"reason", s.reason}});
+  }
+  return Status::Ok();
+}
+
 Result<json> RunListPeople(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   const std::string query = task_tools::StringIn(call.input, "query");
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPerson));
+  ENSEMBLE_RETURN_IF_ERROR(AddIdentitiesAndSuggestions(*ctx, rows));
   std::erase_if(rows, [&](const json& r) {
     const json email = r.value("email", json(nullptr));
-    return !MatchesQuery(
-        query, {r.value("name", std::string()), email.is_string() ? email.get<std::string>() : ""});
+    std::vector<std::string> texts = {r.value("name", std::string()),
+                                      email.is_string() ? email.get<std::string>() : ""};
+    for (const json& i : r["identities"]) texts.push_back(i["value"]);
+    return !MatchesQuery(query, texts);
   });
   return ListResult(kPerson, call.input, rows, query, PersonShape);
 }

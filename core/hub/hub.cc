@@ -71,7 +71,8 @@ std::span<const store::Migration> Migrations() {
                                                      assistant::kCreateRunningTurnsTable,
                                                      routines::kCreateRoutineRunsTable,
                                                      people::kCreatePersonIdentitiesTable,
-                                                     desk::kCreateDeskListTables};
+                                                     desk::kCreateDeskListTables,
+                                                     people::kAddPersonDistinctFrom};
   return kAll;
 }
 

@@ -113,6 +113,26 @@ Status KeepAddress(sync::MutationContext& ctx, const json& from, const std::stri
                                     {"source", "merge"}});
 }
 
+// The kept person's distinct_from once the merged one's is added, without
+// either of the two; null when it does not change. Read after
+// MoveListLinks, which may have written the kept person's list.
+Result<json> KeptDistinctFrom(sync::MutationContext& ctx, const json& from,
+                              const std::string& into_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(auto into, records::ReadRecord(kPersonKind, ctx.db(), into_id));
+  const json before = (*into)["distinct_from"];
+  json list = json::array();
+  for (const json* source : {&before, &from["distinct_from"]}) {
+    for (const json& v : *source) {
+      if (v == into_id || v == from["id"]) continue;
+      if (std::find(list.begin(), list.end(), v) == list.end()) list.push_back(v);
+    }
+  }
+  // The oldest marks are kept when the two lists exceed the cap together.
+  if (list.size() > kMaxDistinctPeople) list.erase(list.begin() + kMaxDistinctPeople, list.end());
+  if (list == before) return json(nullptr);
+  return list;
+}
+
 // Case, width and spacing aside: "Ana  LIMA" and "ana lima" are one key.
 std::string NameKey(std::string_view name) {
   std::u32string text;
@@ -177,6 +197,10 @@ Status MergePerson(sync::MutationContext& ctx, const json& args) {
                                            space_id, id, into_id));
   ENSEMBLE_RETURN_IF_ERROR(MoveRecordLinks(ctx, reminders::kWatcherRecordKind, "target_kind",
                                            "target", space_id, id, into_id));
+  // "Not the same as the merged person" now means the kept one.
+  ENSEMBLE_RETURN_IF_ERROR(MoveListLinks(ctx, kPersonKind, "distinct_from", space_id, id, into_id));
+  ENSEMBLE_ASSIGN_OR_RETURN(json distinct, KeptDistinctFrom(ctx, *from, into_id));
+  if (!distinct.is_null()) fill["distinct_from"] = std::move(distinct);
   if (!fill.empty())
     ENSEMBLE_RETURN_IF_ERROR(records::WriteFields(kPersonKind, ctx, into_id, fill));
   // Trash before the address moves, so the merged person no longer holds it.
@@ -194,8 +218,8 @@ Result<std::vector<MergeSuggestion>> FindMergeSuggestions(store::Database& db,
   // Oldest first, so the person kept is the one saved first.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows people,
-      db.Query("SELECT id, name, email FROM people WHERE space_id = $1 AND deleted = 0 "
-               "ORDER BY created_at, id",
+      db.Query("SELECT id, name, email, distinct_from FROM people WHERE space_id = $1 AND "
+               "deleted = 0 ORDER BY created_at, id",
                {Value(space_id)}));
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows addresses,
@@ -206,9 +230,18 @@ Result<std::vector<MergeSuggestion>> FindMergeSuggestions(store::Database& db,
   std::map<std::string, size_t> order;  // person id -> position, oldest first
   std::map<std::string, std::vector<std::string>> by_address;
   std::map<std::string, std::vector<std::string>> by_name;
+  // Pairs someone said are two people, either way round.
+  std::set<std::pair<std::string, std::string>> distinct;
+  const records::FieldSpec& distinct_field = *kPersonKind.FindField("distinct_from");
   for (size_t i = 0; i < people.size(); ++i) {
     const std::string id = store::AsText(people.rows[i][0]);
     order[id] = i;
+    for (const json& other :
+         records::FromColumn(distinct_field, json(store::AsText(people.rows[i][3])))) {
+      if (!other.is_string()) continue;
+      distinct.insert({id, other.get<std::string>()});
+      distinct.insert({other.get<std::string>(), id});
+    }
     by_name[NameKey(store::AsText(people.rows[i][1]))].push_back(id);
     if (!store::IsNull(people.rows[i][2])) {
       const std::string email = NormalizeEmail(store::AsText(people.rows[i][2]));
@@ -225,8 +258,13 @@ Result<std::vector<MergeSuggestion>> FindMergeSuggestions(store::Database& db,
     std::sort(ids.begin(), ids.end(),
               [&order](const std::string& a, const std::string& b) { return order[a] < order[b]; });
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    // Each into the oldest it was not said to differ from.
     for (size_t k = 1; k < ids.size(); ++k) {
-      if (seen.insert({ids[k], ids[0]}).second) out.push_back({ids[k], ids[0], reason});
+      for (size_t j = 0; j < k; ++j) {
+        if (distinct.count({ids[k], ids[j]})) continue;
+        if (seen.insert({ids[k], ids[j]}).second) out.push_back({ids[k], ids[j], reason});
+        break;
+      }
     }
   };
   for (auto& [address, ids] : by_address) suggest(ids, "same_address");

@@ -9,7 +9,9 @@
 //     empty, and keeps `id`'s differing address as an email identity; `id`'s
 //     identities move to `into`; tasks' and projects' people lists,
 //     comments, reminders and watchers naming `id` name `into` (records in
-//     Trash too, so a restore finds the right person); `id` goes to Trash.
+//     Trash too, so a restore finds the right person), and so do other
+//     people's distinct_from marks; `into` takes `id`'s marks too (neither
+//     keeps the two of them); `id` goes to Trash.
 //     Written by owners and editors, like people (sync::AuthorizeMutation);
 //     the links it moves follow, whoever's they are.
 //
@@ -44,7 +46,9 @@ struct MergeSuggestion {
 };
 
 // The space's suggestions, at most kMaxMergeSuggestions, address matches
-// first, then by the kept person's id.
+// first, then by the kept person's age. A pair either of whom lists the
+// other in distinct_from ("not the same person") is never suggested; the
+// newer is then paired with the oldest match it was not said to differ from.
 inline constexpr size_t kMaxMergeSuggestions = 100;
 Result<std::vector<MergeSuggestion>> FindMergeSuggestions(store::Database& db,
                                                           const std::string& space_id);

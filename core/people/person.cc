@@ -2,6 +2,7 @@
 
 #include "core/people/identity.h"
 #include "core/records/record_mutators.h"
+#include "core/text/ascii.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::people {
@@ -18,6 +19,7 @@ const records::FieldSpec kFields[] = {
      .type = records::FieldType::kEnum,
      .nullable = true,
      .values = kRelationships},
+    {.name = "distinct_from", .type = records::FieldType::kIdList, .max_items = kMaxDistinctPeople},
 };
 
 }  // namespace
@@ -40,17 +42,15 @@ const store::Migration kCreatePeopleTable = {
     "CREATE INDEX people_space ON people (space_id, id);"
     "CREATE INDEX people_row_version ON people (row_version);"};
 
+const store::Migration kAddPersonDistinctFrom = {
+    24, "people's distinct_from",
+    "ALTER TABLE people ADD COLUMN distinct_from TEXT NOT NULL DEFAULT '[]';"};
+
 void RegisterMutators(sync::MutatorRegistry& registry) {
   records::RegisterRecordMutators(kPersonKind, registry);
 }
 
-std::string NormalizeEmail(std::string_view email) {
-  std::string out(text::Trim(email));
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
+std::string NormalizeEmail(std::string_view email) { return text::AsciiLowered(text::Trim(email)); }
 
 Result<std::optional<std::string>> FindPersonByEmail(store::Database& db,
                                                      const std::string& space_id,

@@ -36,17 +36,26 @@ inline constexpr size_t kMaxEmailChars = 254;
 // The tool schema's cap on role and team (tools_people.cc).
 inline constexpr size_t kMaxRoleChars = 200;
 
+// People a person is known not to be (a merge suggestion turned down); the
+// spec names no cap, and this many "not the same" answers about one person
+// is far past any real directory's name clashes.
+inline constexpr size_t kMaxDistinctPeople = 100;
+
 inline constexpr std::string_view kRelationships[] = {"colleague", "client", "partner", "vendor",
                                                       "other"};
 
 // Fields: name (required), email (text or null, default null), role and
-// team (default ""), relationship (one of kRelationships or null).
-// The columns role, team and relationship come with migration 17
-// (projects::kAddProjectPagePersonFields).
+// team (default ""), relationship (one of kRelationships or null),
+// distinct_from (person ids, default []: never suggested as the same
+// person, people/merge.h). The columns role, team and relationship come with
+// migration 17 (projects::kAddProjectPagePersonFields), distinct_from with
+// migration 24.
 extern const records::RecordKind kPersonKind;
 
 // The schema step for people, in the hub's migration list.
 extern const store::Migration kCreatePeopleTable;
+// Migration 24: the people's distinct_from column.
+extern const store::Migration kAddPersonDistinctFrom;
 
 void RegisterMutators(sync::MutatorRegistry& registry);
 

@@ -167,6 +167,24 @@ test('People suggests two entries of one name, and Merge reaches the server', as
   assert.equal(query("SELECT deleted FROM people WHERE email = 'ana@home.example'"), '1');
   assert.equal(query("SELECT p.name FROM person_identities i JOIN people p ON p.id = i.person " +
                      "WHERE i.value = 'ana@home.example' AND i.deleted = 0"), 'Ana Lima');
+
+  // Two people of one name who are two people: "Not the same" ends the pair for good.
+  for (const email of ['cy@one.example', 'cy@two.example']) {
+    await page.fill(byTestId('person-name'), 'Cy Park');
+    await page.fill(byTestId('person-email'), email);
+    await page.keyboard.press('Enter');
+    await page.locator(byTestId('person-item'), {hasText: email}).waitFor();
+  }
+  await pair.waitFor();
+  await pair.locator(byTestId('merge-not-same')).click();
+  await pair.waitFor({state: 'detached'});
+  await expectText(page, byTestId('people-message'),
+                   '“Cy Park” and “Cy Park” will not be suggested again.');
+  assert.equal(await page.locator(byTestId('person-item'), {hasText: 'Cy Park'}).count(), 2);
+  await synced(page);
+  assert.equal(query("SELECT distinct_from = '[\"' || " +
+                     "(SELECT id FROM people WHERE email = 'cy@one.example') || '\"]' " +
+                     "FROM people WHERE email = 'cy@two.example'"), '1');
 });
 
 test('a page is written in the page editor and reaches the server', async (t) => {

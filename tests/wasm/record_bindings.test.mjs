@@ -92,6 +92,18 @@ test('people of one name are suggested, and a merge on the replica ends it', () 
   assert.equal(call(core, 'mergeSuggestions', 7).code, 'INVALID_ARGUMENT');
 });
 
+test('"not the same" on the replica ends a suggestion, and the mark lists as a list', () => {
+  const first = create('person', {name: 'Cy Park'});
+  const second = create('person', {name: 'cy park'});
+  assert.equal(ok(core, 'mergeSuggestions', 'personal').suggestions.length, 1);
+  ok(core, 'mutate', 'person.update', JSON.stringify({
+    id: second, fields: {distinct_from: [first]}, base: {distinct_from: []}}));
+  assert.deepEqual(ok(core, 'mergeSuggestions', 'personal').suggestions, []);
+  const people = ok(core, 'listRecords', 'person', '{}').records;
+  assert.deepEqual(people.find((p) => p.id === second).distinct_from, [first]);
+  assert.deepEqual(people.find((p) => p.id === first).distinct_from, []);
+});
+
 test('bad input is an error value, never an exception', () => {
   const unknown = call(core, 'listRecords', 'spaceship', '{}');
   assert.equal(unknown.ok, false);

@@ -1,7 +1,8 @@
 // People: the space's people (add one by name and address), and the pairs
-// that may be one person (same address, or same name) with Merge. A merge is
-// the person.merge mutation, run on the replica and queued like any edit, so
-// it works offline; it asks once before it moves anything.
+// that may be one person (same address, or same name) with Merge, or "Not the
+// same", which marks the newer as distinct_from the older so the pair is not
+// suggested again. Both are mutations run on the replica and queued like any
+// edit, so they work offline; Merge asks once before it moves anything.
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
@@ -49,6 +50,20 @@ async function merge(s) {
   draw();
 }
 
+async function notSame(person, into) {
+  const marks = Array.isArray(person.distinct_from) ? person.distinct_from : [];
+  try {
+    await rpc('mutate', {name: 'person.update',
+                         args: {id: person.id, fields: {distinct_from: [...marks, into.id]},
+                                base: {distinct_from: marks}}});
+    message = `“${person.name}” and “${into.name}” will not be suggested again.`;
+  } catch (e) {
+    message = `Could not keep “${person.name}” apart from “${into.name}”: ${e.message}`;
+  }
+  await readSuggestions();
+  draw();
+}
+
 async function add(form) {
   const name = form.elements.name.value.trim();
   const email = form.elements.email.value.trim();
@@ -83,9 +98,12 @@ function suggestionItem(s) {
         h('button', {type: 'button', dataset: {testid: 'merge-confirm'}, onclick: () => merge(s)}, 'Merge'),
         h('button', {type: 'button', dataset: {testid: 'merge-cancel'},
                      onclick: () => { confirming = null; draw(); }}, 'Cancel'))
-      : h('button', {type: 'button', dataset: {testid: 'merge-start'},
-                     'aria-label': `Merge ${person.name} into ${into.name}`,
-                     onclick: () => { confirming = s; draw(); }}, `Merge into “${into.name}”`));
+      : [h('button', {type: 'button', dataset: {testid: 'merge-start'},
+                      'aria-label': `Merge ${person.name} into ${into.name}`,
+                      onclick: () => { confirming = s; draw(); }}, `Merge into “${into.name}”`),
+        h('button', {type: 'button', dataset: {testid: 'merge-not-same'},
+                     'aria-label': `${person.name} and ${into.name} are two people`,
+                     onclick: () => notSame(person, into)}, 'Not the same')]);
 }
 
 // The form is made once, so a re-render (a pull, a suggestion read) never

@@ -117,6 +117,36 @@ TEST_F(PeopleToolRunsTest, IdsOfAnotherSpaceAreNotFoundAndNothingIsWritten) {
   EXPECT_EQ(Ok("hub_list_people", {{"query", "bo"}})["data"]["total"], 1);
 }
 
+TEST_F(PeopleToolRunsTest, ListShowsOtherAddressesAndWhoMayBeTheSamePerson) {
+  const std::string ana = Seed("person", {{"name", "Ana Lima"}, {"email", "ana@work.example"}});
+  const std::string twin = Seed("person", {{"name", "ana lima"}});
+  const std::string bo = Seed("person", {{"name", "Bo"}});
+  Seed("person_identity",
+       {{"person", bo}, {"identity_kind", "email"}, {"value", "bo@home.example"}});
+  Seed("person_identity", {{"person", bo}, {"identity_kind", "slack"}, {"value", "u0bo"}});
+  // Found by an address that is an identity, not their own email.
+  json found = Ok("hub_list_people", {{"query", "bo@home"}})["data"]["people"];
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0]["id"], bo);
+  EXPECT_EQ(found[0]["identities"], json::parse(R"([{"kind":"email","value":"bo@home.example"},)"
+                                                R"({"kind":"slack","value":"U0BO"}])"));
+  EXPECT_TRUE(found[0]["maybeSameAs"].empty());
+  json all = Ok("hub_list_people", json::object())["data"]["people"];
+  for (const json& p : all) {
+    if (p["id"] == ana) {
+      EXPECT_EQ(p["maybeSameAs"],
+                json::array({{{"id", twin}, {"name", "ana lima"}, {"reason", "same_name"}}}));
+    }
+    if (p["id"] == twin) EXPECT_EQ(p["maybeSameAs"][0]["id"], ana);
+  }
+  // Said to be two people, they are no longer offered as one.
+  ASSERT_TRUE(tools::DirectMutationSink(*db_, kNow)(
+                  {{"person.update", {{"id", twin}, {"fields", {{"distinct_from", {ana}}}}}}})
+                  .ok());
+  const json after = Ok("hub_list_people", json::object())["data"]["people"];
+  for (const json& p : after) EXPECT_TRUE(p["maybeSameAs"].empty()) << p.dump();
+}
+
 TEST_F(PeopleToolRunsTest, DeleteAndUndoRestores) {
   const std::string bo = Seed("person", {{"name", "Bo"}});
   json r = Ok("hub_delete_people", {{"ids", {bo}}});

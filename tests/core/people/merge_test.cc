@@ -208,5 +208,45 @@ TEST_F(MergeTest, SuggestionsPairSameAddressesAndSameNamesNewerIntoOlder) {
   EXPECT_TRUE(FindMergeSuggestions(*db_, "t")->empty());
 }
 
+TEST_F(MergeTest, APairSaidToBeTwoPeopleIsNotSuggestedAgain) {
+  constexpr char kAnaThird[] = "01JB0000000000000000000006";
+  ASSERT_TRUE(
+      Mutate("person.create", {{"id", kAnaThird}, {"spaceId", "s"}, {"name", "ANA lima"}}).ok());
+  auto pairs = [&] {
+    std::vector<std::pair<std::string, std::string>> out;
+    const auto found = FindMergeSuggestions(*db_, "s");
+    EXPECT_TRUE(found.ok());
+    for (const MergeSuggestion& m : *found) {
+      out.push_back({m.person, m.into});
+    }
+    return out;
+  };
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(pairs(), (Pairs{{kAnaToo, kAna}, {kAnaThird, kAna}}));
+  // "Not the same" on the newest: it is paired with the next oldest instead.
+  ASSERT_TRUE(Mutate("person.update", {{"id", kAnaThird},
+                                       {"fields", {{"distinct_from", {kAna}}}},
+                                       {"base", {{"distinct_from", json::array()}}}})
+                  .ok());
+  EXPECT_EQ(pairs(), (Pairs{{kAnaToo, kAna}, {kAnaThird, kAnaToo}}));
+  // Marked on the older side, the pair is ended just the same.
+  ASSERT_TRUE(
+      Mutate("person.update", {{"id", kAna}, {"fields", {{"distinct_from", {kAnaToo}}}}}).ok());
+  EXPECT_EQ(pairs(), (Pairs{{kAnaThird, kAnaToo}}));
+}
+
+TEST_F(MergeTest, NotTheSameMarksFollowTheMerge) {
+  // Bo is not Ana Too; Ana Too is not Cy (of another space: kept as an id).
+  ASSERT_TRUE(
+      Mutate("person.update", {{"id", kBo}, {"fields", {{"distinct_from", {kAnaToo}}}}}).ok());
+  ASSERT_TRUE(
+      Mutate("person.update", {{"id", kAnaToo}, {"fields", {{"distinct_from", {kCy, kAna}}}}})
+          .ok());
+  ASSERT_TRUE(Merge(kAnaToo, kAna).ok());
+  EXPECT_EQ(Row(kPersonKind, kBo)["distinct_from"], json::array({kAna}));
+  // The kept person takes the marks, but never one of the two merged.
+  EXPECT_EQ(Row(kPersonKind, kAna)["distinct_from"], json::array({kCy}));
+}
+
 }  // namespace merge_test
 }  // namespace ensemble::core::people
