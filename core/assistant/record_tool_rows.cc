@@ -9,6 +9,7 @@
 #include "core/projects/project.h"
 #include "core/records/record_mutators.h"
 #include "core/store/database.h"
+#include "core/text/ascii.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::assistant::record_tools {
@@ -31,14 +32,6 @@ class FixedClock : public platform::Clock {
  private:
   int64_t now_ms_;
 };
-
-std::string LowerAscii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
-}
 
 bool SaysNothing(const json& v) {
   return v.is_null() || (v.is_string() && v.get_ref<const std::string&>().empty()) ||
@@ -116,8 +109,8 @@ std::vector<refs::SummaryItem> ItemsOf(const Noun& noun, const std::vector<json>
 
 bool MatchesQuery(std::string_view query, const std::vector<std::string>& texts) {
   std::vector<std::string> lowered;
-  for (const std::string& t : texts) lowered.push_back(LowerAscii(t));
-  std::string q = LowerAscii(query);
+  for (const std::string& t : texts) lowered.push_back(text::AsciiLowered(t));
+  std::string q = text::AsciiLowered(query);
   std::size_t start = 0;
   while (start < q.size()) {
     std::size_t end = q.find_first_of(" \t\r\n", start);

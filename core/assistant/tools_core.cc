@@ -8,6 +8,7 @@
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
 #include "core/assistant/workflow.h"
+#include "core/hub/hub.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -20,6 +21,13 @@ json StepId() {
           {"pattern", "^[a-z][a-z0-9_]*$"},
           {"maxLength", kMaxWorkflowStepIdLength},
           {"description", "Step id later steps refer to with {\"$ref\": \"<id>.<path>\"}"}};
+}
+
+// The kinds Trash holds: every synced kind.
+json TrashKind(std::string_view description) {
+  json kinds = json::array();
+  for (const sync::SyncedTable& t : hub::Config().tables) kinds.push_back(std::string(t.kind));
+  return {{"type", "string"}, {"enum", kinds}, {"description", std::string(description)}};
 }
 
 }  // namespace
@@ -57,8 +65,15 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
       Read("hub_weekly_recap", areas::kCore,
            "Summarise a week's finished, changed and upcoming work.",
            Object({{"weekOf", Date("Any day of the week; default this week")}})),
+      Read("hub_list_trash", areas::kTrash,
+           "List what is in Trash, newest first, with kinds and ids to restore.",
+           Object(WithPaging({{"kind", TrashKind("Only records of this kind")},
+                              {"query", Str(kMaxQueryChars)}}))),
       Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
-            Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}), Risk::kLow, true),
+            Object({{"kind", TrashKind("The record's kind, as hub_list_trash gives it")},
+                    {"id", Id()}},
+                   {"kind", "id"}),
+            Risk::kLow, true),
   };
   for (tools::ToolDef& def : defs) {
     AttachAccountToolHooks(def);

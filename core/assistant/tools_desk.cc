@@ -1,4 +1,4 @@
-// Desk lists, the space owner's own (playbooks/desk.md).
+// Desk lists, the space owner's own (playbooks/today.md).
 
 #include <utility>
 #include <vector>

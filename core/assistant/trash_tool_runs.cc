@@ -1,9 +1,12 @@
 #include "core/assistant/trash_tool_runs.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
+#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/tool_context.h"
+#include "core/assistant/week_date.h"
 #include "core/hub/hub.h"
 #include "core/sync/authorization.h"
 
@@ -20,6 +23,29 @@ struct Trashed {
   std::string title;  // Its title or name, for the summary; may be empty.
 };
 
+// The columns that title a record, by kind: the first one a row has.
+constexpr const char* kTitleColumns[] = {"title", "name", "text", "note", "value", "condition"};
+
+// NOT_FOUND unless the turn's account (when it has one) is a member of the
+// turn's space.
+Status CheckMember(ToolContext& ctx) {
+  if (ctx.account_id.empty()) return Status::Ok();
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<sync::Role> role,
+                            sync::RoleIn(*ctx.db, ctx.space_id, ctx.account_id));
+  if (!role) return Status(codes::kNotFound, "no space " + ctx.space_id);
+  return Status::Ok();
+}
+
+// The title of row `i` of `rows`, or "".
+std::string TitleIn(const store::Rows& rows, size_t i) {
+  for (const char* name : kTitleColumns) {
+    for (size_t c = 0; c < rows.columns.size(); ++c) {
+      if (rows.columns[c] == name) return store::AsText(rows.rows[i][c]);
+    }
+  }
+  return "";
+}
+
 // The record the call names, in Trash in the call's space.
 Result<Trashed> FindTrashed(const ToolCall& call, ToolContext& ctx) {
   const std::string kind = call.input.value("kind", std::string());
@@ -27,15 +53,9 @@ Result<Trashed> FindTrashed(const ToolCall& call, ToolContext& ctx) {
   const sync::SyncedTable* table = hub::Config().FindKind(kind);
   if (!table) {
     return Status(codes::kInvalidArgument,
-                  "a " + kind +
-                      " cannot be restored here: Trash holds tasks, projects, pages, "
-                      "people and boards");
+                  "a " + kind + " cannot be restored here: Trash holds the hub's own records");
   }
-  if (!ctx.account_id.empty()) {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<sync::Role> role,
-                              sync::RoleIn(*ctx.db, ctx.space_id, ctx.account_id));
-    if (!role) return Status(codes::kNotFound, "no space " + ctx.space_id);
-  }
+  ENSEMBLE_RETURN_IF_ERROR(CheckMember(ctx));
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
                             ctx.db->Query("SELECT * FROM " + std::string(table->table) +
                                               " WHERE id = $1 AND space_id = $2 AND deleted = 1",
@@ -43,13 +63,7 @@ Result<Trashed> FindTrashed(const ToolCall& call, ToolContext& ctx) {
   if (rows.empty()) {
     return Status(codes::kNotFound, "nothing in Trash with id " + id + " (" + kind + ")");
   }
-  Trashed out{kind, id, ""};
-  for (size_t i = 0; i < rows.columns.size(); ++i) {
-    if (rows.columns[i] == "title" || rows.columns[i] == "name") {
-      out.title = store::AsText(rows.rows[0][i]);
-    }
-  }
-  return out;
+  return Trashed{kind, id, TitleIn(rows, 0)};
 }
 
 std::string Named(const Trashed& t) {
@@ -63,6 +77,42 @@ Result<ToolContext*> ContextOf(const ToolCall& call) {
   if (!call.input.is_object())
     return Status(codes::kInvalidArgument, call.name + " takes an object");
   return call.context;
+}
+
+// hub_list_trash: the space's records in Trash, last deleted first.
+Result<json> RunListTrash(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ContextOf(call));
+  ENSEMBLE_RETURN_IF_ERROR(CheckMember(*ctx));
+  const std::string kind = call.input.value("kind", std::string());
+  const std::string query = call.input.value("query", std::string());
+  std::vector<json> rows;
+  for (const sync::SyncedTable& table : hub::Config().tables) {
+    if (!kind.empty() && table.kind != kind) continue;
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows found,
+                              ctx->db->Query("SELECT * FROM " + std::string(table.table) +
+                                                 " WHERE space_id = $1 AND deleted = 1 ORDER BY id",
+                                             {store::Value(ctx->space_id)}));
+    for (size_t i = 0; i < found.size(); ++i) {
+      json row = {{"kind", std::string(table.kind)}, {"title", TitleIn(found, i)}};
+      for (size_t c = 0; c < found.columns.size(); ++c) {
+        if (found.columns[c] == "id") row["id"] = store::AsText(found.rows[i][c]);
+        if (found.columns[c] == "updated_at") row["at"] = store::AsInt(found.rows[i][c]);
+      }
+      if (record_tools::MatchesQuery(query, {row["title"].get<std::string>()})) {
+        rows.push_back(std::move(row));
+      }
+    }
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
+    return a["at"].get<int64_t>() > b["at"].get<int64_t>();
+  });
+  // The day each went to Trash (its last change), in the person's zone.
+  for (json& r : rows) r["deletedOn"] = TodayIn(r["at"].get<int64_t>(), ctx->time_zone);
+  static const record_tools::Noun kTrashed = {nullptr, "record", "records", "title"};
+  return record_tools::ListResult(kTrashed, call.input, rows, query, [](const json& r) {
+    return json{
+        {"kind", r["kind"]}, {"id", r["id"]}, {"title", r["title"]}, {"deletedOn", r["deletedOn"]}};
+  });
 }
 
 Result<std::string> PreviewRestore(const ToolCall& call) {
@@ -84,9 +134,12 @@ Result<json> RunRestore(ToolCall& call) {
 }  // namespace
 
 void AttachTrashToolHooks(tools::ToolDef& def) {
-  if (def.name != "hub_restore_from_trash") return;
-  def.preview = PreviewRestore;
-  def.run = RunRestore;
+  if (def.name == "hub_list_trash") {
+    def.run = RunListTrash;
+  } else if (def.name == "hub_restore_from_trash") {
+    def.preview = PreviewRestore;
+    def.run = RunRestore;
+  }
 }
 
 }  // namespace ensemble::core::assistant

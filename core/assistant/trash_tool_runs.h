@@ -1,6 +1,9 @@
-// The run of hub_restore_from_trash (spec 002 §2 "Trash and Completed";
-// 004 §4.6): a record of a synced kind, soft-deleted in the turn's space,
-// comes back with `<kind>.restore`; Undo puts it back in Trash. The id is
+// The runs of hub_list_trash and hub_restore_from_trash (spec 002 §2 "Trash
+// and Completed": read them, restore a trashed record; 004 §4.6). The list
+// gives the turn's space's records in Trash, every synced kind, last deleted
+// first, with the kind and id a restore takes; a record of a synced kind,
+// soft-deleted in the turn's space, comes back with `<kind>.restore`; Undo
+// puts it back in Trash. (Completed work is hub_list_tasks' status "done".) The id is
 // resolved in ToolContext::space_id only, so a record of another space is
 // "nothing in Trash with id ..." and never evidence of access; a kind the
 // hub does not sync (files, events, ...) is refused by name.
@@ -14,7 +17,7 @@
 
 namespace ensemble::core::assistant {
 
-// Sets the hooks of `def` when it is hub_restore_from_trash.
+// Sets the hooks of `def` when it is hub_list_trash or hub_restore_from_trash.
 void AttachTrashToolHooks(tools::ToolDef& def);
 
 }  // namespace ensemble::core::assistant

@@ -57,11 +57,35 @@ TEST_F(TrashToolRunsTest, OnlyWhatIsInTrashHereCanBeRestored) {
   Ok("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
   EXPECT_EQ(Run("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}}).status().code(),
             codes::kNotFound);
-  // A kind the hub does not keep here.
+  // A kind the hub does not keep here is refused by the schema.
   Result<json> file = Run("hub_restore_from_trash", {{"kind", "file"}, {"id", kTask}});
-  EXPECT_EQ(file.status().code(), codes::kInvalidArgument);
-  EXPECT_THAT(file.status().message(), HasSubstr("file"));
+  EXPECT_EQ(file.status().code(), codes::kInvalidToolInput);
   EXPECT_EQ(writes_, 1);
+}
+
+TEST_F(TrashToolRunsTest, ListsTheSpacesTrashLastDeletedFirstAcrossKinds) {
+  constexpr char kList[] = "01JB0000000000000000000003";
+  constexpr char kLive[] = "01JB0000000000000000000004";
+  Mutate({{"desk_list.create", {{"id", kList}, {"spaceId", kSpace}, {"title", "Packing"}}},
+          {"task.create", {{"id", kLive}, {"spaceId", kSpace}, {"title", "Live one"}}}});
+  // Deleted later than the task (each Mutate is a later change).
+  ASSERT_TRUE(
+      tools::DirectMutationSink(*db_, kNow + 60'000)({{"desk_list.delete", {{"id", kList}}}}).ok());
+  json all = Ok("hub_list_trash", json::object());
+  ASSERT_EQ(all["data"]["total"], 2);  // Not the other space's, not the live task.
+  const json& listed = all["data"]["records"];
+  EXPECT_EQ(listed[0]["kind"], "desk_list");
+  EXPECT_EQ(listed[0]["id"], kList);
+  EXPECT_EQ(listed[0]["title"], "Packing");
+  EXPECT_EQ(listed[1]["kind"], "task");
+  EXPECT_EQ(listed[1]["title"], "Pay rent");
+  EXPECT_EQ(listed[1]["deletedOn"].get<std::string>().size(), 10u);
+  EXPECT_THAT(all["summary"].get<std::string>(), HasSubstr("Packing"));
+  // Narrowed by kind or words; a desk list comes back by the kind the list gave.
+  EXPECT_EQ(Ok("hub_list_trash", {{"kind", "task"}})["data"]["total"], 1);
+  EXPECT_EQ(Ok("hub_list_trash", {{"query", "rent"}})["data"]["total"], 1);
+  Ok("hub_restore_from_trash", {{"kind", "desk_list"}, {"id", kList}});
+  EXPECT_EQ(Ok("hub_list_trash", json::object())["data"]["total"], 1);
 }
 
 TEST_F(TrashToolRunsTest, AnAccountMustBeAMemberOfTheSpace) {
