@@ -83,11 +83,7 @@ Result<json> RunListDeskLists(ToolCall& call) {
 
 // The live lines of list `list_id`, as ReadDeskLists shapes them.
 Result<json> LinesOf(ToolContext& ctx, const std::string& list_id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json lists, desk::ReadDeskLists(*ctx.db, ctx.space_id));
-  for (json& list : lists) {
-    if (list["id"] == list_id) return std::move(list["items"]);
-  }
-  return json::array();
+  return desk::ReadDeskLines(*ctx.db, ctx.space_id, list_id);
 }
 
 // --- hub_create_desk_list ---------------------------------------------------

@@ -4,6 +4,8 @@
 
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/tool_permissions.h"
+#include "core/assistant/turn_loop.h"
+#include "core/assistant/workflow.h"
 
 namespace ensemble::core::assistant {
 
@@ -64,6 +66,10 @@ const tools::ToolRegistry& HubToolRegistry() {
     return r;
   }();
   return *registry;
+}
+
+bool TurnCanRun(const tools::ToolDef& def) {
+  return def.run || def.name == kHowToTool || def.name == kWorkflowToolName;
 }
 
 }  // namespace ensemble::core::assistant

@@ -52,6 +52,13 @@ Status RegisterHubTools(tools::ToolRegistry& registry);
 // from the failing one on.
 const tools::ToolRegistry& HubToolRegistry();
 
+// True when a turn can carry out `def`: its run is attached, or the turn
+// answers it itself (hub_how_to; hub_run_workflow, whose steps Apply runs).
+// A tool defined ahead of the part of the product that runs it (the web, the
+// connected apps, personal skills) is not offered to the model, which would
+// otherwise spend a step on a call that can only fail.
+bool TurnCanRun(const tools::ToolDef& def);
+
 }  // namespace ensemble::core::assistant
 
 #endif  // ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_

@@ -224,6 +224,18 @@ Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
   return "Change " + NameText(row) + ": " + PersonChangesText(fields) + ".";
 }
 
+// Pins the values the change is based on (PinBase), so a held edit does not
+// overwrite a field someone changed before Apply.
+Status PrepareUpdatePerson(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
+  json current = json::object();
+  for (const auto& [name, _] : fields.items()) current[name] = row[name];
+  PinBase(call.input, current);
+  return Status::Ok();
+}
+
 Result<json> RunUpdatePerson(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
@@ -291,6 +303,7 @@ void AttachPeopleToolHooks(tools::ToolDef& def) {
     def.preview = PreviewCreatePerson;
     def.run = RunCreatePerson;
   } else if (def.name == "hub_update_person") {
+    def.prepare = PrepareUpdatePerson;
     def.preview = PreviewUpdatePerson;
     def.run = RunUpdatePerson;
   } else if (def.name == "hub_merge_people") {

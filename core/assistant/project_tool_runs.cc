@@ -19,6 +19,7 @@ using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
 std::string FieldName(const std::string& input_name) {
   return input_name == "personIds" ? "people" : input_name;
 }
+std::string InputName(const std::string& field) { return field == "people" ? "personIds" : field; }
 
 json ProjectShape(const json& row) {
   return {{"id", row["id"]},
@@ -170,6 +171,18 @@ Result<std::string> PreviewUpdateProject(const ToolCall& call) {
          ChangesText(fields, ctx->today) + ".";
 }
 
+// Pins the values the change is based on (PinBase), so a held edit does not
+// overwrite a field someone changed before Apply.
+Status PrepareUpdateProject(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, call.input));
+  json current = json::object();
+  for (const auto& [name, _] : fields.items()) current[InputName(name)] = row[name];
+  PinBase(call.input, current);
+  return Status::Ok();
+}
+
 Result<json> RunUpdateProject(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
@@ -230,6 +243,7 @@ void AttachProjectToolHooks(tools::ToolDef& def) {
     def.preview = PreviewCreateProject;
     def.run = RunCreateProject;
   } else if (def.name == "hub_update_project") {
+    def.prepare = PrepareUpdateProject;
     def.preview = PreviewUpdateProject;
     def.run = RunUpdateProject;
   } else if (def.name == "hub_delete_projects") {

@@ -266,6 +266,15 @@ Mutation UpdateBack(const Noun& noun, const std::string& id, const json& previou
           {{"id", id}, {"fields", previous}, {"base", written}}};
 }
 
+void PinBase(json& input, const json& current) {
+  if (!input.is_object() || input.contains("expectedVersion")) return;
+  json& base = input["base"];
+  if (!base.is_object()) base = json::object();
+  for (const auto& [name, value] : current.items()) {
+    if (!base.contains(name)) base[name] = value;
+  }
+}
+
 Result<std::string> NewRecordId(ToolContext& ctx, int64_t offset) {
   if (!ctx.random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
   FixedClock clock(ctx.now_ms + offset);

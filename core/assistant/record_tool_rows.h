@@ -96,6 +96,14 @@ Status ConflictError(ToolContext& ctx, const Noun& noun, const json& before, con
 Mutation UpdateBack(const Noun& noun, const std::string& id, const json& previous,
                     const json& written);
 
+// Pins what an update is based on (spec 000 §7: Apply changes only what was
+// previewed): adds to input["base"] each of `current` (the record's values
+// of the changed fields, under the input's names) that the base does not
+// already give, so a held edit applied after someone else changed one of its
+// fields answers SAVE_CONFLICT instead of overwriting their work. Leaves an
+// input that gives expectedVersion (the model chose that rule) as it is.
+void PinBase(json& input, const json& current);
+
 // A new record id at the turn's time (+ `offset` ms, so ids of one call keep
 // their order).
 Result<std::string> NewRecordId(ToolContext& ctx, int64_t offset = 0);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/assistant/hub_tools.h"
 #include "core/playbooks/json_reader.h"
 #include "core/sync/authorization.h"
 
@@ -262,7 +263,7 @@ Result<playbooks::RouteRequest> TurnRouteRequest(const playbooks::Router& router
     const std::vector<const tools::ToolDef*> allowed = registry.ToolsFor(filter);
     route.allowed_tools.reserve(allowed.size() + route.app_tools.size());
     for (const tools::ToolDef* def : allowed) {
-      route.allowed_tools.push_back(def->name);
+      if (TurnCanRun(*def)) route.allowed_tools.push_back(def->name);
     }
     route.allowed_tools.insert(route.allowed_tools.end(), route.app_tools.begin(),
                                route.app_tools.end());
@@ -286,7 +287,8 @@ TurnRouter::TurnRouter(playbooks::Router router, const tools::ToolRegistry& regi
     : router_(std::move(router)), registry_(registry) {
   for (const std::string& name : registry_.names()) {
     const tools::ToolDef* def = registry_.Find(name);
-    registered_.push_back({def->name, def->module, def->area, def->is_write, def});
+    if (TurnCanRun(*def))
+      registered_.push_back({def->name, def->module, def->area, def->is_write, def});
     registered_names_.push_back(def->name);
   }
   for (const playbooks::Playbook& pb : router_.playbooks().all()) {

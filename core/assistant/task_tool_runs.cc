@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/assistant/tool_schema.h"
@@ -175,6 +176,21 @@ Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields
                                           "; read it again and send the new values as base");
 }
 
+// Pins the values the change is based on (record_tools::PinBase), so a held
+// edit does not overwrite a field someone changed before Apply. A task in
+// Trash is left for the run to report.
+Status PrepareUpdateTask(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  if (row.deleted) return Status::Ok();
+  json current = json::object();
+  for (const auto& [name, _] : fields.items())
+    current[std::string(InputNameOf(name))] = RecordValue(row, name);
+  record_tools::PinBase(call.input, current);
+  return Status::Ok();
+}
+
 Result<json> RunUpdateTask(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
@@ -320,6 +336,7 @@ void AttachTaskToolHooks(tools::ToolDef& def) {
     def.preview = PreviewCreateTasks;
     def.run = RunCreateTasks;
   } else if (def.name == "hub_update_task") {
+    def.prepare = PrepareUpdateTask;
     def.preview = PreviewUpdateTask;
     def.run = RunUpdateTask;
   } else if (def.name == "hub_delete_tasks") {

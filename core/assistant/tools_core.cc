@@ -4,6 +4,7 @@
 #include "core/assistant/account_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/recap_tool_run.h"
+#include "core/assistant/search_tool_runs.h"
 #include "core/assistant/surface_tool_run.h"
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
@@ -78,6 +79,7 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
   for (tools::ToolDef& def : defs) {
     AttachAccountToolHooks(def);
     AttachTrashToolHooks(def);
+    AttachSearchToolHooks(def);
     AttachRecapToolHooks(def);
     AttachSurfaceToolHooks(def);
   }

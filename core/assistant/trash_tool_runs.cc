@@ -8,6 +8,7 @@
 #include "core/assistant/tool_context.h"
 #include "core/assistant/week_date.h"
 #include "core/hub/hub.h"
+#include "core/records/record_kind.h"
 #include "core/sync/authorization.h"
 
 namespace ensemble::core::assistant {
@@ -34,6 +35,18 @@ Status CheckMember(ToolContext& ctx) {
                             sync::RoleIn(*ctx.db, ctx.space_id, ctx.account_id));
   if (!role) return Status(codes::kNotFound, "no space " + ctx.space_id);
   return Status::Ok();
+}
+
+// The columns hub_list_trash reads of `table`: id, updated_at and the one
+// that titles it, so a page's blocks are not read to list its title; every
+// column for a table no record kind describes.
+std::string ListedColumns(const sync::SyncedTable& table) {
+  const records::RecordKind* kind = hub::FindRecordKind(table.kind);
+  if (!kind) return "*";
+  for (const char* name : kTitleColumns) {
+    if (kind->FindField(name)) return std::string("id, updated_at, ") + name;
+  }
+  return "id, updated_at";
 }
 
 // The title of row `i` of `rows`, or "".
@@ -88,10 +101,11 @@ Result<json> RunListTrash(ToolCall& call) {
   std::vector<json> rows;
   for (const sync::SyncedTable& table : hub::Config().tables) {
     if (!kind.empty() && table.kind != kind) continue;
-    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows found,
-                              ctx->db->Query("SELECT * FROM " + std::string(table.table) +
-                                                 " WHERE space_id = $1 AND deleted = 1 ORDER BY id",
-                                             {store::Value(ctx->space_id)}));
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows found,
+        ctx->db->Query("SELECT " + ListedColumns(table) + " FROM " + std::string(table.table) +
+                           " WHERE space_id = $1 AND deleted = 1",
+                       {store::Value(ctx->space_id)}));
     for (size_t i = 0; i < found.size(); ++i) {
       json row = {{"kind", std::string(table.kind)}, {"title", TitleIn(found, i)}};
       for (size_t c = 0; c < found.columns.size(); ++c) {

@@ -127,25 +127,38 @@ void RegisterMutators(sync::MutatorRegistry& registry) {
   registry.Register("desk_list_item.update", UpdateItem);
 }
 
+namespace {
+
+// One line as ReadDeskLists and ReadDeskLines give it; `row` is id, text,
+// done, position from column `first` on.
+json LineOf(const std::vector<store::Value>& row, size_t first) {
+  return {{"id", store::AsText(row[first])},
+          {"text", store::AsText(row[first + 1])},
+          {"done", store::AsInt(row[first + 2]) != 0},
+          {"position", store::AsInt(row[first + 3])}};
+}
+
+// Lines order by position, then oldest first.
+constexpr std::string_view kLineOrder = "position, created_at, id";
+
+}  // namespace
+
 Result<json> ReadDeskLists(store::Database& db, const std::string& space_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows lists,
       db.Query("SELECT id, title FROM desk_lists WHERE space_id = $1 AND deleted = 0"
                " ORDER BY created_at, id",
                {Value(space_id)}));
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows items,
-      db.Query("SELECT id, list, text, done, position FROM desk_list_items"
-               " WHERE space_id = $1 AND deleted = 0 ORDER BY list, position, created_at, id",
-               {Value(space_id)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows items,
+                            db.Query("SELECT list, id, text, done, position FROM desk_list_items"
+                                     " WHERE space_id = $1 AND deleted = 0 ORDER BY list, " +
+                                         std::string(kLineOrder),
+                                     {Value(space_id)}));
   std::unordered_map<std::string, json> lines_of;
   for (size_t j = 0; j < items.size(); ++j) {
-    json& lines = lines_of[store::AsText(items.rows[j][1])];
+    json& lines = lines_of[store::AsText(items.rows[j][0])];
     if (lines.is_null()) lines = json::array();
-    lines.push_back({{"id", store::AsText(items.rows[j][0])},
-                     {"text", store::AsText(items.rows[j][2])},
-                     {"done", store::AsInt(items.rows[j][3]) != 0},
-                     {"position", store::AsInt(items.rows[j][4])}});
+    lines.push_back(LineOf(items.rows[j], 1));
   }
   json out = json::array();
   for (size_t i = 0; i < lists.size(); ++i) {
@@ -155,6 +168,18 @@ Result<json> ReadDeskLists(store::Database& db, const std::string& space_id) {
                    {"title", store::AsText(lists.rows[i][1])},
                    {"items", it == lines_of.end() ? json::array() : std::move(it->second)}});
   }
+  return out;
+}
+
+Result<json> ReadDeskLines(store::Database& db, const std::string& space_id,
+                           const std::string& list_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows items, db.Query("SELECT id, text, done, position FROM desk_list_items"
+                                  " WHERE space_id = $1 AND list = $2 AND deleted = 0 ORDER BY " +
+                                      std::string(kLineOrder),
+                                  {Value(space_id), Value(list_id)}));
+  json out = json::array();
+  for (size_t j = 0; j < items.size(); ++j) out.push_back(LineOf(items.rows[j], 0));
   return out;
 }
 

@@ -76,6 +76,11 @@ void RegisterMutators(sync::MutatorRegistry& registry);
 // position}]}].
 Result<nlohmann::json> ReadDeskLists(store::Database& db, const std::string& space_id);
 
+// The live lines of list `list_id` in `space_id`, shaped and ordered as
+// ReadDeskLists gives them; empty for a list not there.
+Result<nlohmann::json> ReadDeskLines(store::Database& db, const std::string& space_id,
+                                     const std::string& list_id);
+
 }  // namespace ensemble::core::desk
 
 #endif  // ENSEMBLE_CORE_DESK_DESK_LIST_H_

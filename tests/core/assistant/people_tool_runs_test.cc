@@ -96,6 +96,25 @@ TEST_F(PeopleToolRunsTest, UpdateChangesAndUndoesAndRefusesATakenAddress) {
   EXPECT_EQ(Person(mira)["email"], "mira@example.com");
 }
 
+TEST_F(PeopleToolRunsTest, AHeldEditIsBasedOnWhatItsPreviewShowed) {
+  const std::string mira = Seed("person", {{"name", "Mira"}});
+  json held;
+  ASSERT_TRUE(Preview("hub_update_person",
+                      {{"id", mira}, {"fields", {{"role", "Lead"}, {"relationship", "client"}}}},
+                      &held)
+                  .ok());
+  EXPECT_EQ(held["base"], json({{"role", ""}, {"relationship", nullptr}}));
+  json applied = held;
+  Ok("hub_update_person", applied);  // Nothing changed in between.
+  EXPECT_EQ(Person(mira)["relationship"], "client");
+
+  ASSERT_TRUE(
+      Preview("hub_update_person", {{"id", mira}, {"fields", {{"role", "Director"}}}}, &held).ok());
+  Ok("hub_update_person", {{"id", mira}, {"fields", {{"role", "CTO"}}}});
+  EXPECT_EQ(Run("hub_update_person", held).status().code(), codes::kSaveConflict);
+  EXPECT_EQ(Person(mira)["role"], "CTO");
+}
+
 TEST_F(PeopleToolRunsTest, IdsOfAnotherSpaceAreNotFoundAndNothingIsWritten) {
   const std::string theirs =
       Seed("person", {{"name", "Bo"}, {"email", "bo@example.com"}}, kOtherSpace);

@@ -112,6 +112,26 @@ TEST_F(ProjectToolRunsTest, StaleBaseIsAReadableConflictAndWritesNothing) {
   EXPECT_EQ(Project(id)["status"], "done");
 }
 
+TEST_F(ProjectToolRunsTest, AHeldEditIsBasedOnWhatItsPreviewShowed) {
+  const std::string id = Seed("project", {{"title", "Launch"}});
+  const std::string mira = Seed("person", {{"name", "Mira"}});
+  json held;
+  ASSERT_TRUE(Preview("hub_update_project",
+                      {{"id", id}, {"fields", {{"status", "done"}, {"personIds", {mira}}}}}, &held)
+                  .ok());
+  EXPECT_EQ(held["base"], json({{"status", "active"}, {"personIds", json::array()}}));
+  Ok("hub_update_project", {{"id", id}, {"fields", {{"status", "archived"}}}});
+  Result<json> stale = Run("hub_update_project", held);
+  EXPECT_EQ(stale.status().code(), codes::kSaveConflict);
+  EXPECT_EQ(Project(id)["status"], "archived");
+  EXPECT_TRUE(Project(id)["people"].empty());
+  // Nothing changed since the preview: it applies.
+  ASSERT_TRUE(
+      Preview("hub_update_project", {{"id", id}, {"fields", {{"personIds", {mira}}}}}, &held).ok());
+  Ok("hub_update_project", held);
+  EXPECT_EQ(Project(id)["people"], json({mira}));
+}
+
 TEST_F(ProjectToolRunsTest, IdsOfAnotherSpaceAreNotFoundAndNothingIsWritten) {
   const std::string theirs = Seed("project", {{"title", "Theirs"}}, kOtherSpace);
   const std::string their_person = Seed("person", {{"name", "Bo"}}, kOtherSpace);

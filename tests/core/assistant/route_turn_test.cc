@@ -65,7 +65,8 @@ TEST(RouteTurn, TheTurnsAppToolsAreOfferedWithTheAppsPlaybook) {
                   {"appTools", {"jira_search_issues", "jira_create_issue"}}};
   const auto tools = Tools(request);
   EXPECT_TRUE(Has(tools, "jira_search_issues"));
-  EXPECT_TRUE(Has(tools, "apps_search"));
+  // The hub's own app tools wait for connected apps, which nothing here runs.
+  EXPECT_FALSE(Has(tools, "apps_search"));
 }
 
 TEST(RouteTurn, EveryOfferedToolIsRegisteredOrOneOfTheTurnsAppTools) {
@@ -79,11 +80,25 @@ TEST(RouteTurn, EveryOfferedToolIsRegisteredOrOneOfTheTurnsAppTools) {
     for (bool off : {false, true}) {
       for (const std::string& name :
            Tools({{"message", message}, {"toolsetsOff", off}, {"appTools", {"notion_search"}}})) {
-        EXPECT_TRUE(HubToolRegistry().Find(name) != nullptr || name == "notion_search")
-            << message << ": " << name;
+        const tools::ToolDef* def = HubToolRegistry().Find(name);
+        EXPECT_TRUE(def != nullptr || name == "notion_search") << message << ": " << name;
+        // A tool whose run is not in this build is never offered.
+        if (def) EXPECT_TRUE(TurnCanRun(*def)) << message << ": " << name;
       }
     }
   }
+}
+
+TEST(RouteTurn, TheCoreToolsThatRunHereAreOfferedAndTheOthersAreNot) {
+  const auto routed = Tools({{"message", "what is going on with the launch"}});
+  EXPECT_TRUE(Has(routed, "hub_search_work"));
+  EXPECT_TRUE(Has(routed, "hub_item_context"));
+  EXPECT_TRUE(Has(routed, "hub_how_to"));
+  // Defined for the web and skills, but nothing here runs them yet.
+  EXPECT_FALSE(Has(routed, "hub_web_search"));
+  EXPECT_FALSE(Has(routed, "hub_read_skill"));
+  EXPECT_FALSE(HubToolRegistry().Find("hub_web_search")->run);
+  EXPECT_TRUE(Has(Tools({{"message", "hello"}, {"toolsetsOff", true}}), "hub_run_workflow"));
 }
 
 TEST(RouteTurn, WithToolsetsOffRegisteredToolsNoPlaybookNamesAreOffered) {

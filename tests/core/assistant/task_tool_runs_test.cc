@@ -254,6 +254,49 @@ TEST_F(TaskToolRunsTest, AConflictingEditIsAReadableSaveConflict) {
   EXPECT_EQ(Get(id).status, "done");
 }
 
+TEST_F(TaskToolRunsTest, AHeldEditAppliedAfterItsFieldChangedIsRefused) {
+  const std::string id = Seed("Call Mira");
+  ASSERT_TRUE(ctx_.write({{"task.update", {{"id", id}, {"fields", {{"labels", {"ops"}}}}}}}).ok());
+  // Held: prepare pins what the preview showed, under the schema's names.
+  json held;
+  ASSERT_TRUE(Preview("hub_update_task",
+                      {{"id", id}, {"fields", {{"status", "done"}, {"labels", {"ops", "q3"}}}}},
+                      &held)
+                  .ok());
+  EXPECT_EQ(held["base"], json({{"status", "todo"}, {"labels", {"ops"}}}));
+  // Someone marks it doing before Apply: the held edit does not overwrite it.
+  ASSERT_TRUE(ctx_.write({{"task.update", {{"id", id}, {"fields", {{"status", "doing"}}}}}}).ok());
+  Result<json> stale = Run("hub_update_task", held);
+  EXPECT_EQ(stale.status().code(), codes::kSaveConflict);
+  EXPECT_THAT(stale.status().message(), HasSubstr("status is now doing"));
+  EXPECT_EQ(Get(id).status, "doing");
+
+  // A change to another field merges: the held edit still applies.
+  ASSERT_TRUE(Preview("hub_update_task",
+                      {{"id", id}, {"fields", {{"status", "done"}, {"labels", json::array()}}}},
+                      &held)
+                  .ok());
+  ASSERT_TRUE(
+      ctx_.write({{"task.update", {{"id", id}, {"fields", {{"title", "Call Mira today"}}}}}}).ok());
+  Ok("hub_update_task", held);
+  EXPECT_EQ(Get(id).status, "done");
+  EXPECT_EQ(Get(id).title, "Call Mira today");
+  EXPECT_TRUE(Get(id).labels.empty());
+
+  // The model's own base is kept; expectedVersion is left as the rule it chose.
+  ASSERT_TRUE(Preview("hub_update_task",
+                      {{"id", id},
+                       {"fields", {{"status", "todo"}, {"title", "Call"}}},
+                       {"base", {{"status", "doing"}}}},
+                      &held)
+                  .ok());
+  EXPECT_EQ(held["base"], json({{"status", "doing"}, {"title", "Call Mira today"}}));
+  ASSERT_TRUE(Preview("hub_update_task",
+                      {{"id", id}, {"fields", {{"status", "todo"}}}, {"expectedVersion", 4}}, &held)
+                  .ok());
+  EXPECT_FALSE(held.contains("base"));
+}
+
 TEST_F(TaskToolRunsTest, EditingATaskInTrashSaysSo) {
   const std::string id = Seed("Call Mira");
   Ok("hub_delete_tasks", {{"ids", {id}}});

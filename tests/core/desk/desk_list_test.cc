@@ -63,6 +63,23 @@ TEST_F(DeskListTest, LinesReadBackOnTheirListInPositionOrder) {
   EXPECT_TRUE(Lists("there")[0]["items"].empty());
 }
 
+TEST_F(DeskListTest, OneListsLinesReadAsTheWholeDeskShowsThem) {
+  ASSERT_TRUE(AddLine(kBread, "bread", 20).ok());
+  ASSERT_TRUE(AddLine(kMilk, "milk", 10).ok());
+  ASSERT_TRUE(Mutate("desk_list_item.update", {{"id", kMilk}, {"fields", {{"done", 1}}}}).ok());
+  auto lines = ReadDeskLines(*db_, "here", kList);
+  ASSERT_TRUE(lines.ok()) << lines.status().message();
+  EXPECT_EQ(*lines, Lists()[0]["items"]);
+  EXPECT_EQ((*lines)[0]["done"], true);
+  // Another space's list, or one named from the wrong space, has no lines here.
+  ASSERT_TRUE(AddLine("01JB0000000000000000000E03", "far", 0, kListThere, "there").ok());
+  auto elsewhere = ReadDeskLines(*db_, "here", kListThere);
+  ASSERT_TRUE(elsewhere.ok());
+  EXPECT_TRUE(elsewhere->empty());
+  ASSERT_TRUE(Mutate("desk_list_item.delete", {{"id", kBread}}).ok());
+  EXPECT_EQ(ReadDeskLines(*db_, "here", kList)->size(), 1u);
+}
+
 TEST_F(DeskListTest, ALineGoesOnALiveListOfItsOwnSpace) {
   EXPECT_EQ(AddLine(kMilk, "milk", 0, kListThere).code(), codes::kNotFound);
   EXPECT_EQ(AddLine(kMilk, "milk", 0, "01JB0000000000000000000D09").code(), codes::kNotFound);
