@@ -7,11 +7,13 @@
 import {poke, rpc, rpcTimed} from './rpc.js';
 import {loadSpaces, setSpace, state, subscribe} from './state.js';
 import {byTestId, h} from './util.js';
+import * as account from './views/account.js';
 import * as boards from './views/boards.js';
 import * as dock from './views/dock.js';
 import * as pages from './views/pages.js';
 import * as people from './views/people.js';
 import * as problems from './views/problems.js';
+import * as sharing from './views/sharing.js';
 import * as tasks from './views/tasks.js';
 import * as today from './views/today.js';
 import * as trash from './views/trash.js';
@@ -30,7 +32,7 @@ const el = {
   dock: byTestId('dock'),
 };
 
-const views = {tasks, today, boards, pages, people, trash};
+const views = {tasks, today, boards, pages, people, trash, sharing};
 
 // ---- Routing: #/<view>[/<id>]. ----
 
@@ -180,13 +182,14 @@ subscribe((what) => {
   } else {
     renderSpaces();
     renderSync();
+    account.render();
     problems.render();
     views[route().name].render?.();
   }
 });
 
 const ctx = {openRecord, rpc};
-for (const view of [...Object.values(views), dock, problems]) view.init?.(ctx);
+for (const view of [...Object.values(views), dock, problems, account]) view.init?.(ctx);
 
 window.addEventListener('online', poke);
 

@@ -19,6 +19,9 @@ export const state = {
   listed: false,
   space: localStorage.getItem('ensemble-space') ?? 'personal',
   spaces: [{id: 'personal', role: 'owner'}],
+  // {mode: 'local'} or {mode: 'accounts', id, email, name} once the server
+  // answered; {mode: 'accounts', signedOut: true} when it wants a sign-in.
+  account: null,
   readError: null,
 };
 
@@ -118,13 +121,19 @@ onWorker('changed', () => refresh());
 export async function loadSpaces() {
   try {
     const res = await fetch('/api/auth/me', {cache: 'no-store'});
+    if (res.status === 401) {
+      state.account = {mode: 'accounts', signedOut: true};
+      notify('space');
+      return;
+    }
     if (!res.ok) return;
     const me = await res.json();
+    state.account = me.mode === 'local' ? {mode: 'local'} : {mode: 'accounts', ...me.account};
     if (Array.isArray(me.spaces) && me.spaces.length) {
       state.spaces = me.spaces;
       if (!me.spaces.some((s) => s.id === state.space)) state.space = me.spaces[0].id;
-      notify('space');
     }
+    notify('space');
   } catch {
     // Offline: keep the spaces we have.
   }

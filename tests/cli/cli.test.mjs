@@ -141,7 +141,7 @@ test('route prints the guides and tools a message gets', () => {
                      '--surface', JSON.stringify({path: '/board/01JCBOARD', customBoard: true}));
   assert.deepEqual(board.guides, ['tasks', 'boards']);
   assert.equal(board.simpleTodo, false);
-  assert.deepEqual(board.tools.slice(0, 2), ['hub_how_to', 'hub_read_skill']);
+  assert.deepEqual(board.tools.slice(0, 2), ['hub_how_to', 'hub_search_work']);
   assert.ok(board.tools.includes('hub_move_to_board'));
   const app = json('route', 'Find the Confluence page about onboarding',
                    '--apps', JSON.stringify([{catalogName: 'Jira & Confluence', id: 'jira'}]),

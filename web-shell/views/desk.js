@@ -96,10 +96,11 @@ export function deskSection(changed) {
   onChange = changed;
   const lists = records('desk_list').slice()
     .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || a.id.localeCompare(b.id));
-  // A list missing from one read (a pull landing mid-change) keeps what was
-  // typed into it; only empty inputs of gone lists are dropped.
-  for (const [id, input] of addInputs) {
-    if (!input.value && !lists.some((l) => l.id === id)) addInputs.delete(id);
+  // A list missing from one read (a pull landing mid-change) keeps its input,
+  // and what is typed into it, for when it shows again; only the inputs of
+  // lists in Trash are dropped.
+  for (const id of addInputs.keys()) {
+    if (state.trash.some((r) => r.id === id)) addInputs.delete(id);
   }
   return h('section', {class: 'today-group', dataset: {testid: 'desk-lists'}},
     h('h3', {}, 'Lists'),
