@@ -158,11 +158,58 @@ Result<std::string> EditBlocks(const std::string& page_id, const std::string& bo
   return pages::JoinBlocks(out);
 }
 
+// How far up a parent chain a move looks for a loop. The spec names no depth;
+// an outline deeper than this is no longer one a person reads.
+constexpr std::size_t kMaxPageNesting = 50;
+
 struct PageEdit {
-  json row;          // The page as read.
-  json fields;       // {title?, body?}: what changes.
-  std::string what;  // "Append to", "Rewrite", "Edit 2 blocks of", "Rename".
+  json row;           // The page as read.
+  json fields;        // {title?, body?, parent?, project?}: what changes.
+  std::string what;   // "Append to", "Rewrite", "Edit 2 blocks of", "Rename", "Move".
+  std::string where;  // " under “Plans”; into project “Q3”", for a move.
 };
+
+// A move's parent: a live page of the space that is neither the page itself
+// nor one of its subpages (which would make a loop no list could show).
+Status CheckParent(ToolContext& ctx, const std::string& page_id, const json& parent) {
+  std::string at = parent.get<std::string>();
+  for (std::size_t depth = 0; depth <= kMaxPageNesting; ++depth) {
+    if (at == page_id) return InvalidArgument("a page cannot go under itself or its own subpage");
+    ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kPage, at));
+    if (!row["parent"].is_string()) return Status::Ok();
+    at = row["parent"].get<std::string>();
+  }
+  return InvalidArgument("pages nest at most " + std::to_string(kMaxPageNesting) +
+                         " deep; put it higher up");
+}
+
+// The parentId and projectId of a move, checked, into `edit`.
+Status PlanMove(ToolContext& ctx, const json& in, PageEdit& edit) {
+  const std::string id = edit.row["id"].get<std::string>();
+  if (in.contains("parentId")) {
+    const json& parent = in["parentId"];
+    if (parent.is_null()) {
+      edit.where += "; to the top level";
+    } else {
+      ENSEMBLE_RETURN_IF_ERROR(CheckParent(ctx, id, parent));
+      ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kPage, parent.get<std::string>()));
+      edit.where += "; under " + TitleText(row);
+    }
+    edit.fields["parent"] = parent;
+  }
+  if (in.contains("projectId")) {
+    const json& project = in["projectId"];
+    if (project.is_null()) {
+      edit.where += "; out of its project";
+    } else {
+      ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kProject, project.get<std::string>()));
+      edit.where += "; into project " + TitleText(row);
+    }
+    edit.fields["project"] = project;
+  }
+  if (!edit.where.empty()) edit.where = " " + edit.where.substr(2);
+  return Status::Ok();
+}
 
 // The edit the input asks for, on the revision it names: VERSION_CONFLICT
 // when that is not the page's revision now.
@@ -198,15 +245,19 @@ Result<PageEdit> PlanEdit(ToolContext& ctx, const json& in) {
     edit.fields["body"] = joined;
     const std::size_t n = in["blocks"].size();
     edit.what = "Edit " + text::FormatCount(n) + (n == 1 ? " block of" : " blocks of");
-  } else {
-    return InvalidArgument("mode must be append, rewrite or blocks");
+  } else if (mode != "move") {
+    return InvalidArgument("mode must be append, rewrite, blocks or move");
   }
+  ENSEMBLE_RETURN_IF_ERROR(PlanMove(ctx, in, edit));
+  if (!edit.where.empty() && edit.what.empty()) edit.what = "Move";
   if (in.contains("title")) {
     edit.fields["title"] = in["title"];
     if (edit.what.empty()) edit.what = "Rename";
   }
-  if (edit.fields.empty())
-    return InvalidArgument("mode " + mode + " needs a body (or a new title)");
+  if (edit.fields.empty()) {
+    return InvalidArgument(mode == "move" ? "mode move needs parentId or projectId"
+                                          : "mode " + mode + " needs a body (or a new title)");
+  }
   for (const auto& [name, value] : edit.fields.items()) {
     Status st = records::CheckField(*pages::kPageKind.FindField(name), value);
     if (!st.ok()) return InvalidArgument(st.message());
@@ -216,10 +267,12 @@ Result<PageEdit> PlanEdit(ToolContext& ctx, const json& in) {
 
 std::string EditText(const PageEdit& edit) {
   std::string out = edit.what + " " + TitleText(edit.row);
+  if (edit.what == "Move") out += edit.where;
   if (edit.fields.contains("title") && edit.what != "Rename") out += " and rename it";
   if (edit.fields.contains("title")) {
     out += " to " + Quoted(std::string(text::Trim(edit.fields["title"].get<std::string>())));
   }
+  if (!edit.where.empty() && edit.what != "Move") out += " and move it" + edit.where;
   return out + ".";
 }
 
@@ -233,8 +286,17 @@ std::string PastTense(std::string text) {
   for (auto [from, to] : {std::pair{"Append to", "Appended to"},
                           {"Rewrite", "Rewrote"},
                           {"Edit ", "Edited "},
-                          {"Rename", "Renamed"}}) {
-    if (text.rfind(from, 0) == 0) return to + text.substr(std::string(from).size());
+                          {"Rename", "Renamed"},
+                          {"Move", "Moved"}}) {
+    if (text.rfind(from, 0) == 0) {
+      text = to + text.substr(std::string(from).size());
+      break;
+    }
+  }
+  for (auto [from, to] :
+       {std::pair{" and rename it", " and renamed it"}, {" and move it", " and moved it"}}) {
+    if (std::size_t at = text.find(from); at != std::string::npos)
+      text.replace(at, std::string(from).size(), to);
   }
   return text;
 }

@@ -5,6 +5,7 @@
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/recap_tool_run.h"
 #include "core/assistant/search_tool_runs.h"
+#include "core/assistant/sharing_tool_run.h"
 #include "core/assistant/surface_tool_run.h"
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
@@ -47,6 +48,10 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
       Read("hub_item_context", areas::kCore,
            "What surrounds a record: linked tasks, pages, meetings, people and projects.",
            Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"})),
+      Read("hub_read_sharing", areas::kCore,
+           "Who the open space is shared with and in which role, and the person's other spaces "
+           "(reads only: sharing is the person's own, in Sharing).",
+           Object(json::object())),
       Read("hub_read_surface", areas::kCore,
            "Read the data of the view the person has open (filters, shown and selected items).",
            Object({{"limit", Int(1, kMaxListLimit)}})),
@@ -80,6 +85,7 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
     AttachAccountToolHooks(def);
     AttachTrashToolHooks(def);
     AttachSearchToolHooks(def);
+    AttachSharingToolHooks(def);
     AttachRecapToolHooks(def);
     AttachSurfaceToolHooks(def);
   }

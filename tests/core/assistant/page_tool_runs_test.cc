@@ -83,12 +83,66 @@ TEST_F(PageToolRunsTest, AppendRewriteAndBlockEditsEachBumpTheRevision) {
   r = Ok(
       "hub_update_page",
       {{"id", id}, {"revision", 3}, {"mode", "rewrite"}, {"body", "Fresh"}, {"title", "New plan"}});
-  EXPECT_EQ(r["summary"], "Rewrote \u201CPlan\u201D and rename it to \u201CNew plan\u201D.");
+  EXPECT_EQ(r["summary"], "Rewrote \u201CPlan\u201D and renamed it to \u201CNew plan\u201D.");
   EXPECT_EQ(Page(id)["body"], "Fresh");
   EXPECT_EQ(Page(id)["title"], "New plan");
   ASSERT_TRUE(ApplyUndo(r).ok());
   EXPECT_EQ(Page(id)["body"], "A2\n\nC\n\nC2\n\nD");
   EXPECT_EQ(Page(id)["title"], "Plan");
+}
+
+TEST_F(PageToolRunsTest, AMoveGoesUnderAnotherPageOrIntoAProjectAndUndoMovesItBack) {
+  const std::string plans = Seed("page", {{"title", "Plans"}});
+  const std::string brief = Seed("page", {{"title", "Brief"}, {"parent", plans}});
+  const std::string notes = Seed("page", {{"title", "Notes"}});
+  const std::string project = Seed("project", {{"title", "Q3"}});
+  auto rev = [&](const std::string& id) { return Page(id)["revision"].get<int64_t>(); };
+
+  json r = Ok("hub_update_page", {{"id", notes},
+                                  {"revision", rev(notes)},
+                                  {"mode", "move"},
+                                  {"parentId", brief},
+                                  {"projectId", project}});
+  EXPECT_EQ(r["summary"],
+            "Moved \u201CNotes\u201D under \u201CBrief\u201D; into project "
+            "\u201CQ3\u201D.");
+  EXPECT_EQ(Page(notes)["parent"], brief);
+  EXPECT_EQ(Page(notes)["project"], project);
+  ASSERT_TRUE(ApplyUndo(r).ok());
+  EXPECT_TRUE(Page(notes)["parent"].is_null());
+  EXPECT_TRUE(Page(notes)["project"].is_null());
+
+  // Under itself or its own subpage would be a loop.
+  const int before = writes_;
+  for (const std::string& loop : {plans, brief}) {
+    Result<json> refused =
+        Run("hub_update_page",
+            {{"id", plans}, {"revision", rev(plans)}, {"mode", "move"}, {"parentId", loop}});
+    EXPECT_EQ(refused.status().code(), codes::kInvalidArgument) << loop;
+  }
+  // Another space's page is not found; a move needs somewhere to go.
+  const std::string far = Seed("page", {{"title", "Far"}}, kOtherSpace);
+  EXPECT_EQ(Run("hub_update_page",
+                {{"id", notes}, {"revision", rev(notes)}, {"mode", "move"}, {"parentId", far}})
+                .status()
+                .code(),
+            codes::kNotFound);
+  EXPECT_EQ(Run("hub_update_page", {{"id", notes}, {"revision", rev(notes)}, {"mode", "move"}})
+                .status()
+                .code(),
+            codes::kInvalidArgument);
+  EXPECT_EQ(writes_, before);
+
+  // To the top level, renamed in the same call.
+  r = Ok("hub_update_page", {{"id", brief},
+                             {"revision", rev(brief)},
+                             {"mode", "move"},
+                             {"parentId", nullptr},
+                             {"title", "Brief v2"}});
+  EXPECT_EQ(r["summary"],
+            "Moved \u201CBrief\u201D to the top level and renamed it to "
+            "\u201CBrief v2\u201D.");
+  EXPECT_TRUE(Page(brief)["parent"].is_null());
 }
 
 TEST_F(PageToolRunsTest, StaleRevisionFailsReadablyAndWritesNothing) {
