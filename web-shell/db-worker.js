@@ -31,9 +31,9 @@ const kRawBindings = new Set([
   'listTasks', 'pendingCount', 'outbox', 'rejections', 'pushRequest', 'pullRequest', 'applyPull',
   'applyPushResponse', 'mutate', 'newId', 'listRecords', 'listTrash',
 ]);
-// Mutations the page may run through mutate(): the generic record verbs, and
-// merging two people.
-const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge)$/;
+// Mutations the page may run through mutate(): the generic record verbs,
+// merging two people, and marking a watcher's news seen.
+const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge|watcher\.seen)$/;
 
 let core = null;
 let sync = null;

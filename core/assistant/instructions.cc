@@ -8,6 +8,7 @@
 #include "core/assistant/prompt_text.h"
 #include "core/playbooks/playbook.h"
 #include "core/playbooks/playbook_set.h"
+#include "core/text/trim.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -35,16 +36,6 @@ std::string PersonName(const InstructionsInput& in) {
   if (in.first_name_is_placeholder) return std::string(kUnnamedPerson);
   std::string name = OneLine(in.first_name, kMaxPersonNameChars);
   return name.empty() ? std::string(kUnnamedPerson) : name;
-}
-
-// "A, B and C".
-std::string JoinWithAnd(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
 }
 
 void AppendHowToWork(const std::string& who, std::string& out) {
@@ -155,7 +146,7 @@ void AppendApps(const InstructionsInput& in, const std::string& who, std::string
   if (connected.empty()) {
     out += "No app is connected in this space.\n";
   } else {
-    out += "Connected in this space: " + JoinWithAnd(connected) + ".";
+    out += "Connected in this space: " + text::JoinWithAnd(connected) + ".";
     if (more_connected > 0) {
       out += " " + std::to_string(more_connected) +
              " more are connected: hub_list_connections lists every connection.";
@@ -164,7 +155,7 @@ void AppendApps(const InstructionsInput& in, const std::string& who, std::string
   }
   if (!failing.empty()) {
     out += "Added but failing, to reconnect in Settings \xE2\x86\x92 Connections: " +
-           JoinWithAnd(failing) + ".";
+           text::JoinWithAnd(failing) + ".";
     if (more_failing > 0) {
       out += " " + std::to_string(more_failing) + " more: hub_list_connections.";
     }

@@ -201,11 +201,19 @@ std::string WatchedTitle(ToolContext& ctx, const json& row) {
 }
 
 json WatcherJson(ToolContext& ctx, const json& row) {
-  return {{"id", row["id"]},
-          {"kind", row["target_kind"]},
-          {"recordId", row["target"]},
-          {"recordTitle", WatchedTitle(ctx, row)},
-          {"condition", row["condition"]}};
+  json out = {{"id", row["id"]},
+              {"kind", row["target_kind"]},
+              {"recordId", row["target"]},
+              {"recordTitle", WatchedTitle(ctx, row)},
+              {"condition", row["condition"]}};
+  // What others changed since the person last looked (core/reminders/watcher_news.h).
+  const int64_t changes = row.value("changes", int64_t{0});
+  if (changes > 0) {
+    out["news"] = {{"changes", changes},
+                   {"last", row.value("last_change", std::string())},
+                   {"when", WhenText(ctx, row.value("changed_at", int64_t{0}))}};
+  }
+  return out;
 }
 
 std::string WatchText(ToolContext& ctx, const json& row) {
@@ -254,7 +262,17 @@ Result<json> RunListWatchers(ToolCall& call) {
   // The summary names each by the record it watches.
   for (json& r : rows) r["watches"] = WatchedTitle(*ctx, r);
   json out = ListResult(kWatchedList, call.input, rows, "", [](const json& r) { return r; });
-  for (json& r : out["data"]["watchers"]) r = WatcherJson(*ctx, r);
+  std::string news;  // "“Draft”: Ana Lee changed status (2 changes)"
+  for (json& r : out["data"]["watchers"]) {
+    r = WatcherJson(*ctx, r);
+    if (!r.contains("news")) continue;
+    const int64_t n = r["news"]["changes"].get<int64_t>();
+    news += (news.empty() ? " News since the person last looked: " : "; ") +
+            Quoted(r["recordTitle"].get<std::string>()) + ": " +
+            r["news"]["last"].get<std::string>() +
+            (n > 1 ? " (" + text::CountText(n, "change", "changes") + ")" : "");
+  }
+  if (!news.empty()) out["summary"] = out["summary"].get<std::string>() + news + ".";
   return out;
 }
 

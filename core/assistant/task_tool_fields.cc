@@ -9,6 +9,7 @@
 #include "core/projects/project.h"
 #include "core/records/record_kind.h"
 #include "core/tasks/task.h"
+#include "core/text/trim.h"
 
 namespace ensemble::core::assistant::task_tools {
 namespace {
@@ -63,14 +64,6 @@ std::string LinkedTitle(ToolContext& ctx, const record_tools::Noun& noun, const 
   return Quoted(record_tools::TitleOf(noun, **row));
 }
 
-std::string Joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    out += (i == 0 ? "" : i + 1 == parts.size() ? " and " : ", ") + parts[i];
-  }
-  return out;
-}
-
 bool IsEmptyValue(const json& v) {
   return v.is_null() || (v.is_string() && v.get_ref<const std::string&>().empty()) ||
          (v.is_array() && v.empty());
@@ -81,12 +74,12 @@ std::string ValueText(ToolContext& ctx, std::string_view field, const json& valu
   if (const record_tools::Noun* noun = LinkNoun(field)) {
     std::vector<std::string> titles;
     for (const std::string& id : LinkedIds(value)) titles.push_back(LinkedTitle(ctx, *noun, id));
-    return Joined(titles);
+    return text::JoinWithAnd(titles);
   }
   if (field == "labels") {
     std::vector<std::string> labels;
     for (const json& l : value) labels.push_back(l.get<std::string>());
-    return Joined(labels);
+    return text::JoinWithAnd(labels);
   }
   if (field == "due") return DayText(value.get<std::string>(), ctx.today);
   if (field == "title" || field == "description") return Quoted(value.get<std::string>());

@@ -19,6 +19,7 @@
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/reminders/reminder.h"
+#include "core/reminders/watcher_news.h"
 #include "core/routines/routine.h"
 #include "core/routines/routine_runs.h"
 #include "core/spaces/space_admin.h"
@@ -72,7 +73,8 @@ std::span<const store::Migration> Migrations() {
                                                      routines::kCreateRoutineRunsTable,
                                                      people::kCreatePersonIdentitiesTable,
                                                      desk::kCreateDeskListTables,
-                                                     people::kAddPersonDistinctFrom};
+                                                     people::kAddPersonDistinctFrom,
+                                                     reminders::kAddWatcherNews};
   return kAll;
 }
 
@@ -129,7 +131,7 @@ sync::SyncConfig Config() {
       {people::kIdentityKind, people::kIdentityTable},
       {desk::kListKind, desk::kListTable},
       {desk::kItemKind, desk::kItemTable}};
-  return sync::SyncConfig{registry, kTables};
+  return sync::SyncConfig{registry, kTables, reminders::RecordWatcherNews};
 }
 
 }  // namespace ensemble::core::hub

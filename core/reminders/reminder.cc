@@ -4,6 +4,7 @@
 
 #include "core/comments/comment.h"
 #include "core/records/record_mutators.h"
+#include "core/reminders/watcher_news.h"
 
 namespace ensemble::core::reminders {
 
@@ -138,6 +139,7 @@ void RegisterMutators(sync::MutatorRegistry& registry) {
   registry.Register("reminder.update", UpdateReminder);
   registry.Register("watcher.create", CreateWatcher);
   registry.Register("watcher.update", UpdateWatcher);
+  registry.Register("watcher.seen", MarkWatcherSeen);
 }
 
 }  // namespace ensemble::core::reminders

@@ -175,6 +175,9 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
   Status st =
       account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"]) : Status::Ok();
   if (st.ok()) st = RunMutator(*config_.mutators->Find(name), ctx, m["args"]);
+  if (st.ok() && config_.after_mutation) {
+    st = config_.after_mutation(ctx, account_id, name, m["args"]);
+  }
   if (!st.ok()) {
     // The store failing is not the mutation's fault: fail the batch so the
     // client retries it, rather than consuming the mutation.

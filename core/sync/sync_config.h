@@ -6,7 +6,9 @@
 #ifndef ENSEMBLE_CORE_SYNC_SYNC_CONFIG_H_
 #define ENSEMBLE_CORE_SYNC_SYNC_CONFIG_H_
 
+#include <nlohmann/json.hpp>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "core/store/migrations.h"
@@ -14,9 +16,16 @@
 
 namespace ensemble::core::sync {
 
+// Runs on the server after each mutation applies, in its savepoint and as its
+// version, for writes the change itself causes (a watcher's news): the
+// mutation's writer (null: the trusted local person), name and arguments.
+using AfterMutation = Status (*)(MutationContext& ctx, const std::string* account_id,
+                                 std::string_view mutation, const nlohmann::json& args);
+
 struct SyncConfig {
   const MutatorRegistry* mutators = nullptr;
   std::span<const SyncedTable> tables;
+  AfterMutation after_mutation = nullptr;  // Null: nothing follows a mutation.
 
   // Null for an unknown kind.
   const SyncedTable* FindKind(std::string_view kind) const {

@@ -224,6 +224,15 @@ std::string CountText(size_t n, std::string_view one, std::string_view many) {
   return FormatCount(n) + " " + std::string(n == 1 ? one : many);
 }
 
+std::string JoinWithAnd(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
+    out += items[i];
+  }
+  return out;
+}
+
 std::string RepairUtf8(std::string_view s) {
   if (IsValidUtf8(s)) return std::string(s);
   std::string out;

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ensemble::core::text {
 
@@ -70,6 +71,9 @@ std::string FormatCount(size_t n);
 // `n` and the word that fits it: (1, "card", "cards") -> "1 card",
 // (1200, ...) -> "1,200 cards".
 std::string CountText(size_t n, std::string_view one, std::string_view many);
+
+// The items as a sentence lists them: "a", "a and b", "a, b and c".
+std::string JoinWithAnd(const std::vector<std::string>& items);
 
 // `s` with each malformed UTF-8 sequence replaced by U+FFFD.
 std::string RepairUtf8(std::string_view s);

@@ -66,9 +66,11 @@ async function act(work, done) {
   } catch (e) {
     message = e.message;
   }
-  membersOf = null;
   await loadSpaces();
-  render();
+  // The list stays as it was until the new one is read, instead of blanking
+  // (a read begun before the change may hold the old list: read again).
+  if (loading) await loading;
+  await loadMembers(state.space);
 }
 
 const memberPath = (accountId) =>

@@ -1,7 +1,9 @@
-// Today: reminders whose time has come (with Dismiss), then the work that is
-// due, overdue first, then due today (each task can be completed here or
-// opened in the task list), then the person's desk lists (desk.js). A reminder coming due while the app is open shows
-// up at its time, and the sidebar's Today link counts what is waiting.
+// Today: reminders whose time has come (with Dismiss), news from the
+// person's watchers (what someone else changed on a watched record, with
+// Seen), then the work that is due, overdue first, then due today (each task
+// can be completed here or opened in the task list), then the person's desk
+// lists (desk.js). A reminder coming due while the app is open shows up at
+// its time, and the sidebar's Today link counts what is waiting.
 
 import {findRecord, records, spaceTasks, state, subscribe} from '../state.js';
 import {deskSection} from './desk.js';
@@ -58,6 +60,45 @@ function reminderItem(reminder) {
                  onclick: () => dismiss(reminder)}, 'Dismiss'));
 }
 
+// Watchers with news (core/reminders/watcher_news.h), newest first.
+const news = () => (ownSpace() ? records('watcher') : [])
+  .filter((w) => w.changes > 0)
+  .sort((a, b) => b.changed_at - a.changed_at || a.id.localeCompare(b.id));
+
+// The watched record, live or in Trash; null when this device has neither.
+const watched = (watcher) =>
+  findRecord(watcher.target) ?? state.trash.find((r) => r.id === watcher.target) ?? null;
+
+async function seen(watcher, title) {
+  try {
+    // Through the news shown: newer news that arrives meanwhile stays.
+    await ctx.rpc('mutate', {name: 'watcher.seen',
+                             args: {id: watcher.id, through: watcher.changed_at}});
+    message = '';
+  } catch (e) {
+    message = `Could not mark the news on “${title}” as seen: ${e.message}`;
+    render();
+  }
+}
+
+function newsItem(watcher) {
+  const about = watched(watcher);
+  const title = about ? recordTitle(about) : 'a record no longer here';
+  return h('li', {class: 'today-item', dataset: {testid: 'news-item', id: watcher.id}},
+    about && !about.deleted
+      ? h('a', {href: '#', class: 'title-link',
+                onclick: (e) => { e.preventDefault(); ctx.openRecord(about.kind, about.id); }},
+        title)
+      : h('span', {class: 'title-link'}, title),
+    h('span', {class: 'news-text', dataset: {testid: 'news-text'}}, watcher.last_change),
+    watcher.changes > 1 ? h('span', {class: 'badge'}, `${watcher.changes} changes`) : null,
+    h('time', {class: 'due', datetime: new Date(watcher.changed_at).toISOString()},
+      timeFormat.format(new Date(watcher.changed_at))),
+    h('button', {type: 'button', dataset: {testid: 'news-seen'},
+                 'aria-label': `Mark the news on ${title} as seen`,
+                 onclick: () => seen(watcher, title)}, 'Seen'));
+}
+
 function item(task) {
   const next = nextStatus(task.status);
   return h('li', {class: 'today-item', dataset: {testid: 'today-item', id: task.id, status: task.status}},
@@ -95,7 +136,7 @@ function schedule() {
 
 function countWaiting() {
   const link = byTestId('nav-today');
-  const count = waiting().length;
+  const count = waiting().length + news().length;
   let badge = link.querySelector('.count');
   if (!count) {
     badge?.remove();
@@ -106,7 +147,7 @@ function countWaiting() {
     link.append(' ', badge);
   }
   badge.textContent = String(count);
-  badge.setAttribute('aria-label', `${count} reminder${count === 1 ? '' : 's'} waiting`);
+  badge.setAttribute('aria-label', `${count} waiting: reminders and watched changes`);
 }
 
 export function render() {
@@ -116,12 +157,14 @@ export function render() {
   const overdue = open.filter((t) => t.due < now);
   const dueToday = open.filter((t) => t.due === now);
   const reminders = waiting();
+  const watchedNews = news();
   fill(body,
     message ? h('p', {class: 'note', role: 'status'}, message) : null,
     group('Reminders', 'today-reminders', reminders, reminderItem),
+    group('Watched changes', 'today-news', watchedNews, newsItem),
     group('Overdue', 'today-overdue', overdue, item),
     group('Due today', 'today-due', dueToday, item),
-    open.length || reminders.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
+    open.length || reminders.length || watchedNews.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
       state.listed ? 'Nothing due today. Enjoy the calm.' : 'Loading…'),
     // Desk lists are the space owner's own, as reminders.
     ownSpace() ? deskSection(render) : null);

@@ -15,6 +15,7 @@ namespace {
 
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 class ReminderToolRunsTest : public RecordToolTest {
  protected:
@@ -133,6 +134,27 @@ TEST_F(ReminderToolRunsTest, WatchListAndStopWithUndo) {
   ASSERT_TRUE(ApplyUndo(stop).ok());
   EXPECT_EQ(Watcher(id)["deleted"], 0);
   EXPECT_EQ(Ok("hub_list_watchers", json::object())["data"]["watchers"].size(), 1u);
+}
+
+TEST_F(ReminderToolRunsTest, AWatchersNewsIsListedWithItsCount) {
+  const std::string task = Seed("task", {{"title", "Ship it"}});
+  const std::string id =
+      Ok("hub_create_watcher", {{"kind", "task"}, {"id", task}})["data"]["watcher"]["id"];
+  json quiet = Ok("hub_list_watchers", json::object());
+  EXPECT_FALSE(quiet["data"]["watchers"][0].contains("news"));
+  EXPECT_THAT(quiet["summary"].get<std::string>(), Not(HasSubstr("News")));
+  // As the server leaves it after two changes by someone else (watcher_news_test.cc).
+  ASSERT_TRUE(db_->Exec("UPDATE watchers SET changes = 2, last_change = 'Ana Lee changed status',"
+                        " changed_at = $2 WHERE id = $1",
+                        {store::Value(id), store::Value(kNow - 60'000)})
+                  .ok());
+  json list = Ok("hub_list_watchers", json::object());
+  const json& news = list["data"]["watchers"][0]["news"];
+  EXPECT_EQ(news["changes"], 2);
+  EXPECT_EQ(news["last"], "Ana Lee changed status");
+  EXPECT_THAT(list["summary"].get<std::string>(),
+              HasSubstr("News since the person last looked: \u201CShip it\u201D: Ana Lee changed "
+                        "status (2 changes)."));
 }
 
 TEST_F(ReminderToolRunsTest, IdsOfAnotherSpaceAreNotFound) {

@@ -336,5 +336,12 @@ TEST(TrimToolResult, InvalidUtf8InAResultNeverThrows) {
   EXPECT_LE(Chars(out), kMaxToolResultChars);
 }
 
+TEST(JoinWithAnd, ListsAsASentenceDoes) {
+  EXPECT_EQ(JoinWithAnd({}), "");
+  EXPECT_EQ(JoinWithAnd({"status"}), "status");
+  EXPECT_EQ(JoinWithAnd({"status", "due"}), "status and due");
+  EXPECT_EQ(JoinWithAnd({"a", "b", "c"}), "a, b and c");
+}
+
 }  // namespace
 }  // namespace ensemble::core::text

@@ -146,6 +146,68 @@ TEST_P(ApplyRoutes, UndoThenRedo) {
   EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE deleted = 0 AND title = 'Call Mira'"), 1);
 }
 
+// Each area's writes through the server's Apply and Undo, not only tasks':
+// one proposal makes a record of every kind, a second changes three of
+// them, and Undo takes each group back (a board keeps what it was given: the
+// spec gives board changes no Undo).
+TEST_P(ApplyRoutes, EachAreasWritesApplyAndUndoThroughTheServer) {
+  Propose("m6", {{"c1", "hub_create_project", {{"title", "Launch"}}},
+                 {"c2", "hub_create_page", {{"title", "Notes"}, {"body", "First"}}},
+                 {"c3", "hub_create_person", {{"name", "Mira"}}},
+                 {"c4", "hub_create_reminder", {{"text", "Call"}, {"at", "2030-01-02T09:00:00Z"}}},
+                 {"c5",
+                  "hub_create_routine",
+                  {{"title", "Digest"},
+                   {"instruction", "Sum up the week"},
+                   {"schedule", {{"frequency", "daily"}, {"time", "08:00"}}}}},
+                 {"c6", "hub_create_desk_list", {{"title", "Errands"}, {"lines", {"Milk"}}}},
+                 {"c7", "hub_create_board", {{"title", "Roadmap"}}}});
+  HttpReply made = Post("apply", "m6");
+  ASSERT_EQ(made.status, 200) << made.body();
+  ASSERT_EQ(made.json()["state"], "applied") << made.body();
+  const char* tables[] = {"projects", "pages", "people", "reminders", "routines", "desk_lists"};
+  for (const char* table : tables) {
+    EXPECT_EQ(QueryInt(std::string("SELECT COUNT(*) FROM ") + table +
+                       " WHERE deleted = 0 AND row_version > 0"),
+              1)
+        << table;
+  }
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM boards WHERE deleted = 0"), 1);
+
+  auto id_of = [this](const std::string& sql) {
+    auto rows = store().Query(sql);
+    return rows.ok() && !rows->empty() ? core::store::AsText(rows->rows[0][0]) : std::string();
+  };
+  const std::string project = id_of("SELECT id FROM projects");
+  const std::string page = id_of("SELECT id FROM pages");
+  const std::string person = id_of("SELECT id FROM people");
+  Propose("m7", {{"c1", "hub_update_project", {{"id", project}, {"fields", {{"title", "Go"}}}}},
+                 {"c2",
+                  "hub_update_page",
+                  {{"id", page}, {"revision", 1}, {"mode", "append"}, {"body", "Second"}}},
+                 {"c3", "hub_update_person", {{"id", person}, {"fields", {{"role", "Lead"}}}}}});
+  HttpReply changed = Post("apply", "m7");
+  ASSERT_EQ(changed.status, 200) << changed.body();
+  ASSERT_EQ(changed.json()["state"], "applied") << changed.body();
+  EXPECT_EQ(id_of("SELECT title FROM projects"), "Go");
+  EXPECT_EQ(id_of("SELECT role FROM people"), "Lead");
+  EXPECT_NE(id_of("SELECT body FROM pages").find("Second"), std::string::npos);
+
+  HttpReply undo_changes = Post("undo", "m7");
+  ASSERT_EQ(undo_changes.status, 200) << undo_changes.body();
+  EXPECT_EQ(id_of("SELECT title FROM projects"), "Launch");
+  EXPECT_EQ(id_of("SELECT role FROM people"), "");
+  EXPECT_EQ(id_of("SELECT body FROM pages").find("Second"), std::string::npos);
+
+  HttpReply undo_made = Post("undo", "m6");
+  ASSERT_EQ(undo_made.status, 200) << undo_made.body();
+  for (const char* table : tables) {
+    EXPECT_EQ(QueryInt(std::string("SELECT COUNT(*) FROM ") + table + " WHERE deleted = 0"), 0)
+        << table;
+  }
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM boards WHERE deleted = 0"), 1);
+}
+
 TEST_P(ApplyRoutes, BadRequestsGetStableCodesAndChangeNothing) {
   Propose("m5", {Create("c1", "Only this")});
   EXPECT_EQ(client().Post("/api/assistant/apply", "{not json").status, 400);
