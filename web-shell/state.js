@@ -5,8 +5,8 @@
 import {onWorker, rpc} from './rpc.js';
 
 // The kinds the views read besides tasks, when the core knows them.
-const kOtherKinds = ['page', 'board', 'card', 'project', 'person', 'reminder', 'watcher',
-                     'desk_list', 'desk_list_item'];
+const kOtherKinds = ['page', 'board', 'card', 'board_layout', 'project', 'person', 'reminder',
+                     'watcher', 'desk_list', 'desk_list_item'];
 
 export const state = {
   db: {state: 'starting'},

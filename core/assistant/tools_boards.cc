@@ -6,8 +6,10 @@
 
 #include "core/assistant/board_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/layout_tool_runs.h"
 #include "core/assistant/tool_schema.h"
 #include "core/boards/board.h"
+#include "core/boards/board_layout.h"
 #include "core/boards/card.h"
 
 namespace ensemble::core::assistant {
@@ -86,17 +88,22 @@ Status RegisterBoardTools(tools::ToolRegistry& registry) {
             "Change the board overview's layout (the space owner only); send the version you "
             "read.",
             Object({{"version", Int(0, 1000000000)},
-                    {"tiles", Array(Object({{"id", Id()},
-                                            {"x", Int(0, 100)},
-                                            {"y", Int(0, 1000)},
-                                            {"w", Int(1, 100)},
-                                            {"h", Int(1, 100)}},
+                    {"tiles", Array(Object({{"id", Id("The board's id")},
+                                            {"x", Int(0, boards::kMaxLayoutColumn)},
+                                            {"y", Int(0, boards::kMaxLayoutRow)},
+                                            {"w", Int(1, boards::kMaxLayoutSpan)},
+                                            {"h", Int(1, boards::kMaxLayoutSpan)}},
                                            {"id"}),
-                                    kMaxTiles, "The complete list of tiles")}},
+                                    boards::kMaxLayoutTiles,
+                                    "The complete list of tiles, each a board and its place "
+                                    "(x, y from the top left; w, h in grid cells)")}},
                    {"version", "tiles"}),
             Risk::kMedium, false),
   };
-  for (tools::ToolDef& def : defs) AttachBoardToolHooks(def);
+  for (tools::ToolDef& def : defs) {
+    AttachBoardToolHooks(def);
+    AttachLayoutToolHooks(def);
+  }
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -10,6 +10,7 @@
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
 #include "core/boards/board.h"
+#include "core/boards/board_layout.h"
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
 #include "core/desk/desk_list.h"
@@ -74,7 +75,8 @@ std::span<const store::Migration> Migrations() {
                                                      people::kCreatePersonIdentitiesTable,
                                                      desk::kCreateDeskListTables,
                                                      people::kAddPersonDistinctFrom,
-                                                     reminders::kAddWatcherNews};
+                                                     reminders::kAddWatcherNews,
+                                                     boards::kCreateBoardLayoutTable};
   return kAll;
 }
 
@@ -93,7 +95,8 @@ const records::RecordKind* FindRecordKind(std::string_view kind) {
                                                       &routines::kRoutineKind,
                                                       &people::kIdentityRecordKind,
                                                       &desk::kListRecordKind,
-                                                      &desk::kItemRecordKind};
+                                                      &desk::kItemRecordKind,
+                                                      &boards::kLayoutRecordKind};
   for (const records::RecordKind* k : kKinds) {
     if (k->kind == kind) return k;
   }
@@ -115,6 +118,7 @@ sync::SyncConfig Config() {
     reminders::RegisterMutators(*r);
     routines::RegisterMutators(*r);
     desk::RegisterMutators(*r);
+    boards::RegisterLayoutMutators(*r);
     return r;
   }();
   static constexpr sync::SyncedTable kTables[] = {
@@ -130,7 +134,8 @@ sync::SyncConfig Config() {
       {routines::kKind, routines::kTable},
       {people::kIdentityKind, people::kIdentityTable},
       {desk::kListKind, desk::kListTable},
-      {desk::kItemKind, desk::kItemTable}};
+      {desk::kItemKind, desk::kItemTable},
+      {boards::kLayoutKind, boards::kLayoutTable}};
   return sync::SyncConfig{registry, kTables, reminders::RecordWatcherNews};
 }
 

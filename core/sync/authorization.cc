@@ -21,9 +21,10 @@ constexpr std::array<std::pair<Role, std::string_view>, 4> kRoleNames = {{
 // Record kinds a guest may create and edit.
 constexpr std::array<std::string_view, 3> kGuestContentKinds = {"task", "page", "comment"};
 // Record kinds that are the space owner's own (spec 002 §2: reminders and
-// watchers, desk lists; routines run as their owner).
-constexpr std::array<std::string_view, 5> kOwnerOnlyKinds = {"reminder", "watcher", "routine",
-                                                             "desk_list", "desk_list_item"};
+// watchers, desk lists, the board overview's layout; routines run as their
+// owner).
+constexpr std::array<std::string_view, 6> kOwnerOnlyKinds = {
+    "reminder", "watcher", "routine", "desk_list", "desk_list_item", "board_layout"};
 
 Status Forbidden(std::string message) { return Status(codes::kForbidden, std::move(message)); }
 

@@ -69,3 +69,34 @@ test('a new task is put on a board and moved between columns', {timeout: 90000},
   await screenshot(page, 'board_move-390');
   assert.deepEqual(app.pageErrors, []);
 });
+
+test('the board tabs follow the overview layout', {timeout: 60000}, async (t) => {
+  if (!hasBoards) {
+    t.skip('this build has no board and card kinds');
+    return;
+  }
+  const {page} = app;
+  await page.click(byTestId('nav-boards'));
+  for (const title of ['Alpha', 'Beta']) {
+    await page.fill(byTestId('new-board-title'), title);
+    await page.press(byTestId('new-board-title'), 'Enter');
+    await page.locator(byTestId('board-tab'), {hasText: title}).waitFor();
+  }
+  const tabTitles = () => page.$$eval(byTestId('board-tab'), (tabs) => tabs.map((b) => b.textContent));
+  const before = await tabTitles();
+  assert.ok(before.indexOf('Alpha') < before.indexOf('Beta'), before.join());
+  const ids = await page.$$eval(byTestId('board-tab'), (tabs) =>
+    Object.fromEntries(tabs.map((b) => [b.textContent, b.dataset.id])));
+  const spaceId = await page.$eval(byTestId('space-select'), (s) => s.value);
+  // Beta on the top row, Alpha below it.
+  await page.evaluate(([spaceId, alpha, beta]) => window.ensemble.rpc('mutate', {
+    name: 'board_layout.create',
+    args: {spaceId, tiles: [{id: alpha, x: 0, y: 1, w: 2, h: 1}, {id: beta, x: 0, y: 0, w: 2, h: 1}]},
+  }), [spaceId, ids.Alpha, ids.Beta]);
+  await page.waitForFunction(() => {
+    const titles = [...document.querySelectorAll('[data-testid="board-tab"]')].map((b) => b.textContent);
+    return titles.indexOf('Beta') < titles.indexOf('Alpha');
+  });
+  await synced(page);
+  assert.equal(app.query("SELECT COUNT(*) FROM board_layouts WHERE deleted = 0"), '1');
+});

@@ -193,6 +193,18 @@ function buildHeader() {
   main = h('div', {});
 }
 
+// The board overview's layout (core/boards/board_layout.h, made with the
+// assistant's hub_edit_layout) orders the tabs: its tiles top to bottom and
+// left to right, then the boards it does not place, oldest first.
+function inLayoutOrder(boards) {
+  const layout = records('board_layout')[0];
+  const tiles = Array.isArray(layout?.tiles) ? [...layout.tiles] : [];
+  tiles.sort((a, b) => a.y - b.y || a.x - b.x);
+  const rank = new Map(tiles.map((t, i) => [t.id, i]));
+  const last = tiles.length;
+  return [...boards].sort((a, b) => (rank.get(a.id) ?? last) - (rank.get(b.id) ?? last));
+}
+
 export function render() {
   if (!available()) {
     body.replaceChildren(h('p', {class: 'empty', dataset: {testid: 'boards-unavailable'}},
@@ -204,7 +216,7 @@ export function render() {
   const active = document.activeElement;
   if (active?.matches?.('[data-testid="card-move"]')) focusCard = active.closest('[data-id]')?.dataset.id;
   const drafts = saveDrafts(active);
-  const boards = records('board');
+  const boards = inLayoutOrder(records('board'));
   const board = boards.find((b) => b.id === openId) ?? boards[0] ?? null;
   const picker = h('div', {class: 'board-tabs', role: 'list'}, boards.map((b) =>
     h('button', {type: 'button', role: 'listitem', dataset: {testid: 'board-tab', id: b.id},

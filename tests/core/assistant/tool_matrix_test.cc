@@ -89,7 +89,7 @@ class ToolMatrixTest : public RecordToolTest {
     std::string out;
     for (const char* table :
          {"tasks", "pages", "projects", "people", "boards", "board_cards", "comments", "reminders",
-          "watchers", "routines", "desk_lists", "desk_list_items"}) {
+          "watchers", "routines", "desk_lists", "desk_list_items", "board_layouts"}) {
       auto rows =
           db_->Query(std::string("SELECT id, version, deleted FROM ") + table + " ORDER BY id");
       EXPECT_TRUE(rows.ok()) << table;
@@ -141,6 +141,7 @@ const std::vector<MatrixCall>& Calls() {
       {"hub_delete_people", {{"ids", {"$person"}}}},
       {"hub_merge_people", {{"personId", "$person2"}, {"intoPersonId", "$person"}}},
       {"hub_update_board", {{"board", "$board"}, {"title", "B2"}}},
+      {"hub_edit_layout", {{"version", 0}, {"tiles", json::array({{{"id", "$board"}, {"x", 1}}})}}},
       {"hub_manage_record",
        {{"kind", "task"}, {"id", "$task"}, {"action", "add_comment"}, {"text", "hi"}}},
       {"hub_manage_record",
