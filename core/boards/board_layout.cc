@@ -38,23 +38,17 @@ Status CheckOnlyLayout(sync::MutationContext& ctx, const std::string& space_id,
                 "this space already has a board overview layout; change that one instead");
 }
 
-std::string StringAt(const json& args, const char* name) {
-  return args.is_object() && args.contains(name) && args[name].is_string()
-             ? args[name].get<std::string>()
-             : std::string();
-}
-
 Status CreateLayout(sync::MutationContext& ctx, const json& args) {
-  const std::string space = StringAt(args, "spaceId");
+  const std::string space = records::StringMember(args, "spaceId");
   // Malformed arguments are CreateRecord's to name.
-  if (!space.empty() && !StringAt(args, "id").empty()) {
-    ENSEMBLE_RETURN_IF_ERROR(CheckOnlyLayout(ctx, space, StringAt(args, "id")));
+  if (!space.empty() && !records::StringMember(args, "id").empty()) {
+    ENSEMBLE_RETURN_IF_ERROR(CheckOnlyLayout(ctx, space, records::StringMember(args, "id")));
   }
   return records::CreateRecord(kLayoutRecordKind, ctx, args);
 }
 
 Status RestoreLayout(sync::MutationContext& ctx, const json& args) {
-  const std::string id = StringAt(args, "id");
+  const std::string id = records::StringMember(args, "id");
   if (!id.empty()) {
     ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row,
                               records::ReadRecord(kLayoutRecordKind, ctx.db(), id));

@@ -7,6 +7,7 @@
 
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
+#include "core/records/record_kind.h"
 #include "core/reminders/reminder.h"
 #include "core/text/trim.h"
 
@@ -23,11 +24,6 @@ struct News {
   std::string id;
   std::string what;  // "changed status and due", after the writer's name.
 };
-
-std::string StringAt(const json& args, const char* name) {
-  if (!args.is_object() || !args.contains(name) || !args[name].is_string()) return "";
-  return args[name].get<std::string>();
-}
 
 // What `op` did to the record its arguments name, or "changed it" for a
 // record it wrote along the way (a merge moving links, say).
@@ -66,7 +62,7 @@ Result<std::optional<News>> NewsOf(store::Database& db, const std::string& kind,
   const size_t dot = mutation.find('.');
   const bool same_kind = mutation.substr(0, dot) == kind;
   const std::string_view op = same_kind ? mutation.substr(dot + 1) : "";
-  const bool named = same_kind && StringAt(args, "id") == id;
+  const bool named = same_kind && records::StringMember(args, "id") == id;
   if (!comments::TargetTable(kind).empty()) {
     return std::optional<News>(News{kind, id, ChangePhrase(op, args, named || op == "create")});
   }
@@ -158,7 +154,7 @@ Status RecordWatcherNews(sync::MutationContext& ctx, const std::string* account_
 }
 
 Status MarkWatcherSeen(sync::MutationContext& ctx, const json& args) {
-  const std::string id = StringAt(args, "id");
+  const std::string id = records::StringMember(args, "id");
   if (id.empty()) return InvalidArgument("id must be a watcher id");
   if (!args.contains("through") || !args["through"].is_number_integer() ||
       args["through"].get<int64_t>() < 0) {
