@@ -29,7 +29,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
       sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
-      apply_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      apply_(*pool_, credentials_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       people_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}

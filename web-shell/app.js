@@ -13,6 +13,7 @@ import * as dock from './views/dock.js';
 import * as pages from './views/pages.js';
 import * as people from './views/people.js';
 import * as problems from './views/problems.js';
+import * as settings from './views/settings.js';
 import * as sharing from './views/sharing.js';
 import * as tasks from './views/tasks.js';
 import * as today from './views/today.js';
@@ -32,7 +33,7 @@ const el = {
   dock: byTestId('dock'),
 };
 
-const views = {tasks, today, boards, pages, people, trash, sharing};
+const views = {tasks, today, boards, pages, people, trash, sharing, settings};
 
 // ---- Routing: #/<view>[/<id>]. ----
 

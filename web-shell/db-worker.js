@@ -214,6 +214,21 @@ const methods = {
   async updateTask({id, fields, base}) {
     return {mutationId: mutate('task.update', base ? {id, fields, base} : {id, fields})};
   },
+  // The assistant offline: the built-in planner's whole turn over this
+  // device's copy (core/assistant/local_turn.h), its writes in the outbox.
+  async localTurn(request) {
+    const out = call('runLocalTurn', JSON.stringify(request));
+    emit({type: 'changed'});
+    sync.kick();
+    return out;
+  },
+  // Runs the drafts a local turn held, once the person applies them.
+  async applyLocalCalls(request) {
+    const out = call('applyLocalCalls', JSON.stringify(request));
+    emit({type: 'changed'});
+    sync.kick();
+    return out;
+  },
   async rejections() {
     return call('rejections').rejections;
   },

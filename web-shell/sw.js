@@ -22,6 +22,7 @@ const kShell = [
   '/views/pages.js',
   '/views/people.js',
   '/views/problems.js',
+  '/views/settings.js',
   '/views/sharing.js',
   '/views/tasks.js',
   '/views/today.js',

@@ -35,6 +35,54 @@ export function fill(node, ...children) {
   return node;
 }
 
+// A JSON request to the server: the parsed reply, or an Error carrying the
+// server's own message (error.message of its error body) when it refuses.
+export async function requestJson(method, path, payload) {
+  const res = await fetch(path, {
+    method,
+    headers: payload ? {'content-type': 'application/json'} : {},
+    body: payload ? JSON.stringify(payload) : undefined,
+    cache: 'no-store',
+  });
+  const text = await res.text();
+  let json = {};
+  try {
+    json = text ? JSON.parse(text) : {};
+  } catch {
+    // Not JSON: reported below.
+  }
+  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
+  return json;
+}
+
+// Runs `work` and answers `done`, or why it failed (the error's message):
+// the status line of a view's button.
+export async function messageAfter(work, done) {
+  try {
+    await work();
+    return done;
+  } catch (e) {
+    return e.message;
+  }
+}
+
+// The person's assistant settings as last read from the server
+// ({writePolicy, allowedWriteAreas, effort, timeZone}), kept on this device
+// so the assistant keeps to them offline.
+const kAssistantSettingsKey = 'ensemble-assistant-settings';
+export function rememberAssistantSettings(settings) {
+  localStorage.setItem(kAssistantSettingsKey, JSON.stringify({
+    ...settings.assistant, timeZone: settings.general?.timeZone,
+  }));
+}
+export function savedAssistantSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(kAssistantSettingsKey)) ?? {};
+  } catch {
+    return {};
+  }
+}
+
 // Today's date in the person's time zone, YYYY-MM-DD.
 export function today() {
   const d = new Date();

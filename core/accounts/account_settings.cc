@@ -9,6 +9,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/write_policy.h"
 #include "core/calendar/time_zone.h"
+#include "core/model/model_catalog.h"
 #include "core/text/trim.h"
 
 namespace ensemble::core::accounts {
@@ -30,7 +31,7 @@ constexpr std::array<std::string_view, 17> kWriteAreas = {
 constexpr std::string_view kGroups[] = {"assistant", "general"};
 
 constexpr std::string_view kSettingKeys[] = {kWritePolicySetting, kAllowedWriteAreasSetting,
-                                             kTimeZoneSetting};
+                                             kEffortSetting, kTimeZoneSetting};
 
 std::string Quoted(std::string_view key) {
   return "\"" + text::TruncateChars(key, kMaxQuotedSettingChars) + "\"";
@@ -81,6 +82,18 @@ Result<std::vector<std::string>> ReadWriteAreas(const json& value) {
   return out;
 }
 
+Result<std::string> ReadEffort(const json& value) {
+  std::string names(kNoEffort);
+  for (std::string_view e : model::KnownEfforts()) {
+    if (value.is_string() && value.get_ref<const std::string&>() == e) return std::string(e);
+    names += ", " + std::string(e);
+  }
+  if (value.is_string() && value.get_ref<const std::string&>() == kNoEffort) {
+    return std::string(kNoEffort);
+  }
+  return InvalidArgument(std::string(kEffortSetting) + " must be one of " + names);
+}
+
 // Applies one checked (key, value) to `settings`; a null value is the
 // default. INVALID_ARGUMENT naming the key for an unknown key or bad value.
 Status Apply(AccountSettings& settings, std::string_view key, const json& value) {
@@ -99,6 +112,14 @@ Status Apply(AccountSettings& settings, std::string_view key, const json& value)
       return Status::Ok();
     }
     ENSEMBLE_ASSIGN_OR_RETURN(settings.assistant.allowed_write_areas, ReadWriteAreas(value));
+    return Status::Ok();
+  }
+  if (key == kEffortSetting) {
+    if (value.is_null()) {
+      settings.assistant.effort = defaults.assistant.effort;
+      return Status::Ok();
+    }
+    ENSEMBLE_ASSIGN_OR_RETURN(settings.assistant.effort, ReadEffort(value));
     return Status::Ok();
   }
   if (key == kTimeZoneSetting) {
@@ -151,6 +172,7 @@ json SettingValue(const AccountSettings& s, std::string_view key) {
     return std::string(assistant::WritePolicyName(s.assistant.write_policy));
   }
   if (key == kAllowedWriteAreasSetting) return s.assistant.allowed_write_areas;
+  if (key == kEffortSetting) return s.assistant.effort;
   if (key == kTimeZoneSetting) return s.general.time_zone;
   return nullptr;
 }
@@ -184,7 +206,8 @@ json AccountSettingsJson(const AccountSettings& settings) {
   return {
       {"assistant",
        {{"writePolicy", std::string(assistant::WritePolicyName(settings.assistant.write_policy))},
-        {"allowedWriteAreas", settings.assistant.allowed_write_areas}}},
+        {"allowedWriteAreas", settings.assistant.allowed_write_areas},
+        {"effort", settings.assistant.effort}}},
       {"general", {{"timeZone", settings.general.time_zone}}}};
 }
 

@@ -5,6 +5,10 @@
 //   assistant.allowedWriteAreas  [area]  the write areas the assistant may be
 //                                offered (core/assistant/hub_tools.h areas);
 //                                default: every write area
+//   assistant.effort             "none" (default: no reasoning_effort is sent)
+//                                | "minimal" | "low" | "medium" | "high"; the
+//                                model's own list is checked before each
+//                                call (core/model/model_catalog.h)
 //   general.timeZone             an IANA zone name (the builtin zone data of
 //                                core/calendar); default UTC
 // (spec 000 §6, §7). A key that is not saved reads as its default, so adding
@@ -31,6 +35,8 @@ namespace ensemble::core::accounts {
 
 inline constexpr std::string_view kWritePolicySetting = "assistant.writePolicy";
 inline constexpr std::string_view kAllowedWriteAreasSetting = "assistant.allowedWriteAreas";
+inline constexpr std::string_view kEffortSetting = "assistant.effort";
+inline constexpr std::string_view kNoEffort = "none";
 inline constexpr std::string_view kTimeZoneSetting = "general.timeZone";
 inline constexpr std::string_view kDefaultTimeZone = "UTC";
 // A key quoted back in an error is cut to this many characters.
@@ -45,6 +51,8 @@ struct AssistantSettings {
   assistant::WritePolicy write_policy = assistant::WritePolicy::kImmediate;
   // Distinct areas, in WriteAreas() order.
   std::vector<std::string> allowed_write_areas;
+  // kNoEffort or one of model::KnownEfforts().
+  std::string effort = std::string(kNoEffort);
 
   // True when no write area is turned off (routing needs no filter).
   bool AllWriteAreasAllowed() const;
@@ -72,7 +80,8 @@ std::span<const std::string_view> WriteAreas();
 // What an account that saved nothing has.
 AccountSettings DefaultAccountSettings();
 
-// {"assistant": {"writePolicy": name, "allowedWriteAreas": [area]},
+// {"assistant": {"writePolicy": name, "allowedWriteAreas": [area],
+//                "effort": name},
 //  "general": {"timeZone": name}}.
 nlohmann::json AccountSettingsJson(const AccountSettings& settings);
 

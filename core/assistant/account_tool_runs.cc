@@ -8,6 +8,7 @@
 #include "core/accounts/account_settings.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/tool_context.h"
+#include "core/model/chat_request.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 
@@ -35,6 +36,10 @@ constexpr SettingInfo kSettingInfo[] = {
      "The write areas the assistant is offered tools for: tasks, boards, projects, pages, "
      "people, meetings, reminders, routines, skills, calendar, files, apps, web, settings, "
      "workflows, trash."},
+    {accounts::kEffortSetting, "assistant", "Assistant effort",
+     "How hard the model reasons before it answers: none (the model's own default), or "
+     "minimal, low, medium or high where the model offers them (hub_list_model_choices "
+     "lists them). Higher efforts answer more slowly and cost more."},
     {accounts::kTimeZoneSetting, "general", "Time zone",
      "The time zone dates are read in (today, due dates, what is due this week): an IANA name "
      "such as Europe/Paris."},
@@ -130,8 +135,8 @@ Result<json> RunFindSetting(ToolCall& call) {
     titles.push_back(info.title);
   }
   std::string summary = rows.empty() ? "No setting matches; the settings that can be changed "
-                                       "here are the assistant's write mode and areas, and "
-                                       "the time zone."
+                                       "here are the assistant's write mode, areas and "
+                                       "effort, and the time zone."
                                      : "Found " + Count(rows.size(), "setting", "settings") + ":";
   for (std::string_view t : titles) summary += " " + std::string(t) + ";";
   if (!titles.empty()) summary.pop_back();
@@ -169,11 +174,28 @@ std::string ChangeText(const json& patch) {
   return out;
 }
 
+// OK unless the patch sets an effort that the person's model does not take
+// (spec 000 §5: effort is checked against the model; UNSUPPORTED_OPTION).
+Status CheckEffortChange(const ToolContext& ctx, const json& patch) {
+  const auto it = patch.find(std::string(accounts::kEffortSetting));
+  if (it == patch.end() || it->is_null() || *it == accounts::kNoEffort) return Status::Ok();
+  if (!ctx.model) {
+    return Status(codes::kUnsupportedOption,
+                  "no model is set up, and the built-in planner takes no effort; connect a "
+                  "model in Settings → Model first");
+  }
+  return model::CheckEffort(ctx.model->info, it->get<std::string>());
+}
+
 Status PrepareUpdateSettings(ToolCall& call) {
   // Refused at proposal time rather than at Apply: a bad key or value never
   // reaches the person's Apply button. Nothing is written here.
   ENSEMBLE_ASSIGN_OR_RETURN(json patch, PatchOf(call.input));
-  return accounts::CheckSettingsPatch(patch);
+  ENSEMBLE_RETURN_IF_ERROR(accounts::CheckSettingsPatch(patch));
+  if (call.context && !call.context->settings_account.empty()) {
+    ENSEMBLE_RETURN_IF_ERROR(CheckEffortChange(*call.context, patch));
+  }
+  return Status::Ok();
 }
 
 Result<std::string> PreviewUpdateSettings(const ToolCall& call) {
@@ -184,12 +206,70 @@ Result<std::string> PreviewUpdateSettings(const ToolCall& call) {
 Result<json> RunUpdateSettings(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, SettingsContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json patch, PatchOf(call.input));
+  ENSEMBLE_RETURN_IF_ERROR(accounts::CheckSettingsPatch(patch));
+  ENSEMBLE_RETURN_IF_ERROR(CheckEffortChange(*ctx, patch));
   ENSEMBLE_ASSIGN_OR_RETURN(
       accounts::AccountSettings saved,
       accounts::PatchAccountSettings(*ctx->db, ctx->settings_account, patch, ctx->now_ms));
   json values = json::object();
   for (const auto& [key, value] : patch.items()) values[key] = accounts::SettingValue(saved, key);
   return json{{"summary", "Changed " + ChangeText(values)}, {"data", {{"settings", values}}}};
+}
+
+// The planner is always there: it answers the simple task requests when no
+// model is set up (spec 000 §5, issue 5's embedded default).
+json PlannerChoice(bool current) {
+  return {{"provider", "builtin"},
+          {"model", "local-planner"},
+          {"name", "Built-in planner"},
+          {"efforts", json::array()},
+          {"current", current}};
+}
+
+std::string OrList(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  }
+  return out;
+}
+
+Result<json> RunListModelChoices(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, SettingsContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(accounts::AccountSettings settings,
+                            accounts::GetAccountSettings(*ctx->db, ctx->settings_account));
+  const std::string& effort = settings.assistant.effort;
+  json choices = json::array();
+  std::string summary;
+  if (!ctx->model) {
+    choices.push_back(PlannerChoice(true));
+    summary =
+        "No model is set up, so the built-in planner answers the simple task requests (add, "
+        "list, complete, move, due). Connect a model (provider, address, model and key) in "
+        "Settings → Model to ask anything else.";
+  } else {
+    const model::ModelInfo& info = ctx->model->info;
+    choices.push_back({{"provider", ctx->model->provider},
+                       {"model", info.id},
+                       {"name", info.name()},
+                       {"efforts", info.efforts},
+                       {"current", true}});
+    choices.push_back(PlannerChoice(false));
+    summary = "You use " + info.name() + " (" + ctx->model->provider + "), effort " + effort +
+              "; " +
+              (info.efforts.empty() ? "it takes no effort option"
+                                    : "it takes effort " + OrList(info.efforts)) +
+              ".";
+    if (effort != accounts::kNoEffort && !model::CheckEffort(info, effort).ok()) {
+      summary +=
+          " The saved effort is not one it takes, so its turns are refused until the "
+          "effort is changed (assistant.effort).";
+    }
+    summary +=
+        " The provider, model and key are changed in Settings → Model; the effort "
+        "can be changed here.";
+  }
+  return json{{"summary", summary}, {"data", {{"choices", choices}, {"effort", effort}}}};
 }
 
 Result<json> RunListApprovals(ToolCall& call) {
@@ -231,6 +311,8 @@ void AttachAccountToolHooks(tools::ToolDef& def) {
     def.prepare = PrepareUpdateSettings;
     def.preview = PreviewUpdateSettings;
     def.run = RunUpdateSettings;
+  } else if (def.name == "hub_list_model_choices") {
+    def.run = RunListModelChoices;
   } else if (def.name == "hub_list_approvals") {
     def.run = RunListApprovals;
   }

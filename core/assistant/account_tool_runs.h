@@ -2,6 +2,9 @@
 // space's records (spec 002 §2 "Settings and models", "Needs me"):
 //   hub_get_settings     the allowlisted settings of one area, or all;
 //   hub_find_setting     settings whose name or description holds the words;
+//   hub_list_model_choices  the model the person's turns call (ToolContext::
+//                        model), the efforts it takes, and the built-in
+//                        planner;
 //   hub_update_settings  changes allowlisted keys (always waits for Apply);
 //   hub_list_approvals   what waits for the person on Needs me.
 // Definitions and schemas are in tools_settings.cc and tools_core.cc, which
@@ -24,7 +27,7 @@ namespace ensemble::core::assistant {
 // hub_list_approvals without a limit.
 inline constexpr int kDefaultApprovalsListed = 20;
 
-// Sets the hooks of `def` when it is one of the four tools (by name); any
+// Sets the hooks of `def` when it is one of the five tools (by name); any
 // other definition is left as it is.
 void AttachAccountToolHooks(tools::ToolDef& def);
 

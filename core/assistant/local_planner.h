@@ -60,8 +60,7 @@ inline constexpr std::size_t kMaxErrorChars = 300;
 // "needs a model" reply is built from these.
 inline constexpr std::string_view kLocalAbilitiesText =
     "I can add, list, complete and move tasks and show what is due without a model.";
-inline constexpr std::string_view kSetUpModelText =
-    ", set up a model in Settings \u2192 Assistant.";
+inline constexpr std::string_view kSetUpModelText = ", set up a model in Settings \u2192 Model.";
 // The topic when no area is recognised: "For anything else, set up ...".
 inline constexpr std::string_view kAnythingElseTopic = "anything else";
 inline constexpr std::string_view kAskTitleReply =

@@ -4,6 +4,7 @@
 
 #include "core/hub/hub.h"
 #include "core/sync/authorization.h"
+#include "core/sync/client_replica.h"
 #include "core/sync/mutator.h"
 
 namespace ensemble::core::tools {
@@ -29,6 +30,18 @@ MutationSink DirectMutationSink(store::Database& db, sync::SyncConfig config, in
 
 MutationSink DirectMutationSink(store::Database& db, int64_t now_ms, std::string account_id) {
   return DirectMutationSink(db, hub::Config(), now_ms, std::move(account_id));
+}
+
+MutationSink ReplicaMutationSink(sync::ClientReplica& replica) {
+  return [&replica](const std::vector<Mutation>& mutations) -> Status {
+    // Each Mutate is a savepoint inside this one: all of them or none.
+    store::Transaction txn(replica.db());
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    for (const Mutation& m : mutations) {
+      ENSEMBLE_RETURN_IF_ERROR(replica.Mutate(m.name, m.args).status());
+    }
+    return txn.Commit();
+  };
 }
 
 }  // namespace ensemble::core::tools

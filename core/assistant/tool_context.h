@@ -19,13 +19,19 @@
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/model/model_catalog.h"
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "core/sync/sync_config.h"
+
+namespace ensemble::core::sync {
+class ClientReplica;
+}  // namespace ensemble::core::sync
 
 namespace ensemble::core::tools {
 
@@ -60,6 +66,11 @@ struct ToolContext {
   // Settings are the account's, not synced records, so hub_update_settings
   // writes them in the caller's transaction rather than through `write`.
   std::string settings_account;
+  // The model this person's turns call, as the server resolved it (their own
+  // settings, else the operator's in local mode); nullopt when none is set up
+  // (the built-in planner answers) or not known here. hub_list_model_choices
+  // lists it, and an effort is checked against it before it is saved.
+  std::optional<model::ModelChoice> model;
   // The view open beside the chat, as CheckSurface (surface_tool_run.h)
   // normalized it; null when none was described. hub_read_surface reads it.
   nlohmann::json surface;
@@ -77,6 +88,11 @@ MutationSink DirectMutationSink(store::Database& db, sync::SyncConfig config, in
 
 // The same with every hub domain's mutators (hub::Config()).
 MutationSink DirectMutationSink(store::Database& db, int64_t now_ms, std::string account_id = {});
+
+// The browser's sink: each mutation runs on `replica` optimistically and
+// waits in its outbox (ClientReplica::Mutate), all of the list or none.
+// `replica` must outlive the sink.
+MutationSink ReplicaMutationSink(sync::ClientReplica& replica);
 
 }  // namespace ensemble::core::tools
 

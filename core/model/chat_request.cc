@@ -86,19 +86,21 @@ ToolSpec ToolSpec::From(const tools::ToolDef& def) {
           def.input_schema.is_object() ? Dump(def.input_schema) : std::string()};
 }
 
+Status CheckEffort(const ModelInfo& model, std::string_view effort) {
+  if (model.efforts.empty()) {
+    return Status(codes::kUnsupportedOption, model.name() + " takes no reasoning effort option");
+  }
+  if (std::find(model.efforts.begin(), model.efforts.end(), effort) == model.efforts.end()) {
+    return Status(codes::kUnsupportedOption, model.name() + " does not offer effort '" +
+                                                 std::string(effort) + "' (it offers " +
+                                                 Join(model.efforts) + ")");
+  }
+  return Status::Ok();
+}
+
 Status CheckChatRequest(const ModelInfo& model, const ChatRequest& request) {
   if (model.id.empty()) return Status(codes::kInvalidArgument, "no model is named");
-  if (request.effort) {
-    if (model.efforts.empty()) {
-      return Status(codes::kUnsupportedOption, model.name() + " takes no reasoning effort option");
-    }
-    if (std::find(model.efforts.begin(), model.efforts.end(), *request.effort) ==
-        model.efforts.end()) {
-      return Status(codes::kUnsupportedOption, model.name() + " does not offer effort '" +
-                                                   *request.effort + "' (it offers " +
-                                                   Join(model.efforts) + ")");
-    }
-  }
+  if (request.effort) ENSEMBLE_RETURN_IF_ERROR(CheckEffort(model, *request.effort));
   if (!request.tools.empty() && !model.supports_tools) {
     return Status(codes::kUnsupportedOption, model.name() + " cannot call tools");
   }

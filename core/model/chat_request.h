@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/status.h"
@@ -86,6 +87,10 @@ struct ChatRequest {
   std::optional<std::string> effort;  // Sent as reasoning_effort.
   bool stream = true;                 // With stream_options.include_usage.
 };
+
+// OK when `model` takes reasoning effort `effort`; UNSUPPORTED_OPTION naming
+// the model and what it offers otherwise.
+Status CheckEffort(const ModelInfo& model, std::string_view effort);
 
 // OK when `model` offers what `request` asks for. UNSUPPORTED_OPTION for an
 // effort the model does not list, or tools for a model without tools;

@@ -5,6 +5,7 @@
 
 #include "core/assistant/answer_check.h"
 #include "core/assistant/local_planner.h"
+#include "core/assistant/local_turn.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
 #include "core/assistant/synced_mutation_sink.h"
@@ -14,6 +15,7 @@
 #include "core/assistant/write_policy.h"
 #include "core/hub/hub.h"
 #include "core/model/chat_request.h"
+#include "core/model/model_catalog.h"
 #include "core/model/model_timeout.h"
 #include "core/refs/readable_preview.h"
 #include "core/sync/authorization.h"
@@ -117,6 +119,10 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
   context.time_zone = r.time_zone;
   context.random = random;
   context.settings_account = r.account_id;
+  if (r.credentials) {
+    context.model =
+        core::model::ChooseModel(r.credentials->settings.provider, r.credentials->settings.model);
+  }
   context.surface = r.surface;
   // No write sink: prepare and preview only read (RunHook adds the sink).
   return context;
@@ -241,8 +247,18 @@ net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
     turn.error = client.status();
     co_return;
   }
-  core::model::ModelInfo info;
-  info.id = creds.settings.model;
+  const core::model::ModelInfo info =
+      core::model::DescribeModel(creds.settings.provider, creds.settings.model);
+  // Refused before anything is spent (spec 000 §5), saying where to change it.
+  if (turn.request.effort != core::accounts::kNoEffort) {
+    Status offered = core::model::CheckEffort(info, turn.request.effort);
+    if (!offered.ok()) {
+      turn.error =
+          Status(offered.code(),
+                 offered.message() + "; change the assistant's effort in Settings → Assistant");
+      co_return;
+    }
+  }
   model::CallOptions options;
   options.timeout = core::model::EffectiveModelCallTimeout(model_timeout_, std::nullopt);
   options.model_name = info.name();
@@ -263,6 +279,7 @@ net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
       turn.error = request.status();
       co_return;
     }
+    if (turn.request.effort != core::accounts::kNoEffort) request->effort = turn.request.effort;
     Result<std::string> body = core::model::BuildChatBodyText(info, *request);
     if (!body.ok()) {
       turn.error = body.status();
@@ -442,9 +459,7 @@ net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {
     }
     if (!held.empty()) {
       // The planner's reply reads results; a held write has none yet.
-      std::string text = "Waiting for your Apply: ";
-      for (size_t h = 0; h < held.size(); ++h) text += (h ? "; " : "") + held[h];
-      text += ". Nothing changes until you apply it.";
+      std::string text = core::assistant::WaitingForApplyText(held);
       turn.final_text = text;
       turn.streamed += text;
       turn.emit("text", {{"text", text}});

@@ -54,6 +54,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/accounts/account_settings.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/instructions.h"
 #include "core/assistant/turn_loop.h"
@@ -90,8 +91,11 @@ struct TurnRequest {
   std::vector<core::assistant::StoredMessage> earlier;
   core::assistant::StoredMessage reply;                      // Saved already; updated at the end.
   std::optional<credentials::ModelCredentials> credentials;  // None: local planner.
-  std::string today;                                         // YYYY-MM-DD.
-  std::string time_zone;                                     // IANA name.
+  // The saved reasoning effort (core/accounts/account_settings.h): kNoEffort
+  // sends none; another is checked against the model before the first call.
+  std::string effort = std::string(core::accounts::kNoEffort);
+  std::string today;      // YYYY-MM-DD.
+  std::string time_zone;  // IANA name.
   std::shared_ptr<model::StopSignal> stop;
   // When the server had the whole request: the done frame's timing.serverMs
   // is the time from here to the end of the turn, less the model's.

@@ -13,6 +13,7 @@
 #include "core/assistant/synced_mutation_sink.h"
 #include "core/assistant/week_date.h"
 #include "core/hub/hub.h"
+#include "core/model/model_catalog.h"
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
@@ -70,8 +71,13 @@ Result<Target> ReadTarget(const std::string& body_text) {
 // request only.
 class ApplyRun {
  public:
-  ApplyRun(core::store::Database& db, core::platform::Env env, const Caller& caller)
-      : db_(db), env_(env), caller_(caller), now_(env.clock->NowMillis()) {}
+  ApplyRun(core::store::Database& db, core::platform::Env env,
+           const credentials::CredentialStore& credentials, const Caller& caller)
+      : db_(db),
+        env_(env),
+        credentials_(credentials),
+        caller_(caller),
+        now_(env.clock->NowMillis()) {}
 
   // The caller's proposal for the target message.
   Result<assistant::Proposal> Find(const Target& t) {
@@ -176,6 +182,12 @@ class ApplyRun {
         settings.ok() ? settings->general.time_zone : std::string(core::accounts::kDefaultTimeZone);
     ctx.today = assistant::TodayIn(now_, ctx.time_zone);
     ctx.settings_account = caller_.account_id;
+    // An effort change is checked against the model again, as it is now.
+    Result<std::optional<credentials::ModelCredentialsView>> model =
+        credentials_.Describe(db_, caller_.account_id);
+    if (model.ok() && *model) {
+      ctx.model = core::model::ChooseModel((*model)->settings.provider, (*model)->settings.model);
+    }
     ctx.random = env_.random;
     // The receipts keep Retry from sending a call twice.
     ctx.write = assistant::SyncedMutationSink(
@@ -199,6 +211,7 @@ class ApplyRun {
 
   core::store::Database& db_;
   core::platform::Env env_;
+  const credentials::CredentialStore& credentials_;
   const Caller& caller_;
   const int64_t now_;
   assistant::SyncedWrites writes_;
@@ -209,12 +222,15 @@ enum class Action { kApply, kUndo, kRedo };
 
 }  // namespace
 
-ApplyService::ApplyService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
-    : pool_(pool), env_(env), on_commit_(std::move(on_commit)) {}
+ApplyService::ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
+                           core::platform::Env env, OnCommit on_commit)
+    : pool_(pool), credentials_(credentials), env_(env), on_commit_(std::move(on_commit)) {}
 
 namespace {
 
-net::awaitable<http::Response> Serve(store::StorePool& pool, core::platform::Env env,
+net::awaitable<http::Response> Serve(store::StorePool& pool,
+                                     const credentials::CredentialStore& credentials,
+                                     core::platform::Env env,
                                      const ApplyService::OnCommit& on_commit,
                                      const http::Request& request, const Caller& caller,
                                      Action action) {
@@ -223,7 +239,7 @@ net::awaitable<http::Response> Serve(store::StorePool& pool, core::platform::Env
   events::Poke poke;
   Result<assistant::Proposal> done =
       co_await pool.Run([&](core::store::Database& db) -> Result<assistant::Proposal> {
-        ApplyRun run(db, env, caller);
+        ApplyRun run(db, env, credentials, caller);
         Result<assistant::Proposal> out = action == Action::kApply
                                               ? run.Apply(*target)
                                               : run.Undo(*target, action == Action::kRedo);
@@ -239,17 +255,17 @@ net::awaitable<http::Response> Serve(store::StorePool& pool, core::platform::Env
 
 net::awaitable<http::Response> ApplyService::Apply(const http::Request& request,
                                                    const Caller& caller) {
-  return Serve(pool_, env_, on_commit_, request, caller, Action::kApply);
+  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kApply);
 }
 
 net::awaitable<http::Response> ApplyService::Undo(const http::Request& request,
                                                   const Caller& caller) {
-  return Serve(pool_, env_, on_commit_, request, caller, Action::kUndo);
+  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kUndo);
 }
 
 net::awaitable<http::Response> ApplyService::Redo(const http::Request& request,
                                                   const Caller& caller) {
-  return Serve(pool_, env_, on_commit_, request, caller, Action::kRedo);
+  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kRedo);
 }
 
 }  // namespace ensemble::server::services

@@ -36,6 +36,7 @@
 #include <functional>
 
 #include "core/platform/env.h"
+#include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
 #include "server/http/message.h"
 #include "server/services/auth_service.h"
@@ -53,7 +54,8 @@ class ApplyService {
 
   // `pool` and the Env's members must outlive the service; `on_commit` pokes
   // this process's subscribers after an Apply or Undo wrote something.
-  ApplyService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit);
+  ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
+               core::platform::Env env, OnCommit on_commit);
 
   boost::asio::awaitable<http::Response> Apply(const http::Request& request, const Caller& caller);
   boost::asio::awaitable<http::Response> Undo(const http::Request& request, const Caller& caller);
@@ -61,6 +63,7 @@ class ApplyService {
 
  private:
   store::StorePool& pool_;
+  const credentials::CredentialStore& credentials_;
   core::platform::Env env_;
   OnCommit on_commit_;
 };

@@ -131,6 +131,7 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
   turn.earlier = std::move(started->earlier);
   turn.reply = std::move(started->reply);
   turn.credentials = std::move(started->credentials);
+  turn.effort = settings.effort;
   turn.time_zone = started->settings.general.time_zone;
   turn.today = core::assistant::TodayIn(now, turn.time_zone);
   turn.stop = std::make_shared<model::StopSignal>();

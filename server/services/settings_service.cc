@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/accounts/account_settings.h"
+#include "core/model/model_catalog.h"
 #include "server/http/json_response.h"
 #include "server/services/json_body.h"
 
@@ -26,6 +27,9 @@ json ViewJson(const std::optional<ModelCredentialsView>& view) {
           {"provider", view->settings.provider},
           {"baseUrl", view->settings.base_url},
           {"model", view->settings.model},
+          // What the effort setting may be for this model.
+          {"efforts",
+           core::model::DescribeModel(view->settings.provider, view->settings.model).efforts},
           {"hasKey", view->has_key}};
 }
 

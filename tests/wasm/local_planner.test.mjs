@@ -69,3 +69,39 @@ describe('planLocally binding', () => {
     assert.equal(third.reply, 'Marked \u201CDraft brief\u201D as done.');
   });
 });
+
+describe('runLocalTurn and applyLocalCalls bindings', () => {
+  const turn = (request) => call(core, 'runLocalTurn', JSON.stringify(request));
+  const base = {spaceId: 'personal', today: '2026-11-30'};
+
+  test('need an open replica and a well-formed request', () => {
+    call(core, 'close');
+    assert.equal(turn({...base, message: 'add a task to call Mira'}).code, 'NOT_OPEN');
+    assert.equal(call(core, 'open', ':memory:', '').ok, true);
+    assert.equal(call(core, 'runLocalTurn', 'not json').code, 'MALFORMED_JSON');
+    assert.equal(turn({message: 'hi'}).code, 'INVALID_ARGUMENT');
+    assert.equal(turn({...base, message: 'hi', policy: 'sometimes'}).code, 'INVALID_ARGUMENT');
+  });
+
+  test('run a whole turn over the replica, writes in the outbox, drafts applied later', () => {
+    call(core, 'close');
+    assert.equal(call(core, 'open', ':memory:', '').ok, true);
+    const added = turn({...base, message: 'add a task to call Mira tomorrow'});
+    assert.equal(added.ok, true, added.message);
+    assert.deepEqual(added.calls.map((c) => [c.name, c.state]), [['hub_create_tasks', 'succeeded']]);
+    assert.match(added.reply, /Call Mira/);
+    assert.deepEqual(call(core, 'outbox').mutations.map((m) => [m.name, m.args.title]),
+                     [['task.create', 'Call Mira']]);
+
+    const held = turn({...base, message: 'add a task to review the budget', policy: 'preview'});
+    assert.deepEqual(held.calls.map((c) => c.state), ['held']);
+    assert.match(held.reply, /Waiting for your Apply/);
+    assert.equal(call(core, 'outbox').mutations.length, 1);
+    const applied = call(core, 'applyLocalCalls', JSON.stringify({...base, calls: held.calls}));
+    assert.equal(applied.ok, true, applied.message);
+    assert.deepEqual(applied.calls.map((c) => c.state), ['succeeded']);
+    assert.deepEqual(call(core, 'outbox').mutations.map((m) => m.args.title),
+                     ['Call Mira', 'Review the budget']);
+    call(core, 'close');
+  });
+});

@@ -1,15 +1,22 @@
 // JS API for the local planner (core/assistant/local_planner.h): the
 // assistant's embedded default with no model configured, run in the browser
 // offline exactly as the native core runs it. planLocally(requestJson) ->
-// {"ok": true, "step", "intent", "final", "calls", "reply", "needsModel"}.
+// {"ok": true, "step", "intent", "final", "calls", "reply", "needsModel"}:
+// one step. runLocalTurn(requestJson) runs a whole turn over the open
+// replica, its writes queued in the outbox, and applyLocalCalls(requestJson)
+// runs the drafts one held (core/assistant/local_turn.h has both shapes).
 
 #include <emscripten/bind.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/assistant/hub_tools.h"
 #include "core/assistant/local_planner.h"
+#include "core/assistant/local_turn.h"
+#include "core/assistant/tool_context.h"
 #include "wasm/bindings/json_edge.h"
+#include "wasm/bindings/session.h"
 
 namespace ensemble::wasm {
 namespace {
@@ -26,8 +33,44 @@ std::string PlanLocally(val request_json) {
   });
 }
 
+// The replica's context: the trusted local person (the device's own copy),
+// writes to the outbox; no settings here (the settings tools say so).
+core::tools::ToolContext ReplicaContext(Session& s) {
+  core::tools::ToolContext ctx;
+  ctx.db = &s.db();
+  ctx.now_ms = s.env().clock->NowMillis();
+  ctx.time_zone = "UTC";
+  ctx.random = s.env().random;
+  ctx.write = core::tools::ReplicaMutationSink(s.replica());
+  return ctx;
+}
+
+// Runs `edge` (a JSON edge of local_turn.h) on the open replica.
+template <typename Edge>
+std::string OnReplica(val request_json, Edge edge) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
+    Session& s = Session::Get();
+    ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
+    core::tools::ToolContext ctx = ReplicaContext(s);
+    return edge(core::assistant::HubToolRegistry(), ctx, request);
+  });
+}
+
+std::string RunLocalTurn(val request_json) {
+  return OnReplica(request_json, &core::assistant::RunLocalTurnJson);
+}
+
+std::string ApplyLocalCalls(val request_json) {
+  return OnReplica(request_json, &core::assistant::ApplyLocalCallsJson);
+}
+
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(ensemble_local_planner) { emscripten::function("planLocally", &PlanLocally); }
+EMSCRIPTEN_BINDINGS(ensemble_local_planner) {
+  emscripten::function("planLocally", &PlanLocally);
+  emscripten::function("runLocalTurn", &RunLocalTurn);
+  emscripten::function("applyLocalCalls", &ApplyLocalCalls);
+}
 
 }  // namespace ensemble::wasm

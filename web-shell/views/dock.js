@@ -7,7 +7,7 @@
 
 import {rpc} from '../rpc.js';
 import {state, subscribe} from '../state.js';
-import {byTestId, h} from '../util.js';
+import {byTestId, h, rememberAssistantSettings, requestJson, savedAssistantSettings, today} from '../util.js';
 import {formatReply, toolRows} from './dock-render.js';
 import {MentionMenu} from './mentions.js';
 
@@ -78,7 +78,8 @@ class Reply {
     this.toolsNode = h('div', {class: 'reply-tools'});
     this.cardNode = h('div', {class: 'reply-proposals'});
     this.errorNode = h('p', {class: 'reply-error', role: 'alert', hidden: true});
-    this.li.append(this.textNode, this.toolsNode, this.cardNode, this.errorNode);
+    this.noteNode = h('p', {class: 'note', dataset: {testid: 'reply-offline'}, hidden: true});
+    this.li.append(this.textNode, this.toolsNode, this.cardNode, this.errorNode, this.noteNode);
     this.formatting = null;
   }
 
@@ -148,7 +149,7 @@ class Reply {
     if (!p.outcome || p.outcome === 'pending' || p.outcome === 'failed') {
       row.append(button('proposal-apply', p.outcome === 'failed' ? 'Retry' : 'Apply',
                         () => this.apply([p.callId])));
-    } else if (p.undone) {
+    } else if (p.undone && !p.local) {
       row.append(button('proposal-redo', 'Redo', () => this.undo([p.callId], true)));
     } else if (p.undoable) {
       row.append(button('proposal-undo', 'Undo', () => this.undo([p.callId], false)));
@@ -170,11 +171,53 @@ class Reply {
   }
 
   async apply(callIds) {
+    const drafts = this.proposals.filter((p) => p.local && callIds.includes(p.callId));
+    if (drafts.length) {
+      await this.applyLocally(drafts);
+      return;
+    }
     await this.post('/api/assistant/apply', callIds);
   }
 
+  // Drafts of an offline turn run on this device, their writes in the outbox.
+  async applyLocally(drafts) {
+    showError('');
+    for (const b of this.cardNode.querySelectorAll('button')) b.disabled = true;
+    try {
+      const out = await rpc('applyLocalCalls', {
+        spaceId: this.spaceId, today: today(),
+        calls: drafts.map((p) => ({id: p.callId, name: p.name, input: p.input})),
+      });
+      this.takeReceipts(out.calls.map(localReceipt));
+    } catch (e) {
+      showError(e.message);
+      this.renderProposals();
+    }
+  }
+
   async undo(callIds, redo) {
+    const local = this.proposals.filter((p) => p.local && p.undoMutations &&
+                                                callIds.includes(p.callId));
+    if (local.length && !redo) {
+      await this.undoLocally(local);
+      return;
+    }
     await this.post(redo ? '/api/assistant/redo' : '/api/assistant/undo', callIds);
+  }
+
+  // An offline write's Undo: its reverse mutations, queued like any edit.
+  async undoLocally(done) {
+    showError('');
+    try {
+      for (const p of done) {
+        for (const m of p.undoMutations) await rpc('mutate', {name: m.name, args: m.args});
+        p.undone = true;
+        p.undoMutations = null;  // Redo is for the server's writes.
+      }
+    } catch (e) {
+      showError(e.message);
+    }
+    this.renderProposals();
   }
 
   async post(path, callIds) {
@@ -195,6 +238,48 @@ class Reply {
     this.errorNode.textContent = message;
     this.errorNode.hidden = false;
   }
+}
+
+// ---- The assistant offline. ----
+// Without the server the built-in planner answers on this device
+// (core/assistant/local_turn.h): reads see its copy, writes wait in its
+// outbox and sync later, a write the saved policy holds waits here for Apply,
+// and Undo queues a write's reverse mutations the same way.
+
+function localReceipt(c) {
+  return c.state === 'succeeded'
+    ? {callId: c.id, outcome: 'succeeded', summary: c.result?.summary ?? ''}
+    : {callId: c.id, outcome: 'failed', error: {message: c.text ?? ''}};
+}
+
+async function sendLocally(reply, text) {
+  const saved = savedAssistantSettings();
+  const request = {message: text, spaceId: reply.spaceId, today: today()};
+  if (saved.writePolicy) request.policy = saved.writePolicy;
+  if (Array.isArray(saved.allowedWriteAreas)) request.allowedWriteAreas = saved.allowedWriteAreas;
+  if (saved.timeZone) request.timeZone = saved.timeZone;
+  const out = await rpc('localTurn', request);
+  for (const c of out.calls) {
+    const call = {callId: c.id, name: c.name, input: c.input};
+    if (c.state !== 'held') {
+      const r = localReceipt(c);
+      call.receipt = {state: r.outcome, summary: r.summary, error: r.error};
+    }
+    reply.calls.push(call);
+    if (c.state === 'succeeded' && Array.isArray(c.result?.undo) && c.result.undo.length) {
+      reply.proposals.push({...ranAtOnce(c.id, c.name, call.receipt), local: true,
+                            undoMutations: c.result.undo});
+    }
+    if (c.state === 'held') {
+      reply.proposals.push({callId: c.id, name: c.name, preview: c.text, input: c.input,
+                            local: true});
+    }
+  }
+  reply.text = out.reply;
+  reply.noteNode.textContent = 'Offline: the built-in planner answered on this device; ' +
+    'its changes sync when you are back online.';
+  reply.noteNode.hidden = false;
+  reply.renderProposals();
 }
 
 // ---- Frames of a turn. ----
@@ -283,6 +368,7 @@ async function send(text, mentions) {
   const userLi = h('li', {class: 'msg user', dataset: {testid: 'user-message'}}, text);
   el.log.append(userLi);
   const reply = new Reply();
+  reply.spaceId = state.space;
   reply.live = true;
   live = reply;
   el.log.append(reply.li);
@@ -293,22 +379,30 @@ async function send(text, mentions) {
   el.stop.hidden = false;
   const body = {text, mentions, surface: surface()};
   try {
-    let res;
-    try {
-      res = await api(`/api/assistant/conversations/${await ensureConversation()}/messages`,
-                      {method: 'POST', body});
-    } catch (e) {
-      if (e.status !== 404) throw e;
-      // The conversation is gone (deleted elsewhere): start a new one.
-      res = await api(`/api/assistant/conversations/${await ensureConversation(true)}/messages`,
-                      {method: 'POST', body});
+    if (state.sync?.online === false) {
+      await sendLocally(reply, text);
+    } else {
+      let res;
+      try {
+        res = await api(`/api/assistant/conversations/${await ensureConversation()}/messages`,
+                        {method: 'POST', body});
+      } catch (e) {
+        if (e.status !== 404) throw e;
+        // The conversation is gone (deleted elsewhere): start a new one.
+        res = await api(`/api/assistant/conversations/${await ensureConversation(true)}/messages`,
+                        {method: 'POST', body});
+      }
+      await readFrames(res, (event, data) => {
+        onFrame(reply, event, data);
+        scrollDown();
+      });
     }
-    await readFrames(res, (event, data) => {
-      onFrame(reply, event, data);
-      scrollDown();
-    });
   } catch (e) {
-    reply.fail(e.message);
+    if (e.code === 'OFFLINE') {
+      await sendLocally(reply, text).catch((local) => reply.fail(local.message));
+    } else {
+      reply.fail(e.message);
+    }
   } finally {
     clearInterval(ticker);
     reply.live = false;
@@ -413,6 +507,8 @@ async function mentionsToSend(text) {
 
 export function init(c) {
   ctx = c;
+  // The saved settings, for the turns this device answers offline.
+  requestJson('GET', '/api/settings').then(rememberAssistantSettings).catch(() => {});
   menu = new MentionMenu({input: el.input, menu: byTestId('mention-menu'),
                           chips: byTestId('mention-chips')});
   el.form.addEventListener('submit', async (e) => {

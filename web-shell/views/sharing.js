@@ -6,7 +6,7 @@
 // mode and offline say so instead.
 
 import {loadSpaces, setSpace, state} from '../state.js';
-import {byTestId, fill, h} from '../util.js';
+import {byTestId, fill, h, messageAfter, requestJson as api} from '../util.js';
 
 const body = byTestId('sharing-body');
 const kRoles = ['owner', 'editor', 'viewer', 'guest'];
@@ -21,24 +21,6 @@ let members = null;  // For membersOf; null until read.
 let membersOf = null;
 let message = '';
 let loading = null;
-
-async function api(method, path, payload) {
-  const res = await fetch(path, {
-    method,
-    headers: payload ? {'content-type': 'application/json'} : {},
-    body: payload ? JSON.stringify(payload) : undefined,
-    cache: 'no-store',
-  });
-  const text = await res.text();
-  let json = {};
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch {
-    // Not JSON: reported below.
-  }
-  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
-  return json;
-}
 
 async function loadMembers(space) {
   if (loading) return loading;
@@ -60,12 +42,7 @@ async function loadMembers(space) {
 
 // Runs `work`, then says `done` (or why it failed) and reads the members again.
 async function act(work, done) {
-  try {
-    await work();
-    message = done;
-  } catch (e) {
-    message = e.message;
-  }
+  message = await messageAfter(work, done);
   await loadSpaces();
   // The list stays as it was until the new one is read, instead of blanking
   // (a read begun before the change may hold the old list: read again).

@@ -44,9 +44,11 @@ class AccountSettingsTest : public ::testing::Test {
 };
 
 TEST_F(AccountSettingsTest, AnAccountThatSavedNothingHasTheDefaults) {
-  EXPECT_EQ(Get(),
-            (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}},
-                  {"general", {{"timeZone", "UTC"}}}}));
+  EXPECT_EQ(
+      Get(),
+      (json{{"assistant",
+             {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}, {"effort", "none"}}},
+            {"general", {{"timeZone", "UTC"}}}}));
   auto s = GetAccountSettings(*db_, "ada");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->assistant.write_policy, assistant::WritePolicy::kImmediate);
@@ -57,8 +59,9 @@ TEST_F(AccountSettingsTest, APatchMergesAndIsReadBack) {
   ASSERT_TRUE(Patch({{"assistant", {{"writePolicy", "needs-me"}}}}).ok());
   ASSERT_TRUE(Patch({{"assistant.allowedWriteAreas", {"pages", "tasks", "pages"}}}).ok());
   // Distinct, in WriteAreas() order; the earlier key kept.
-  EXPECT_EQ(Get()["assistant"],
-            (json{{"writePolicy", "needs-me"}, {"allowedWriteAreas", {"tasks", "pages"}}}));
+  EXPECT_EQ(Get()["assistant"], (json{{"writePolicy", "needs-me"},
+                                      {"allowedWriteAreas", {"tasks", "pages"}},
+                                      {"effort", "none"}}));
   auto s = GetAccountSettings(*db_, "ada");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->assistant.write_policy, assistant::WritePolicy::kNeedsMe);
@@ -73,8 +76,9 @@ TEST_F(AccountSettingsTest, APatchMergesAndIsReadBack) {
   ASSERT_TRUE(
       Patch({{"assistant", {{"writePolicy", nullptr}, {"allowedWriteAreas", json::array()}}}})
           .ok());
-  EXPECT_EQ(Get()["assistant"],
-            (json{{"writePolicy", "immediate"}, {"allowedWriteAreas", json::array()}}));
+  EXPECT_EQ(Get()["assistant"], (json{{"writePolicy", "immediate"},
+                                      {"allowedWriteAreas", json::array()},
+                                      {"effort", "none"}}));
   EXPECT_TRUE(Patch(json::object()).ok());
 }
 
@@ -99,6 +103,8 @@ TEST_F(AccountSettingsTest, UnknownKeysAndBadValuesAreRefusedAndNothingChanges) 
        "assistant.writePolicy"},
       {{{"assistant", "preview"}}, "assistant"},
       {{{"general", {{"timeZone", "Mars/Olympus"}}}}, "general.timeZone"},
+      {{{"assistant", {{"effort", "extreme"}}}}, "none, minimal, low, medium, high"},
+      {{{"assistant.effort", true}}, "assistant.effort"},
       {{{"general.timeZone", 5}}, "general.timeZone"},
       {json::array(), "settings"},
   };
@@ -126,6 +132,19 @@ TEST_F(AccountSettingsTest, TheTimeZoneIsAKnownZoneName) {
   // Every allowlisted key reads; anything else is null.
   for (std::string_view key : SettingKeys()) EXPECT_FALSE(SettingValue(*s, key).is_null()) << key;
   EXPECT_TRUE(SettingValue(*s, "assistant.colour").is_null());
+}
+
+TEST_F(AccountSettingsTest, TheEffortIsAKnownEffortNameOrNone) {
+  ASSERT_TRUE(Patch({{"assistant", {{"effort", "high"}}}}).ok());
+  auto s = GetAccountSettings(*db_, "ada");
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->assistant.effort, "high");
+  EXPECT_EQ(SettingValue(*s, kEffortSetting), "high");
+  ASSERT_TRUE(Patch({{"assistant.effort", "none"}}).ok());
+  EXPECT_EQ(Get()["assistant"]["effort"], "none");
+  ASSERT_TRUE(Patch({{"assistant.effort", "minimal"}}).ok());
+  ASSERT_TRUE(Patch({{"assistant.effort", nullptr}}).ok());
+  EXPECT_EQ(Get()["assistant"]["effort"], "none");
 }
 
 TEST_F(AccountSettingsTest, SettingsBelongToOneAccount) {

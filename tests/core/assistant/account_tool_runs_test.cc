@@ -9,6 +9,7 @@
 #include "core/accounts/account_settings.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
+#include "core/model/model_catalog.h"
 #include "tests/core/assistant/tool_run_fixture.h"
 
 namespace ensemble::core::assistant {
@@ -34,7 +35,9 @@ TEST_F(AccountToolRunsTest, GetSettingsReadsOneAreaOrAll) {
   json all = Ok("hub_get_settings", json::object());
   EXPECT_EQ(all["data"]["settings"].size(), accounts::SettingKeys().size());
   json assistant = Ok("hub_get_settings", {{"area", "assistant"}});
-  ASSERT_EQ(assistant["data"]["settings"].size(), 2u);
+  ASSERT_EQ(assistant["data"]["settings"].size(), 3u);
+  EXPECT_EQ(assistant["data"]["settings"][2]["key"], "assistant.effort");
+  EXPECT_EQ(assistant["data"]["settings"][2]["value"], "none");
   EXPECT_EQ(assistant["data"]["settings"][0]["key"], "assistant.writePolicy");
   EXPECT_EQ(assistant["data"]["settings"][0]["value"], "immediate");
   EXPECT_THAT(assistant["summary"].get<std::string>(),
@@ -101,6 +104,73 @@ TEST_F(AccountToolRunsTest, WithoutSettingsTheToolsSaySoReadably) {
   Result<json> r = Run("hub_get_settings", json::object());
   EXPECT_EQ(r.status().code(), codes::kFailedPrecondition);
   EXPECT_THAT(r.status().message(), HasSubstr("online"));
+}
+
+TEST_F(AccountToolRunsTest, WithoutAModelTheChoiceIsTheBuiltInPlanner) {
+  json listed = Ok("hub_list_model_choices", json::object());
+  ASSERT_EQ(listed["data"]["choices"].size(), 1u);
+  EXPECT_EQ(listed["data"]["choices"][0]["model"], "local-planner");
+  EXPECT_EQ(listed["data"]["choices"][0]["current"], true);
+  EXPECT_EQ(listed["data"]["effort"], "none");
+  EXPECT_THAT(listed["summary"].get<std::string>(), HasSubstr("No model is set up"));
+  // Nothing to reason harder with.
+  const json high = {{"changes", {{{"key", "assistant.effort"}, {"value", "high"}}}}};
+  Result<std::string> preview = Preview("hub_update_settings", high);
+  EXPECT_EQ(preview.status().code(), codes::kUnsupportedOption);
+  EXPECT_THAT(preview.status().message(), HasSubstr("no model is set up"));
+  // Turning effort off needs no model.
+  EXPECT_TRUE(Preview("hub_update_settings",
+                      {{"changes", {{{"key", "assistant.effort"}, {"value", "none"}}}}})
+                  .ok());
+}
+
+TEST_F(AccountToolRunsTest, ModelChoicesNameTheModelItsEffortsAndTheSavedOne) {
+  ctx_.model = model::ChooseModel("openai", "o3-mini");
+  ASSERT_TRUE(
+      accounts::PatchAccountSettings(*db_, "ada", {{"assistant.effort", "high"}}, kNow).ok());
+  json listed = Ok("hub_list_model_choices", json::object());
+  ASSERT_EQ(listed["data"]["choices"].size(), 2u);
+  const json& current = listed["data"]["choices"][0];
+  EXPECT_EQ(current["provider"], "openai");
+  EXPECT_EQ(current["model"], "o3-mini");
+  EXPECT_EQ(current["efforts"], (json{"low", "medium", "high"}));
+  EXPECT_EQ(current["current"], true);
+  EXPECT_EQ(listed["data"]["choices"][1]["current"], false);
+  EXPECT_EQ(listed["data"]["effort"], "high");
+  EXPECT_THAT(listed["summary"].get<std::string>(),
+              HasSubstr("You use o3-mini (openai), effort high; it takes effort low, medium or "
+                        "high."));
+
+  // A model that takes none: the saved effort is called out.
+  ctx_.model = model::ChooseModel("ollama", "llama3.1:8b");
+  listed = Ok("hub_list_model_choices", json::object());
+  EXPECT_THAT(listed["summary"].get<std::string>(), HasSubstr("it takes no effort option"));
+  EXPECT_THAT(listed["summary"].get<std::string>(), HasSubstr("turns are refused"));
+}
+
+TEST_F(AccountToolRunsTest, AnEffortIsCheckedAgainstTheModelAtProposalAndAtApply) {
+  ctx_.model = model::ChooseModel("openai", "gpt-5-mini");
+  const json minimal = {{"changes", {{{"key", "assistant.effort"}, {"value", "minimal"}}}}};
+  Result<std::string> preview = Preview("hub_update_settings", minimal);
+  ASSERT_TRUE(preview.ok()) << preview.status().ToString();
+  EXPECT_THAT(*preview, HasSubstr("Assistant effort to minimal"));
+
+  // The model changed between the proposal and Apply: the run checks again.
+  ctx_.model = model::ChooseModel("openai", "o3");
+  tools::ToolCall call{"hub_update_settings", minimal, &ctx_};
+  Result<json> applied = Tool("hub_update_settings").run(call);
+  EXPECT_EQ(applied.status().code(), codes::kUnsupportedOption);
+  EXPECT_THAT(applied.status().message(), HasSubstr("does not offer effort 'minimal'"));
+  EXPECT_EQ(Saved()["assistant"]["effort"], "none");
+
+  Ok("hub_update_settings", {{"changes", {{{"key", "assistant.effort"}, {"value", "medium"}}}}});
+  EXPECT_EQ(Saved()["assistant"]["effort"], "medium");
+  // An unknown effort name is the settings' own INVALID_ARGUMENT.
+  EXPECT_EQ(Preview("hub_update_settings",
+                    {{"changes", {{{"key", "assistant.effort"}, {"value", "max"}}}}})
+                .status()
+                .code(),
+            codes::kInvalidArgument);
 }
 
 TEST_F(AccountToolRunsTest, ListApprovalsShowsWhatWaitsOnNeedsMe) {

@@ -123,9 +123,11 @@ class AssistantSettingsTest : public AccountsServerTest {
 TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
   HttpReply got = GetSettings();
   ASSERT_EQ(got.status, 200) << got.body();
-  EXPECT_EQ(got.json(),
-            (json{{"assistant", {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}}},
-                  {"general", {{"timeZone", "UTC"}}}}));
+  EXPECT_EQ(
+      got.json(),
+      (json{{"assistant",
+             {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}, {"effort", "none"}}},
+            {"general", {{"timeZone", "UTC"}}}}));
 
   HttpReply patched = Patch(R"({"assistant": {"writePolicy": "needs-me"}})");
   ASSERT_EQ(patched.status, 200) << patched.body();
@@ -133,9 +135,11 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
   EXPECT_EQ(patched.json()["assistant"]["allowedWriteAreas"], AllAreas());
   patched = Patch(R"({"assistant.allowedWriteAreas": ["pages", "tasks"]})");
   ASSERT_EQ(patched.status, 200) << patched.body();
-  const json expected = {
-      {"assistant", {{"writePolicy", "needs-me"}, {"allowedWriteAreas", {"tasks", "pages"}}}},
-      {"general", {{"timeZone", "UTC"}}}};
+  const json expected = {{"assistant",
+                          {{"writePolicy", "needs-me"},
+                           {"allowedWriteAreas", {"tasks", "pages"}},
+                           {"effort", "none"}}},
+                         {"general", {{"timeZone", "UTC"}}}};
   EXPECT_EQ(patched.json(), expected);
   EXPECT_EQ(GetSettings().json(), expected);
 }
@@ -269,7 +273,43 @@ TEST_P(AssistantSettingsTest, AStoppedTurnKeepsTheUsageKnownSoFar) {
   EXPECT_EQ(messages[1]["usage"], rest.back().data["usage"]);
 }
 
+TEST_P(AssistantSettingsTest, AnEffortTheModelDoesNotTakeIsRefusedBeforeAnyCall) {
+  ASSERT_EQ(Patch(R"({"assistant": {"effort": "high"}})").status, 200);
+  std::vector<TurnFrame> frames = Turn(NewConversation(), "hello there");
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(frames.back().event, "error");
+  EXPECT_EQ(frames.back().data["code"], "UNSUPPORTED_OPTION");
+  EXPECT_THAT(frames.back().data["message"].get<std::string>(),
+              ::testing::HasSubstr("fake-model takes no reasoning effort option"));
+  EXPECT_TRUE(fake_->Requests().empty());  // Nothing was spent.
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, AssistantSettingsTest,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
+
+// The operator's model is one that takes reasoning effort.
+class AssistantEffortTest : public AssistantSettingsTest {
+ protected:
+  void Configure(server::Config& config) override {
+    AssistantSettingsTest::Configure(config);
+    config.operator_model.model = "o3-mini";
+  }
+};
+
+TEST_P(AssistantEffortTest, TheSavedEffortIsSentAndNoneSendsNone) {
+  ASSERT_EQ(Turn(NewConversation(), "hello there").back().event, "done");
+  ASSERT_FALSE(fake_->Requests().empty());
+  EXPECT_FALSE(fake_->Requests().back()["body"].contains("reasoning_effort"));
+
+  ASSERT_EQ(Patch(R"({"assistant": {"effort": "medium"}})").status, 200);
+  ASSERT_EQ(Turn(NewConversation(), "hello there").back().event, "done");
+  json requests = fake_->Requests();
+  EXPECT_EQ(requests.back()["body"]["reasoning_effort"], "medium");
+  EXPECT_EQ(requests.back()["body"]["model"], "o3-mini");
+}
+
+INSTANTIATE_TEST_SUITE_P(Stores, AssistantEffortTest,
                          ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
                          StoreKindTestName);
 

@@ -81,7 +81,8 @@ TEST_P(LocalSettings, CredentialsRoundTripWithoutEverShowingTheKey) {
   ASSERT_EQ(put.status, 200) << put.body();
   const json expected = {{"configured", true},   {"source", "saved"},
                          {"provider", "openai"}, {"baseUrl", "https://api.openai.com/v1"},
-                         {"model", "gpt-4.1"},   {"hasKey", true}};
+                         {"model", "gpt-4.1"},   {"efforts", json::array()},
+                         {"hasKey", true}};
   EXPECT_EQ(put.json(), expected);
   HttpReply get = Get();
   ASSERT_EQ(get.status, 200);
@@ -111,6 +112,11 @@ TEST_P(LocalSettings, CredentialsRoundTripWithoutEverShowingTheKey) {
                            {"model", "gpt-4.1-mini"}});
   ASSERT_EQ(renamed.status, 200) << renamed.body();
   EXPECT_EQ(renamed.json()["hasKey"], true);
+  HttpReply reasoning =
+      Put({{"provider", "openai"}, {"baseUrl", "https://api.openai.com/v1"}, {"model", "o4-mini"}});
+  ASSERT_EQ(reasoning.status, 200) << reasoning.body();
+  // The efforts the assistant's effort setting may take for this model.
+  EXPECT_EQ(reasoning.json()["efforts"], (json{"low", "medium", "high"}));
   EXPECT_EQ((*Resolve("local"))->api_key, kKey);
   HttpReply keyless = Put({{"provider", "ollama"},
                            {"baseUrl", "http://127.0.0.1:11434/v1"},

@@ -1,0 +1,70 @@
+// The assistant offline: with the server down, the built-in planner answers
+// in the browser over this device's copy (core/assistant/local_turn.h
+// through the wasm module); its write waits in the outbox and reaches the
+// server when it is back, and under the saved preview policy the write waits
+// in the dock for Apply.
+
+import assert from 'node:assert/strict';
+import {test} from 'node:test';
+
+import {byTestId, expectText, screenshot, startApp} from './app_harness.mjs';
+
+async function ask(page, text) {
+  const before = await page.locator(byTestId('reply')).count();
+  await page.fill(byTestId('dock-input'), text);
+  await page.press(byTestId('dock-input'), 'Enter');
+  const reply = page.locator(byTestId('reply')).nth(before);
+  await reply.locator(`${byTestId('reply-offline')}:not([hidden])`).waitFor();
+  return reply;
+}
+
+test('offline, the built-in planner answers in the browser and its writes sync later',
+     async () => {
+  const app = await startApp();
+  const {page, server, query} = app;
+  try {
+    await page.waitForSelector(`${byTestId('app')}[data-offline-ready="true"]`, {timeout: 20000});
+    await server.stop();
+    await expectText(page, byTestId('connection-state'), 'Offline', 20000);
+
+    const added = await ask(page, 'add a task to call Mira tomorrow');
+    assert.match(await added.locator(byTestId('reply-text')).textContent(), /Call Mira/);
+    await page.locator(byTestId('task-row'), {hasText: 'Call Mira'}).waitFor();
+    await expectText(page, byTestId('pending-count'), '1');
+
+    // Undo queues the write's reverse, on this device too.
+    const undone = await ask(page, 'add a task to water the plants');
+    await page.locator(byTestId('task-row'), {hasText: 'Water the plants'}).waitFor();
+    await undone.locator(byTestId('proposal-undo')).click();
+    await page.locator(byTestId('task-row'), {hasText: 'Water the plants'})
+      .waitFor({state: 'detached'});
+    await expectText(page, byTestId('pending-count'), '3');
+
+    // A read answers from this device's copy.
+    const listed = await ask(page, 'what are my tasks');
+    assert.match(await listed.locator(byTestId('reply-text')).textContent(), /Call Mira/);
+
+    // Under the preview policy (as last read from the server) the write waits here.
+    await page.evaluate(() => localStorage.setItem('ensemble-assistant-settings',
+                                                   JSON.stringify({writePolicy: 'preview'})));
+    const held = await ask(page, 'add a task to review the budget');
+    await held.locator(byTestId('proposal')).waitFor();
+    assert.match(await held.locator(byTestId('reply-text')).textContent(), /Waiting for your Apply/);
+    assert.equal(await page.locator(byTestId('task-row'), {hasText: 'Review the budget'}).count(), 0);
+    await screenshot(page, 'assistant-offline');
+    await held.locator(byTestId('proposal-apply')).click();
+    await held.locator(`${byTestId('proposal')}[data-outcome="succeeded"]`).waitFor();
+    await page.locator(byTestId('task-row'), {hasText: 'Review the budget'}).waitFor();
+    await expectText(page, byTestId('pending-count'), '4');
+
+    // Back online, both reach the server once.
+    await server.start();
+    await expectText(page, byTestId('pending-count'), '0', 30000);
+    const titles = query("SELECT title FROM tasks WHERE deleted = 0 ORDER BY title")
+      .trim().split('\n');
+    assert.deepEqual(titles, ['Call Mira', 'Review the budget']);
+    assert.deepEqual(app.pageErrors, []);
+  } finally {
+    await app.close();
+  }
+});

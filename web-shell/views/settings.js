@@ -1,0 +1,155 @@
+// Settings: the person's own allowlisted settings (GET/PATCH /api/settings:
+// the assistant's write mode and effort, the time zone) and the model their
+// assistant calls (GET/PUT/DELETE /api/settings/model). Both are kept on the
+// server, per account, so this view needs the network. The API key is sent
+// once and never shown again: the server says only whether one is saved.
+
+import {state} from '../state.js';
+import {byTestId, fill, h, messageAfter, rememberAssistantSettings, requestJson as api} from '../util.js';
+
+const body = byTestId('settings-body');
+
+const kWriteModes = [
+  ['immediate', 'Immediate: changes run at once, with Undo'],
+  ['preview', 'Preview: changes wait for Apply in the chat'],
+  ['needs-me', 'Needs me: changes wait on the Needs me list'],
+];
+const kEffortNotes = {none: 'None (the model\u2019s own default)'};
+
+let settings = null;  // GET /api/settings, once read.
+let model = null;     // GET /api/settings/model, once read.
+let loadedFor = null;  // The account they were read for.
+let message = '';
+let loading = null;
+
+const accountKey = () => state.account?.id ?? 'local';
+
+async function load() {
+  if (loading) return loading;
+  loading = (async () => {
+    loadedFor = accountKey();
+    try {
+      [settings, model] = await Promise.all([api('GET', '/api/settings'),
+                                             api('GET', '/api/settings/model')]);
+      rememberAssistantSettings(settings);
+    } catch (e) {
+      message = `Could not read the settings: ${e.message}`;
+      settings = settings ?? {};
+      model = model ?? {};
+    } finally {
+      loading = null;
+    }
+    render();
+  })();
+  return loading;
+}
+
+// Runs `work`, says `done` (or the server's reason), and reads everything again.
+async function act(work, done) {
+  message = await messageAfter(work, done);
+  await load();
+}
+
+const patch = (changes, done) => act(() => api('PATCH', '/api/settings', changes), done);
+
+function labelled(text, control) {
+  return h('label', {class: 'setting'}, h('span', {class: 'setting-name'}, text), control);
+}
+
+function assistantSection() {
+  const saved = settings.assistant ?? {};
+  const efforts = ['none', ...(model.efforts ?? [])];
+  if (saved.effort && !efforts.includes(saved.effort)) efforts.push(saved.effort);
+  const effortLabel = (e) => kEffortNotes[e] ??
+    (model.efforts?.includes(e) ? e
+      : model.configured ? `${e} (not offered by this model: its turns are refused)`
+        : `${e} (unused without a model)`);
+  return h('section', {class: 'settings-group'},
+    h('h3', {}, 'Assistant'),
+    labelled('Write mode', h('select', {
+      dataset: {testid: 'setting-write-mode'},
+      onchange: (e) => patch({assistant: {writePolicy: e.target.value}},
+                             'The write mode is saved.'),
+    }, kWriteModes.map(([value, text]) =>
+      h('option', {value, selected: value === saved.writePolicy}, text)))),
+    labelled('Effort', h('select', {
+      dataset: {testid: 'setting-effort'},
+      onchange: (e) => patch({assistant: {effort: e.target.value}}, 'The effort is saved.'),
+    }, efforts.map((e) => h('option', {value: e, selected: e === saved.effort}, effortLabel(e))))),
+    h('p', {class: 'note'}, model.configured
+      ? (model.efforts?.length ? `${model.model} takes effort ${model.efforts.join(', ')}.`
+                               : `${model.model} takes no effort option.`)
+      : 'Without a model the built-in planner answers simple task requests; it takes no effort.'));
+}
+
+function modelSection() {
+  const operator = model.source === 'operator';
+  const field = (name, label, value, extra = {}) => labelled(label, h('input', {
+    name, value: value ?? '', required: name !== 'apiKey', autocomplete: 'off',
+    dataset: {testid: `model-${name}`}, ...extra,
+  }));
+  const form = h('form', {class: 'settings-form', dataset: {testid: 'model-form'}, onsubmit: (e) => {
+    e.preventDefault();
+    const data = new FormData(form);
+    const next = {provider: data.get('provider').trim(), baseUrl: data.get('baseUrl').trim(),
+                  model: data.get('model').trim()};
+    const key = data.get('apiKey');
+    if (key) next.apiKey = key;  // Empty: the saved key stays.
+    act(() => api('PUT', '/api/settings/model', next), 'The model is saved.');
+  }},
+  field('provider', 'Provider (openai, azure, ollama, \u2026)', model.provider),
+  field('baseUrl', 'Address', model.baseUrl, {type: 'url', placeholder: 'https://api.openai.com/v1'}),
+  field('model', 'Model', model.model),
+  field('apiKey', 'API key', '', {
+    type: 'password',
+    placeholder: model.hasKey && !operator ? 'A key is saved; leave empty to keep it'
+                                           : 'None (a local model server)',
+  }),
+  h('button', {type: 'submit', dataset: {testid: 'model-save'}}, 'Save model'));
+  return h('section', {class: 'settings-group'},
+    h('h3', {}, 'Model'),
+    h('p', {class: 'note', dataset: {testid: 'model-state'}},
+      !model.configured ? 'No model is set up: the built-in planner answers.'
+        : operator ? `This server\u2019s model: ${model.model} (${model.provider}), set by its ` +
+                     'operator. Save your own to use it instead.'
+          : `Your model: ${model.model} (${model.provider}), ` +
+            (model.hasKey ? 'with a saved key.' : 'without a key.')),
+    form,
+    model.configured && !operator
+      ? h('button', {type: 'button', dataset: {testid: 'model-remove'},
+                     onclick: () => act(() => api('DELETE', '/api/settings/model'),
+                                        'Your model is removed.')}, 'Remove my model')
+      : null);
+}
+
+function generalSection() {
+  const zone = h('input', {value: settings.general?.timeZone ?? 'UTC', required: true,
+                           'aria-label': 'Time zone', placeholder: 'Europe/Paris',
+                           dataset: {testid: 'setting-time-zone'}});
+  return h('section', {class: 'settings-group'},
+    h('h3', {}, 'General'),
+    h('form', {class: 'settings-form', onsubmit: (e) => {
+      e.preventDefault();
+      patch({general: {timeZone: zone.value.trim()}}, 'The time zone is saved.');
+    }}, labelled('Time zone (the assistant\u2019s \u201Ctoday\u201D)', zone),
+    h('button', {type: 'submit', dataset: {testid: 'time-zone-save'}}, 'Save time zone')));
+}
+
+export function render() {
+  if (state.account?.signedOut) {
+    fill(body);
+    return;
+  }
+  if (state.sync && state.sync.online === false) {
+    fill(body, h('p', {class: 'empty'}, 'Settings are kept on the server; you are offline.'));
+    return;
+  }
+  if (!settings || !model || loadedFor !== accountKey()) {
+    load();
+    fill(body, h('p', {class: 'note'}, 'Reading the settings\u2026'));
+    return;
+  }
+  fill(body,
+    h('p', {class: 'note', role: 'status', dataset: {testid: 'settings-message'}}, message),
+    assistantSection(), modelSection(), generalSection());
+}
