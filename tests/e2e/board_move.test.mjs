@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
-import {addTask, byTestId, screenshot, startApp, synced} from './app_harness.mjs';
+import {addTask, byTestId, pushAsOtherDevice, screenshot, startApp, synced} from './app_harness.mjs';
 
 let app;
 let hasBoards = false;
@@ -49,9 +49,31 @@ test('a new task is put on a board and moved between columns', {timeout: 90000},
     `${byTestId('board-column')}[data-column-id="${column}"] ${byTestId('board-card')}[data-id="${cardId}"]`);
   await cardIn(todo).waitFor();
 
-  // Drag it to the second column (held by its edge: the middle is its move control).
-  await cardIn(todo).dragTo(columns.nth(1), {sourcePosition: {x: 4, y: 4}});
+  await synced(page);
+
+  // Drag it to the second column, held by its edge (the middle is its move
+  // control). While it is held another device renames the task: the sync
+  // that brings the new title must not swap the card out from under the drag.
+  const box = await cardIn(todo).boundingBox();
+  await page.mouse.move(box.x + 4, box.y + 4);
+  await page.mouse.down();
+  const results = await pushAsOtherDevice(app.server, [
+    {name: 'task.update', args: {id: taskId, fields: {title: 'Write the launch notes'},
+                                 base: {title: 'Write the launch post'}}},
+  ]);
+  assert.equal(results[0].status, 'applied');
+  await page.waitForFunction(async (id) => {
+    const {tasks} = JSON.parse((await window.ensemble.rpc('listTasks')).json);
+    return tasks.some((t) => t.id === id && t.title === 'Write the launch notes');
+  }, taskId);
+  await page.waitForTimeout(300);  // Time for the page to re-read what the worker pulled.
+  assert.equal(await cardIn(todo).textContent().then((t) => t.includes('launch post')), true,
+               'the held card is not re-rendered');
+  const target = await columns.nth(1).boundingBox();
+  await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, {steps: 5});
+  await page.mouse.up();
   await cardIn(doing).waitFor({timeout: 10000});
+  await page.locator(byTestId('board-card'), {hasText: 'Write the launch notes'}).waitFor();
   await synced(page);
   assert.equal(query(`SELECT "column" || '|' || task FROM board_cards WHERE id = '${cardId}'`),
                `${doing}|${taskId}`);

@@ -177,6 +177,23 @@ let header = null;
 let main = null;
 let focusCard = null;  // The card whose move control had focus, kept after a move.
 
+// A sync re-rendering the board under a pressed pointer would swap the card
+// being picked up for a copy, and the drag would never start (or would lose
+// its source mid-way); so while the pointer is down or a card is dragged,
+// renders wait and the last one runs on release.
+let held = false;
+let dragging = false;
+let renderWaiting = false;
+
+function release() {
+  held = false;
+  dragging = false;
+  if (renderWaiting) {
+    renderWaiting = false;
+    render();
+  }
+}
+
 function buildHeader() {
   const title = h('input', {placeholder: 'New board name', 'aria-label': 'New board name',
                             dataset: {testid: 'new-board-title'}, maxLength: 500});
@@ -191,6 +208,14 @@ function buildHeader() {
   });
   header = create;
   main = h('div', {});
+  // Only a press that can pick a card up: a select's popup may swallow its release.
+  main.addEventListener('pointerdown', (e) => {
+    if (e.target.closest('.board-card') && !e.target.closest('select, input, button')) held = true;
+  });
+  main.addEventListener('dragstart', () => { dragging = true; });
+  // A drag cancels the pointer (pointercancel) and ends with dragend instead.
+  document.addEventListener('pointercancel', () => { if (!dragging) release(); });
+  for (const end of ['pointerup', 'dragend', 'drop']) document.addEventListener(end, release);
 }
 
 // The board overview's layout (core/boards/board_layout.h, made with the
@@ -212,6 +237,10 @@ export function render() {
     return;
   }
   if (!header) buildHeader();
+  if (held || dragging) {
+    renderWaiting = true;
+    return;
+  }
   if (header.parentNode !== body) body.replaceChildren(header, main);
   const active = document.activeElement;
   if (active?.matches?.('[data-testid="card-move"]')) focusCard = active.closest('[data-id]')?.dataset.id;
