@@ -26,6 +26,7 @@ else()
   find_package(Threads REQUIRED)
   target_link_libraries(ensemble_sqlite PUBLIC Threads::Threads ${CMAKE_DL_LIBS})
 endif()
+ensemble_static_into_shared(ensemble_sqlite)
 add_library(ensemble::sqlite ALIAS ensemble_sqlite)
 
 # zlib's inflate (reading .docx transcripts): the same sources in both builds.
@@ -41,6 +42,7 @@ add_library(ensemble_zlib STATIC
 target_include_directories(ensemble_zlib SYSTEM PUBLIC "${ENSEMBLE_ZLIB_DIR}")
 target_compile_definitions(ensemble_zlib PRIVATE HAVE_UNISTD_H HAVE_STDARG_H)
 target_compile_options(ensemble_zlib PRIVATE -w)
+ensemble_static_into_shared(ensemble_zlib)
 add_library(ensemble::zlib ALIAS ensemble_zlib)
 
 # Header-only libraries from Debian. Emscripten must not see all of

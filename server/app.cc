@@ -230,6 +230,11 @@ void App::AddAssistantRoutes() {
                                                const services::Caller& caller) {
                      return a.ListMessages(t, caller);
                    }));
+  router_.AddAsync(bhttp::verb::post, "/api/assistant/conversations/:id/exchanges",
+                   AsCaller([&a = *assistant_](const http::Request& req, const http::Target& t,
+                                               const services::Caller& caller) {
+                     return a.SaveOfflineExchanges(req, t, caller);
+                   }));
   router_.AddStream(bhttp::verb::post, "/api/assistant/conversations/:id/messages",
                     [this](boost::beast::tcp_stream& stream, const http::Request& req) {
                       return ServeTurn(stream, req);

@@ -216,6 +216,9 @@ const methods = {
   },
   // The assistant offline: the built-in planner's whole turn over this
   // device's copy (core/assistant/local_turn.h), its writes in the outbox.
+  async newId() {
+    return {id: call('newId').id};
+  },
   async localTurn(request) {
     const out = call('runLocalTurn', JSON.stringify(request));
     emit({type: 'changed'});

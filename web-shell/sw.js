@@ -19,6 +19,7 @@ const kShell = [
   '/views/dock.js',
   '/views/dock-render.js',
   '/views/mentions.js',
+  '/views/offline-exchanges.js',
   '/views/pages.js',
   '/views/people.js',
   '/views/problems.js',

@@ -62,54 +62,97 @@ void Process(const tools::ToolRegistry& registry, tools::ToolContext& ctx, Local
 
 }  // namespace
 
+LocalTurnLoop::LocalTurnLoop(const tools::ToolRegistry& registry, std::string message,
+                             WritePolicy policy, std::function<bool(const tools::ToolDef&)> allowed,
+                             std::string today, std::string time_zone)
+    : registry_(registry), policy_(policy), allowed_(std::move(allowed)) {
+  input_.message = std::move(message);
+  input_.today = std::move(today);
+  input_.time_zone = std::move(time_zone);
+}
+
+Result<LocalTurnLoop::Step> LocalTurnLoop::Next() {
+  Step out;
+  if (!held_.empty()) {
+    // The planner's reply reads results; a held write has none yet.
+    out.final = true;
+    out.reply = WaitingForApplyText(held_);
+    return out;
+  }
+  if (plans_ > kMaxLocalPlannerSteps) {
+    return Status(codes::kLimitReached, "The local planner did not finish this request.");
+  }
+  ++plans_;
+  ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(input_));
+  if (step.final) {
+    out.final = true;
+    out.reply = std::move(step.reply);
+    out.needs_model = step.needs_model;
+    return out;
+  }
+  pending_ = std::move(step.calls);
+  reported_ = 0;
+  for (size_t c = 0; c < pending_.size(); ++c) {
+    Planned planned;
+    planned.def = registry_.Find(pending_[c].name);
+    if (!planned.def) return Status(codes::kInternal, "the local planner called an unknown tool");
+    planned.call.id = "local_" + std::to_string(step.step) + "_" + std::to_string(c);
+    planned.call.name = pending_[c].name;
+    planned.call.input = pending_[c].args;
+    if (!allowed_(*planned.def)) {
+      // As a model would never have been offered the tool, the planner hears it is off.
+      planned.action = Action::kRefused;
+      planned.call.state = State::kFailed;
+      planned.call.text = refs::ToolAction(planned.call.name) +
+                          " is turned off in Settings (the assistant's allowed write areas).";
+    } else {
+      planned.action = HoldsWrite(policy_, *planned.def) ? Action::kHold : Action::kRun;
+    }
+    out.calls.push_back(std::move(planned));
+  }
+  return out;
+}
+
+void LocalTurnLoop::Report(const LocalTurnCall& call) {
+  if (reported_ >= pending_.size()) return;
+  // The planner checks its own calls, so it hears them as it made them
+  // (not as prepare rewrote them).
+  LocalCall& planned = pending_[reported_++];
+  if (call.state == State::kHeld) {
+    held_.push_back(call.text);
+    return;
+  }
+  LocalCallRecord record{std::move(planned.name), std::move(planned.args), nullptr, std::nullopt};
+  if (call.state == State::kSucceeded) {
+    record.result = call.result;
+  } else {
+    record.error = call.text;
+  }
+  input_.calls.push_back(std::move(record));
+}
+
 Result<LocalTurnResult> RunLocalTurn(const tools::ToolRegistry& registry, tools::ToolContext& ctx,
                                      const LocalTurnRequest& request) {
-  LocalPlanInput input;
-  input.message = request.message;
-  input.today = ctx.today;
-  input.time_zone = ctx.time_zone;
+  LocalTurnLoop loop(
+      registry, request.message, request.policy,
+      [&request](const tools::ToolDef& def) { return AreaAllowed(request, def); }, ctx.today,
+      ctx.time_zone);
   LocalTurnResult out;
-  for (int i = 0; i <= kMaxLocalPlannerSteps; ++i) {
-    ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(input));
+  while (true) {
+    ENSEMBLE_ASSIGN_OR_RETURN(LocalTurnLoop::Step step, loop.Next());
     if (step.final) {
       out.reply = std::move(step.reply);
       out.needs_model = step.needs_model;
       return out;
     }
-    std::vector<std::string> held;
-    for (size_t c = 0; c < step.calls.size(); ++c) {
-      LocalTurnCall call;
-      call.id = "local_" + std::to_string(step.step) + "_" + std::to_string(c);
-      call.name = step.calls[c].name;
-      call.input = step.calls[c].args;
-      LocalCallRecord record{call.name, call.input, nullptr, std::nullopt};
-      const tools::ToolDef* def = registry.Find(call.name);
-      if (!def) return Status(codes::kInternal, "the local planner called an unknown tool");
-      if (!AreaAllowed(request, *def)) {
-        // As the server says it: the planner hears the area is off.
-        call.text = refs::ToolAction(call.name) +
-                    " is turned off in Settings (the assistant's allowed write areas).";
-      } else {
-        Process(registry, ctx, call, HoldsWrite(request.policy, *def));
+    for (LocalTurnLoop::Planned& planned : step.calls) {
+      if (planned.action != LocalTurnLoop::Action::kRefused) {
+        Process(registry, ctx, planned.call, planned.action == LocalTurnLoop::Action::kHold);
       }
-      if (call.state == State::kHeld) {
-        held.push_back(call.text);
-      } else if (call.state == State::kSucceeded) {
-        record.result = call.result;
-        input.calls.push_back(std::move(record));
-      } else {
-        record.error = call.text;
-        input.calls.push_back(std::move(record));
-      }
-      out.calls.push_back(std::move(call));
-    }
-    if (!held.empty()) {
-      // The planner's reply reads results; a draft has none yet.
-      out.reply = WaitingForApplyText(held);
-      return out;
+      loop.Report(planned.call);
+      out.calls.push_back(std::move(planned.call));
     }
   }
-  return Status(codes::kLimitReached, "The local planner did not finish this request.");
 }
 
 std::string WaitingForApplyText(const std::vector<std::string>& previews) {

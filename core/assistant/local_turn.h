@@ -2,8 +2,8 @@
 // synchronous call against one ToolContext. The browser runs its offline
 // turns with it over its replica (wasm runLocalTurn), so reads see the
 // device's copy and writes go to its outbox and sync later (issue 5: "the
-// browser uses it offline too"); the server runs the same planner steps in
-// its turn driver, a store hop per call.
+// browser uses it offline too"); the server drives the same LocalTurnLoop
+// in its turn driver, a store hop per call.
 //
 // Per step, each call the planner makes is checked against the registry, a
 // write in an area the person turned off is refused back to the planner, a
@@ -16,11 +16,13 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_LOCAL_TURN_H_
 #define ENSEMBLE_CORE_ASSISTANT_LOCAL_TURN_H_
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/assistant/local_planner.h"
 #include "core/assistant/tool_context.h"
 #include "core/assistant/write_policy.h"
 #include "core/base/status.h"
@@ -49,6 +51,60 @@ struct LocalTurnResult {
   std::string reply;  // What the assistant says.
   bool needs_model = false;
   std::vector<LocalTurnCall> calls;  // In the order made.
+};
+
+// The bookkeeping of one planner turn, for a host that makes each call its
+// own way: RunLocalTurn makes them all in one synchronous call, the server's
+// turn driver each in its own store transaction, streamed as a frame. The
+// loop owns the steps (at most kMaxLocalPlannerSteps + 1 plans), the area
+// check, which writes the policy holds, what the planner hears of each
+// outcome, and the reply of a turn that held writes.
+//
+// Thread-safety: one turn, one thread at a time.
+class LocalTurnLoop {
+ public:
+  enum class Action {
+    kRun,      // Prepare and run it.
+    kHold,     // The policy holds this write: prepare and preview it.
+    kRefused,  // Its area is turned off: already failed, with why; not to run.
+  };
+  struct Planned {
+    LocalTurnCall call;  // id, name, input (the planner's).
+    const tools::ToolDef* def = nullptr;
+    Action action = Action::kRun;
+  };
+  struct Step {
+    bool final = false;
+    std::string reply;  // final: what the assistant says.
+    bool needs_model = false;
+    std::vector<Planned> calls;  // Not final: to make, in order.
+  };
+
+  // `allowed` says whether the person lets the assistant make a call of
+  // this tool (false: a write area turned off).
+  LocalTurnLoop(const tools::ToolRegistry& registry, std::string message, WritePolicy policy,
+                std::function<bool(const tools::ToolDef&)> allowed, std::string today,
+                std::string time_zone);
+
+  // The next step, once every call of the last one was reported: the final
+  // reply (the planner's, or WaitingForApplyText when writes were held) or
+  // the calls to make. INTERNAL for a tool the registry lacks; LIMIT_REACHED
+  // when the planner has not finished within its steps.
+  Result<Step> Next();
+
+  // The outcome of the next unreported call of the last step: kSucceeded
+  // with its result, kFailed with why, or kHeld with its preview.
+  void Report(const LocalTurnCall& call);
+
+ private:
+  const tools::ToolRegistry& registry_;
+  const WritePolicy policy_;
+  const std::function<bool(const tools::ToolDef&)> allowed_;
+  LocalPlanInput input_;
+  std::vector<LocalCall> pending_;  // The last step's calls as planned.
+  size_t reported_ = 0;
+  std::vector<std::string> held_;  // Previews of the writes held.
+  int plans_ = 0;
 };
 
 // Runs the turn. `ctx.today` must be the person's today; writes go through

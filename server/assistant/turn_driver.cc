@@ -4,7 +4,6 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include "core/assistant/answer_check.h"
-#include "core/assistant/local_planner.h"
 #include "core/assistant/local_turn.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
@@ -401,16 +400,19 @@ net::awaitable<std::string> TurnDriver::CheckAnswer(Turn& turn, const model::Ope
 }
 
 net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {
-  core::assistant::LocalPlanInput input;
-  input.message = turn.request.message;
-  input.today = turn.request.today;
-  input.time_zone = turn.request.time_zone;
-  for (int i = 0; i <= core::assistant::kMaxLocalPlannerSteps; ++i) {
+  using Loop = core::assistant::LocalTurnLoop;
+  using State = core::assistant::LocalTurnCall::State;
+  const core::playbooks::RouteRequest& route = turn.request.route;
+  Loop loop(
+      registry_, turn.request.message, turn.request.policy,
+      [&route](const core::tools::ToolDef& def) { return RouteAllows(route, def.name); },
+      turn.request.today, turn.request.time_zone);
+  while (true) {
     if (turn.stop_requested()) {
       turn.stopped = true;
       co_return;
     }
-    Result<core::assistant::LocalPlanStep> step = core::assistant::PlanLocalStep(input);
+    Result<Loop::Step> step = loop.Next();
     if (!step.ok()) {
       turn.error = step.status();
       co_return;
@@ -421,52 +423,24 @@ net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {
       turn.emit("text", {{"text", step->reply}});
       co_return;
     }
-    std::vector<std::string> held;
-    for (size_t c = 0; c < step->calls.size(); ++c) {
-      const core::assistant::LocalCall& call = step->calls[c];
-      const core::tools::ToolDef* tool = registry_.Find(call.name);
-      if (!tool) {
-        turn.error = Status(codes::kInternal, "the local planner called an unknown tool");
-        co_return;
-      }
-      const std::string id = "local_" + std::to_string(step->step) + "_" + std::to_string(c);
-      core::assistant::LocalCallRecord record{call.name, call.args, nullptr, std::nullopt};
-      if (!RouteAllows(turn.request.route, call.name)) {
-        // A write area the person turned off: the planner is told, as a
-        // model would never have been offered the tool.
-        record.error = core::refs::ToolAction(call.name) +
-                       " is turned off in Settings (the assistant's allowed write areas).";
-        input.calls.push_back(std::move(record));
-        continue;
-      }
-      if (core::assistant::HoldsWrite(turn.request.policy, *tool)) {
-        Result<std::string> preview = co_await Hold(turn, id, *tool, call.args);
-        if (preview.ok()) {
-          held.push_back(std::move(*preview));
-          continue;
+    for (Loop::Planned& planned : step->calls) {
+      core::assistant::LocalTurnCall& call = planned.call;
+      if (planned.action == Loop::Action::kHold) {
+        Result<std::string> preview = co_await Hold(turn, call.id, *planned.def, call.input);
+        call.state = preview.ok() ? State::kHeld : State::kFailed;
+        call.text = preview.ok() ? std::move(*preview) : preview.status().message();
+      } else if (planned.action == Loop::Action::kRun) {
+        Result<json> ran = co_await RunTool(turn, call.id, *planned.def, call.input);
+        call.state = ran.ok() ? State::kSucceeded : State::kFailed;
+        if (ran.ok()) {
+          call.result = std::move(*ran);
+        } else {
+          call.text = ran.status().message();
         }
-        record.error = preview.status().message();
-        input.calls.push_back(std::move(record));
-        continue;
       }
-      Result<json> ran = co_await RunTool(turn, id, *tool, call.args);
-      if (ran.ok()) {
-        record.result = std::move(*ran);
-      } else {
-        record.error = ran.status().message();
-      }
-      input.calls.push_back(std::move(record));
-    }
-    if (!held.empty()) {
-      // The planner's reply reads results; a held write has none yet.
-      std::string text = core::assistant::WaitingForApplyText(held);
-      turn.final_text = text;
-      turn.streamed += text;
-      turn.emit("text", {{"text", text}});
-      co_return;
+      loop.Report(call);
     }
   }
-  turn.error = Status(codes::kLimitReached, "The local planner did not finish this request.");
 }
 
 net::awaitable<Result<json>> TurnDriver::RunTool(Turn& turn, const std::string& id,

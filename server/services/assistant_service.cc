@@ -11,6 +11,7 @@
 
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
+#include "core/assistant/offline_exchanges.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
 #include "core/base/id.h"
@@ -151,6 +152,27 @@ net::awaitable<http::Response> AssistantService::ListMessages(const http::Target
     out.push_back(std::move(j));
   }
   co_return http::JsonResponse(bhttp::status::ok, {{"messages", out}});
+}
+
+net::awaitable<http::Response> AssistantService::SaveOfflineExchanges(const http::Request& request,
+                                                                      const http::Target& target,
+                                                                      const Caller& caller) {
+  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  Result<std::vector<core::assistant::OfflineExchange>> exchanges =
+      core::assistant::ParseOfflineExchanges(*body);
+  if (!exchanges.ok()) co_return http::ErrorResponse(exchanges.status());
+  const int64_t now = env_.clock->NowMillis();
+  Result<size_t> saved = co_await pool_.Run([&](core::store::Database& db) -> Result<size_t> {
+    ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Conversation conversation,
+                              core::assistant::GetConversation(db, caller.account_id, *id));
+    ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, conversation.space_id));
+    return core::assistant::SaveOfflineExchanges(db, *id, *exchanges, now);
+  });
+  if (!saved.ok()) co_return FailureResponse(saved.status(), "assistant", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"saved", *saved}});
 }
 
 net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& target,

@@ -15,6 +15,10 @@
 //             userMessageId, messageId}, then the frames of
 //             server/assistant/turn_driver.h (refs, text, tool, proposal,
 //             done | error). Bad input is answered as JSON before any frame.
+//   POST   /api/assistant/conversations/:id/exchanges
+//          {exchanges: [{id, message, reply, at, calls?}]} -> {saved: n}
+//          what the device's built-in planner answered while the server was
+//          out of reach, appended once each (core/assistant/offline_exchanges.h)
 //   POST   /api/assistant/turns/:id/stop                       -> {stopped: true}
 //          (the turn id is the reply's message id, from the `turn` frame;
 //          a turn another server process runs is stopped through the store's
@@ -82,6 +86,9 @@ class AssistantService {
                                                             const Caller& caller);
   boost::asio::awaitable<http::Response> ListMessages(const http::Target& target,
                                                       const Caller& caller);
+  boost::asio::awaitable<http::Response> SaveOfflineExchanges(const http::Request& request,
+                                                              const http::Target& target,
+                                                              const Caller& caller);
   boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
   boost::asio::awaitable<http::Response> Activity(const Caller& caller);
   boost::asio::awaitable<http::Response> ListApprovals(const Caller& caller);

@@ -46,7 +46,13 @@ net::awaitable<http::Response> SettingsService::GetSettings(const Caller& caller
         return core::accounts::GetAccountSettings(db, caller.account_id);
       });
   if (!settings.ok()) co_return FailureResponse(settings.status(), "settings", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, core::accounts::AccountSettingsJson(*settings));
+  json out = core::accounts::AccountSettingsJson(*settings);
+  // What the app offers beside the saved values: every write area, so one
+  // turned off can be turned on again.
+  json areas = json::array();
+  for (std::string_view area : core::accounts::WriteAreas()) areas.push_back(std::string(area));
+  out["choices"] = {{"writeAreas", std::move(areas)}};
+  co_return http::JsonResponse(bhttp::status::ok, out);
 }
 
 net::awaitable<http::Response> SettingsService::PatchSettings(const http::Request& request,

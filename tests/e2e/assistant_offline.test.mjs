@@ -2,7 +2,8 @@
 // in the browser over this device's copy (core/assistant/local_turn.h
 // through the wasm module); its write waits in the outbox and reaches the
 // server when it is back, and under the saved preview policy the write waits
-// in the dock for Apply.
+// in the dock for Apply. The exchanges themselves reach the conversation on
+// the server once it is back.
 
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
@@ -63,6 +64,27 @@ test('offline, the built-in planner answers in the browser and its writes sync l
     const titles = query("SELECT title FROM tasks WHERE deleted = 0 ORDER BY title")
       .trim().split('\n');
     assert.deepEqual(titles, ['Call Mira', 'Review the budget']);
+
+    // The exchanges reach the conversation on the server, once, in order,
+    // and the dock shows them from there after a reload.
+    const asked = ['add a task to call Mira tomorrow', 'add a task to water the plants',
+                   'what are my tasks', 'add a task to review the budget'];
+    const saved = () => query("SELECT role || ':' || replace(text, char(10), ' ') FROM assistant_messages ORDER BY seq")
+      .trim().split('\n').filter(Boolean);
+    for (let i = 0; i < 100 && saved().length < 8; ++i) await page.waitForTimeout(200);
+    const messages = saved();
+    assert.equal(messages.length, 8, messages.join('\n'));
+    assert.deepEqual(messages.filter((m) => m.startsWith('user:')), asked.map((t) => `user:${t}`));
+    assert.match(messages[1], /^assistant:.*Call Mira/);
+    assert.match(messages[7], /^assistant:Waiting for your Apply/);
+    assert.equal(await page.evaluate(() => localStorage.getItem('ensemble-offline-exchanges:personal')),
+                 null);
+    await page.reload();
+    await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
+    await page.locator(byTestId('user-message')).nth(3).waitFor();
+    assert.deepEqual(await page.$$eval(byTestId('user-message'), (m) => m.map((x) => x.textContent)),
+                     asked);
+    assert.equal(saved().length, 8, 'nothing is saved twice');
     assert.deepEqual(app.pageErrors, []);
   } finally {
     await app.close();

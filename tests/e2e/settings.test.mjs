@@ -1,4 +1,4 @@
-// Settings in the app: the write mode, the model (its key sent once and never
+// Settings in the app: the write mode and areas, the model (its key sent once and never
 // shown again), the effort the model takes, and the time zone, each saved on
 // the server and read back; a refused value says why and changes nothing.
 
@@ -26,6 +26,22 @@ test('settings are changed in the app and kept on the server', async () => {
     await page.selectOption(byTestId('setting-write-mode'), 'preview');
     await expectText(page, message, 'The write mode is saved.');
     assert.equal((await saved()).assistant.writePolicy, 'preview');
+
+    // Write areas: every one is on at first; one turned off is kept off on
+    // the server and still offered, so it can be turned on again.
+    const areas = (await saved()).choices.writeAreas;
+    assert.ok(areas.includes('boards'), areas.join());
+    assert.equal(await page.$$eval(`${byTestId('setting-write-areas')} input:checked`, (c) => c.length),
+                 areas.length);
+    await page.uncheck(byTestId('write-area-boards'));
+    await expectText(page, message, 'The assistant will not change Boards.');
+    assert.deepEqual((await saved()).assistant.allowedWriteAreas, areas.filter((a) => a !== 'boards'));
+    assert.equal(await page.isChecked(byTestId('write-area-boards')), false);
+    await page.check(byTestId('write-area-boards'));
+    await expectText(page, message, 'The assistant may change Boards again.');
+    assert.deepEqual((await saved()).assistant.allowedWriteAreas, areas);
+    await page.uncheck(byTestId('write-area-trash'));
+    await expectText(page, message, 'The assistant will not change Trash.');
 
     await page.fill(byTestId('model-provider'), 'openai');
     await page.fill(byTestId('model-baseUrl'), 'https://api.example.com/v1');

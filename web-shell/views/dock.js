@@ -10,6 +10,7 @@ import {state, subscribe} from '../state.js';
 import {byTestId, h, rememberAssistantSettings, requestJson, savedAssistantSettings, today} from '../util.js';
 import {formatReply, toolRows} from './dock-render.js';
 import {MentionMenu} from './mentions.js';
+import {queueExchange, queuedExchanges, uploadExchanges} from './offline-exchanges.js';
 
 const el = {
   log: byTestId('dock-log'),
@@ -278,6 +279,8 @@ async function sendLocally(reply, text) {
   reply.text = out.reply;
   reply.noteNode.textContent = 'Offline: the built-in planner answered on this device; ' +
     'its changes sync when you are back online.';
+  // The conversation gets the exchange once the server is back.
+  queueExchange(reply.spaceId, text, out).catch(() => {});
   reply.noteNode.hidden = false;
   reply.renderProposals();
 }
@@ -466,32 +469,59 @@ function replyFromMessage(m) {
   return new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
 }
 
+function showMessage(m) {
+  if (m.role === 'user') {
+    el.log.append(h('li', {class: 'msg user', dataset: {testid: 'user-message'}}, m.text));
+    return;
+  }
+  const reply = replyFromMessage(m);
+  el.log.append(reply.li);
+  reply.renderText();
+  reply.renderTools();
+  reply.renderProposals();
+}
+
+// An exchange answered offline that the server does not have yet.
+function showQueued(x) {
+  const toolCalls = x.calls.map((c) => ({
+    id: c.id, name: c.name,
+    receipt: c.state === 'failed' ? {state: 'failed', error: {message: c.summary}}
+                                  : {state: c.state === 'held' ? 'proposed' : 'succeeded',
+                                     summary: c.summary},
+  }));
+  showMessage({role: 'user', text: x.message});
+  showMessage({role: 'assistant', id: `offline-${x.id}`, text: x.reply, toolCalls});
+}
+
+// Sends what was answered offline to the conversation, when the server is there.
+function uploadOffline() {
+  if (state.sync?.online === false || live || !queuedExchanges(state.space).length) return;
+  uploadExchanges(state.space, ensureConversation, api).catch((e) => {
+    console.warn('ensemble: the offline exchanges wait for the next try', e);
+  });
+}
+
 async function loadHistory() {
-  loadedFor = state.space;
+  const space = state.space;
+  loadedFor = space;
   conversationId = localStorage.getItem(storageKey());
   el.log.replaceChildren();
-  if (!conversationId) return;
-  try {
-    const res = await api(`/api/assistant/conversations/${conversationId}/messages`);
-    const {messages = []} = await res.json();
-    for (const m of messages) {
-      if (m.role === 'user') {
-        el.log.append(h('li', {class: 'msg user', dataset: {testid: 'user-message'}}, m.text));
-      } else {
-        const reply = replyFromMessage(m);
-        el.log.append(reply.li);
-        reply.renderText();
-        reply.renderTools();
-        reply.renderProposals();
+  if (conversationId) {
+    try {
+      const res = await api(`/api/assistant/conversations/${conversationId}/messages`);
+      const {messages = []} = await res.json();
+      if (loadedFor !== space) return;  // Another space was opened meanwhile.
+      for (const m of messages) showMessage(m);
+    } catch (e) {
+      if (e.status === 404) {
+        conversationId = null;
+        localStorage.removeItem(storageKey());
       }
     }
-    scrollDown();
-  } catch (e) {
-    if (e.status === 404) {
-      conversationId = null;
-      localStorage.removeItem(storageKey());
-    }
   }
+  for (const x of queuedExchanges(space)) showQueued(x);
+  scrollDown();
+  uploadOffline();
 }
 
 async function mentionsToSend(text) {
@@ -547,6 +577,7 @@ export function init(c) {
   });
   subscribe((what) => {
     if (what === 'space' && loadedFor !== state.space && !live) loadHistory();
+    if (what === 'sync' && state.sync?.online) uploadOffline();
   });
   loadHistory();
 }

@@ -1,5 +1,5 @@
 // Settings: the person's own allowlisted settings (GET/PATCH /api/settings:
-// the assistant's write mode and effort, the time zone) and the model their
+// the assistant's write mode, effort and write areas, the time zone) and the model their
 // assistant calls (GET/PUT/DELETE /api/settings/model). Both are kept on the
 // server, per account, so this view needs the network. The API key is sent
 // once and never shown again: the server says only whether one is saved.
@@ -15,6 +15,14 @@ const kWriteModes = [
   ['needs-me', 'Needs me: changes wait on the Needs me list'],
 ];
 const kEffortNotes = {none: 'None (the model\u2019s own default)'};
+// How the write areas (core/assistant/hub_tools.h) read; the server lists them.
+const kAreaNames = {
+  tasks: 'Tasks', boards: 'Boards', projects: 'Projects', pages: 'Pages and notes',
+  people: 'People', meetings: 'Meetings', reminders: 'Reminders and watchers',
+  routines: 'Routines', desk: 'Desk lists', skills: 'Skills', calendar: 'Calendar',
+  files: 'Files', apps: 'Connected apps', web: 'The web', settings: 'Settings',
+  workflows: 'Workflows', trash: 'Trash',
+};
 
 let settings = null;  // GET /api/settings, once read.
 let model = null;     // GET /api/settings/model, once read.
@@ -79,7 +87,30 @@ function assistantSection() {
     h('p', {class: 'note'}, model.configured
       ? (model.efforts?.length ? `${model.model} takes effort ${model.efforts.join(', ')}.`
                                : `${model.model} takes no effort option.`)
-      : 'Without a model the built-in planner answers simple task requests; it takes no effort.'));
+      : 'Without a model the built-in planner answers simple task requests; it takes no effort.'),
+    writeAreasFieldset(saved));
+}
+
+// The areas the assistant may change; one turned off is not offered to the
+// model at all (reads stay).
+function writeAreasFieldset(saved) {
+  const all = settings.choices?.writeAreas ?? saved.allowedWriteAreas ?? [];
+  const allowed = new Set(saved.allowedWriteAreas ?? all);
+  const fieldset = h('fieldset', {class: 'write-areas', dataset: {testid: 'setting-write-areas'}},
+    h('legend', {}, 'What the assistant may change'),
+    all.map((area) => h('label', {class: 'check'},
+      h('input', {type: 'checkbox', value: area, checked: allowed.has(area),
+                  dataset: {testid: `write-area-${area}`}}),
+      ` ${kAreaNames[area] ?? area}`)));
+  fieldset.addEventListener('change', (e) => {
+    const area = e.target.value;
+    const next = [...fieldset.querySelectorAll('input:checked')].map((c) => c.value);
+    const name = kAreaNames[area] ?? area;
+    patch({assistant: {allowedWriteAreas: next}},
+          e.target.checked ? `The assistant may change ${name} again.`
+                           : `The assistant will not change ${name}.`);
+  });
+  return fieldset;
 }
 
 function modelSection() {

@@ -73,6 +73,70 @@ TEST_F(LocalTurnTest, UnderPreviewTheWriteIsADraftUntilApplied) {
   EXPECT_EQ(Tasks("Call Mira"), 1);
 }
 
+// The loop as the server's turn driver drives it: the host makes each call
+// its own way and reports the outcome.
+LocalTurnLoop Loop(const std::string& message, WritePolicy policy = WritePolicy::kImmediate,
+                   bool allowed = true) {
+  return LocalTurnLoop(
+      HubToolRegistry(), message, policy, [allowed](const tools::ToolDef&) { return allowed; },
+      "2026-12-02", "Europe/Paris");
+}
+
+TEST(LocalTurnLoop, TheHostMakesTheCallsAndThePlannerHearsEachOutcome) {
+  LocalTurnLoop loop = Loop("add a task to call Mira tomorrow");
+  Result<LocalTurnLoop::Step> step = loop.Next();
+  ASSERT_TRUE(step.ok()) << step.status().ToString();
+  ASSERT_FALSE(step->final);
+  ASSERT_EQ(step->calls.size(), 1u);
+  LocalTurnLoop::Planned& planned = step->calls[0];
+  EXPECT_EQ(planned.action, LocalTurnLoop::Action::kRun);
+  EXPECT_EQ(planned.call.id, "local_1_0");
+  EXPECT_EQ(planned.call.name, "hub_create_tasks");
+  ASSERT_NE(planned.def, nullptr);
+  EXPECT_EQ(planned.def->name, "hub_create_tasks");
+  // The host's prepare may rewrite the input; the planner still hears its
+  // own call (else it would refuse the calls as not its plan).
+  planned.call.input["prepared"] = true;
+  planned.call.state = State::kFailed;
+  planned.call.text = "The store is busy.";
+  loop.Report(planned.call);
+  Result<LocalTurnLoop::Step> reply = loop.Next();
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  ASSERT_TRUE(reply->final);
+  EXPECT_THAT(reply->reply, HasSubstr("The store is busy."));
+}
+
+TEST(LocalTurnLoop, HeldWritesEndTheTurnWithTheWaitingReply) {
+  LocalTurnLoop loop = Loop("add a task to call Mira tomorrow", WritePolicy::kPreview);
+  Result<LocalTurnLoop::Step> step = loop.Next();
+  ASSERT_TRUE(step.ok()) << step.status().ToString();
+  ASSERT_EQ(step->calls.size(), 1u);
+  EXPECT_EQ(step->calls[0].action, LocalTurnLoop::Action::kHold);
+  step->calls[0].call.state = State::kHeld;
+  step->calls[0].call.text = "Add 1 task: \u201CCall Mira\u201D.";
+  loop.Report(step->calls[0].call);
+  Result<LocalTurnLoop::Step> reply = loop.Next();
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  ASSERT_TRUE(reply->final);
+  EXPECT_EQ(reply->reply, WaitingForApplyText({"Add 1 task: \u201CCall Mira\u201D."}));
+}
+
+TEST(LocalTurnLoop, ACallTheHostDoesNotAllowComesRefusedWithWhy) {
+  LocalTurnLoop loop = Loop("add a task to call Mira tomorrow", WritePolicy::kImmediate,
+                            /*allowed=*/false);
+  Result<LocalTurnLoop::Step> step = loop.Next();
+  ASSERT_TRUE(step.ok()) << step.status().ToString();
+  ASSERT_EQ(step->calls.size(), 1u);
+  EXPECT_EQ(step->calls[0].action, LocalTurnLoop::Action::kRefused);
+  EXPECT_EQ(step->calls[0].call.state, State::kFailed);
+  EXPECT_THAT(step->calls[0].call.text, HasSubstr("turned off in Settings"));
+  loop.Report(step->calls[0].call);
+  Result<LocalTurnLoop::Step> reply = loop.Next();
+  ASSERT_TRUE(reply.ok()) << reply.status().ToString();
+  ASSERT_TRUE(reply->final);
+  EXPECT_THAT(reply->reply, HasSubstr("turned off in Settings"));
+}
+
 TEST(WaitingForApply, JoinsThePreviewsIntoOneSentence) {
   EXPECT_EQ(WaitingForApplyText({"Add 1 task: \u201CA\u201D.", "Mark B done"}),
             "Waiting for your Apply: Add 1 task: \u201CA\u201D; Mark B done. Nothing changes "

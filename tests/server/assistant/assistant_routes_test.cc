@@ -253,6 +253,57 @@ TEST_P(AssistantTest, HistoryCarriesEarlierMessagesToTheModel) {
   EXPECT_EQ(sent[2]["content"], "Hello from the fake.");
 }
 
+json OfflineUpload(const std::string& id, const std::string& message, const std::string& reply) {
+  return {{"exchanges",
+           {{{"id", id},
+             {"message", message},
+             {"reply", reply},
+             {"at", 1000},
+             {"calls",
+              {{{"id", "local_1_0"},
+                {"name", "hub_list_tasks"},
+                {"state", "succeeded"},
+                {"summary", "Listed 0 tasks"}}}}}}}};
+}
+
+TEST_P(AssistantTest, OfflineExchangesAreSavedOnceAndTheModelSeesThem) {
+  std::string conversation = NewConversation();
+  const std::string path = "/api/assistant/conversations/" + conversation + "/exchanges";
+  const json upload = OfflineUpload("01JB0000000000000000000001", "what are my tasks", "No tasks.");
+  HttpReply saved = PostJson(path, upload);
+  ASSERT_EQ(saved.status, 200) << saved.body();
+  EXPECT_EQ(saved.json()["saved"], 1);
+  // Retried after a lost answer: nothing new.
+  saved = PostJson(path, upload);
+  ASSERT_EQ(saved.status, 200) << saved.body();
+  EXPECT_EQ(saved.json()["saved"], 0);
+  json messages = Messages(conversation);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_EQ(messages[0]["role"], "user");
+  EXPECT_EQ(messages[0]["text"], "what are my tasks");
+  EXPECT_EQ(messages[1]["text"], "No tasks.");
+  EXPECT_EQ(messages[1]["toolCalls"][0]["receipt"]["summary"], "Listed 0 tasks");
+
+  // A bad upload is refused whole.
+  json bad = OfflineUpload("01JB0000000000000000000002", "add a task", "Added.");
+  bad["exchanges"].push_back({{"id", "nope"}, {"message", "x"}, {"reply", "y"}, {"at", 1}});
+  HttpReply refused = PostJson(path, bad);
+  EXPECT_EQ(refused.error_code(), codes::kInvalidArgument);
+  EXPECT_THAT(refused.body(), HasSubstr("exchanges[1].id"));
+  EXPECT_EQ(PostJson("/api/assistant/conversations/01J00000000000000000000000/exchanges", upload)
+                .error_code(),
+            codes::kNotFound);
+  EXPECT_EQ(Messages(conversation).size(), 2u);
+
+  Turn(conversation, {{"text", "hello there"}});
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 1u);
+  const json& sent = requests[0]["body"]["messages"];
+  ASSERT_EQ(sent.size(), 4u);
+  EXPECT_EQ(sent[1]["content"], "what are my tasks");
+  EXPECT_EQ(sent[2]["content"], "No tasks.");
+}
+
 TEST_P(AssistantTest, AToolCallProducesToolRows) {
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, {{"text", "list my tasks"}});
@@ -682,6 +733,12 @@ TEST_P(AssistantAccountsTest, AnotherAccountsConversationIsNotFound) {
   EXPECT_EQ(bobs.error_code(), codes::kNotFound);
   // Without a session: 401.
   EXPECT_EQ(Send(bhttp::verb::get, path + "/messages").status, 401);
+  // Nor add to it what he asked offline.
+  EXPECT_EQ(PostJson(path + "/exchanges",
+                     OfflineUpload("01JB0000000000000000000003", "what is due", "Nothing."),
+                     WithCookie(bob.cookie))
+                .error_code(),
+            codes::kNotFound);
   // Ada still has both messages.
   EXPECT_EQ(Messages(id, WithCookie(ada.cookie)).size(), 2u);
   EXPECT_FALSE(logger().Contains(kKey));

@@ -127,7 +127,8 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
       got.json(),
       (json{{"assistant",
              {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}, {"effort", "none"}}},
-            {"general", {{"timeZone", "UTC"}}}}));
+            {"general", {{"timeZone", "UTC"}}},
+            {"choices", {{"writeAreas", AllAreas()}}}}));
 
   HttpReply patched = Patch(R"({"assistant": {"writePolicy": "needs-me"}})");
   ASSERT_EQ(patched.status, 200) << patched.body();
@@ -141,7 +142,11 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
                            {"effort", "none"}}},
                          {"general", {{"timeZone", "UTC"}}}};
   EXPECT_EQ(patched.json(), expected);
-  EXPECT_EQ(GetSettings().json(), expected);
+  // An area turned off is still offered, so it can be turned on again.
+  json read = GetSettings().json();
+  EXPECT_EQ(read["choices"]["writeAreas"], AllAreas());
+  read.erase("choices");
+  EXPECT_EQ(read, expected);
 }
 
 TEST_P(AssistantSettingsTest, AnUnknownKeyOrBadValueIsRefusedAndNothingChanges) {
