@@ -55,6 +55,25 @@ export async function requestJson(method, path, payload) {
   return json;
 }
 
+// `fn` for one caller at a time: a call made while one runs gets that one's
+// promise instead of starting another (a view asked to read its data twice
+// at once reads it once). `running()` is the promise under way, or null.
+export function oneAtATime(fn) {
+  let current = null;
+  const call = (...args) => {
+    current ??= (async () => {
+      try {
+        return await fn(...args);
+      } finally {
+        current = null;
+      }
+    })();
+    return current;
+  };
+  call.running = () => current;
+  return call;
+}
+
 // Runs `work` and answers `done`, or why it failed (the error's message):
 // the status line of a view's button.
 export async function messageAfter(work, done) {

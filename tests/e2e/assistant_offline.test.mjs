@@ -77,8 +77,9 @@ test('offline, the built-in planner answers in the browser and its writes sync l
     assert.deepEqual(messages.filter((m) => m.startsWith('user:')), asked.map((t) => `user:${t}`));
     assert.match(messages[1], /^assistant:.*Call Mira/);
     assert.match(messages[7], /^assistant:Waiting for your Apply/);
-    assert.equal(await page.evaluate(() => localStorage.getItem('ensemble-offline-exchanges:personal')),
-                 null);
+    // The device drops its copy once the server has answered.
+    await page.waitForFunction(() => localStorage.getItem('ensemble-offline-exchanges:personal') === null,
+                               null, {timeout: 10000});
     await page.reload();
     await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
     await page.locator(byTestId('user-message')).nth(3).waitFor();

@@ -5,13 +5,17 @@
 // exchange's id makes the upload safe to repeat: a retry saves nothing twice.
 
 import {rpc} from '../rpc.js';
+import {oneAtATime} from '../util.js';
 
 // Per upload: well under the server's 50 and its body limit.
 const kBatch = 10;
 // A device that stays offline keeps at most this many (the oldest go first).
 const kMaxQueued = 200;
-// The server keeps a call's summary to this many characters.
+// The server keeps a call's summary to this many characters, and a message
+// to kMaxMessageChars (core/assistant/conversation_store.h); a JS length
+// counts UTF-16 units, never fewer than characters.
 const kMaxSummaryChars = 2000;
+const kMaxMessageChars = 32000;
 
 const keyFor = (spaceId) => `ensemble-offline-exchanges:${spaceId}`;
 
@@ -40,36 +44,38 @@ export async function queueExchange(spaceId, message, turn) {
     summary: String((c.state === 'succeeded' ? c.result?.summary : c.text) ?? '')
       .slice(0, kMaxSummaryChars),
   }));
-  keep(spaceId, [...queuedExchanges(spaceId), {id, message, reply: turn.reply, at: Date.now(), calls}]);
+  keep(spaceId, [...queuedExchanges(spaceId), {
+    id, message: message.slice(0, kMaxMessageChars), reply: turn.reply.slice(0, kMaxMessageChars),
+    at: Date.now(), calls,
+  }]);
 }
-
-let uploading = null;
 
 // Sends the space's queued exchanges to its conversation (`conversation()`
 // gives its id, starting one if need be; `conversation(true)` a new one when
-// the old is gone) and drops each batch the server took. Throws what the
-// server said; what was not sent stays queued.
-export function uploadExchanges(spaceId, conversation, api) {
-  if (uploading) return uploading;
-  uploading = (async () => {
+// the old is gone) and drops each batch the server took, or refused as
+// malformed (400). Throws anything else; what was not sent stays queued.
+export const uploadExchanges = oneAtATime(async (spaceId, conversation, api) => {
+  let fresh = false;
+  let renewed = false;
+  for (let list = queuedExchanges(spaceId); list.length; list = queuedExchanges(spaceId)) {
+    const batch = list.slice(0, kBatch);
     try {
-      let fresh = false;
-      for (let list = queuedExchanges(spaceId); list.length; list = queuedExchanges(spaceId)) {
-        const batch = list.slice(0, kBatch);
-        try {
-          await api(`/api/assistant/conversations/${await conversation(fresh)}/exchanges`,
-                    {method: 'POST', body: {exchanges: batch}});
-        } catch (e) {
-          if (e.status !== 404 || fresh) throw e;
-          fresh = true;  // The conversation was deleted elsewhere: start another.
-          continue;
-        }
-        const sent = new Set(batch.map((x) => x.id));
-        keep(spaceId, queuedExchanges(spaceId).filter((x) => !sent.has(x.id)));
+      const id = await conversation(fresh);
+      fresh = false;
+      await api(`/api/assistant/conversations/${id}/exchanges`,
+                {method: 'POST', body: {exchanges: batch}});
+    } catch (e) {
+      if (e.status === 404 && !renewed) {
+        // The conversation was deleted elsewhere: start another, once.
+        fresh = renewed = true;
+        continue;
       }
-    } finally {
-      uploading = null;
+      // Refused as it stands, it never will be taken: drop it rather than
+      // retry it forever (its writes synced on their own).
+      if (e.status !== 400) throw e;
+      console.warn('ensemble: the server refused offline exchanges', e.message);
     }
-  })();
-  return uploading;
-}
+    const sent = new Set(batch.map((x) => x.id));
+    keep(spaceId, queuedExchanges(spaceId).filter((x) => !sent.has(x.id)));
+  }
+});

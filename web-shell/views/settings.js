@@ -5,7 +5,8 @@
 // once and never shown again: the server says only whether one is saved.
 
 import {state} from '../state.js';
-import {byTestId, fill, h, messageAfter, rememberAssistantSettings, requestJson as api} from '../util.js';
+import {byTestId, fill, h, messageAfter, oneAtATime, rememberAssistantSettings,
+        requestJson as api} from '../util.js';
 
 const body = byTestId('settings-body');
 
@@ -28,28 +29,25 @@ let settings = null;  // GET /api/settings, once read.
 let model = null;     // GET /api/settings/model, once read.
 let loadedFor = null;  // The account they were read for.
 let message = '';
-let loading = null;
 
 const accountKey = () => state.account?.id ?? 'local';
 
+const read = oneAtATime(async () => {
+  loadedFor = accountKey();
+  try {
+    [settings, model] = await Promise.all([api('GET', '/api/settings'),
+                                           api('GET', '/api/settings/model')]);
+    rememberAssistantSettings(settings);
+  } catch (e) {
+    message = `Could not read the settings: ${e.message}`;
+    settings = settings ?? {};
+    model = model ?? {};
+  }
+});
+
 async function load() {
-  if (loading) return loading;
-  loading = (async () => {
-    loadedFor = accountKey();
-    try {
-      [settings, model] = await Promise.all([api('GET', '/api/settings'),
-                                             api('GET', '/api/settings/model')]);
-      rememberAssistantSettings(settings);
-    } catch (e) {
-      message = `Could not read the settings: ${e.message}`;
-      settings = settings ?? {};
-      model = model ?? {};
-    } finally {
-      loading = null;
-    }
-    render();
-  })();
-  return loading;
+  await read();
+  render();
 }
 
 // Runs `work`, says `done` (or the server's reason), and reads everything again.
@@ -101,7 +99,7 @@ function writeAreasFieldset(saved) {
     all.map((area) => h('label', {class: 'check'},
       h('input', {type: 'checkbox', value: area, checked: allowed.has(area),
                   dataset: {testid: `write-area-${area}`}}),
-      ` ${kAreaNames[area] ?? area}`)));
+      kAreaNames[area] ?? area)));
   fieldset.addEventListener('change', (e) => {
     const area = e.target.value;
     const next = [...fieldset.querySelectorAll('input:checked')].map((c) => c.value);

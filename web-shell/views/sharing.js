@@ -6,7 +6,7 @@
 // mode and offline say so instead.
 
 import {loadSpaces, setSpace, state} from '../state.js';
-import {byTestId, fill, h, messageAfter, requestJson as api} from '../util.js';
+import {byTestId, fill, h, messageAfter, oneAtATime, requestJson as api} from '../util.js';
 
 const body = byTestId('sharing-body');
 const kRoles = ['owner', 'editor', 'viewer', 'guest'];
@@ -20,24 +20,21 @@ const kRoleNotes = {
 let members = null;  // For membersOf; null until read.
 let membersOf = null;
 let message = '';
-let loading = null;
+
+const readMembers = oneAtATime(async (space) => {
+  try {
+    members = (await api('GET', `/api/spaces/${encodeURIComponent(space)}/members`)).members;
+    membersOf = space;
+  } catch (e) {
+    members = [];
+    membersOf = space;
+    message = `Could not read the members: ${e.message}`;
+  }
+});
 
 async function loadMembers(space) {
-  if (loading) return loading;
-  loading = (async () => {
-    try {
-      members = (await api('GET', `/api/spaces/${encodeURIComponent(space)}/members`)).members;
-      membersOf = space;
-    } catch (e) {
-      members = [];
-      membersOf = space;
-      message = `Could not read the members: ${e.message}`;
-    } finally {
-      loading = null;
-    }
-    render();
-  })();
-  return loading;
+  await readMembers(space);
+  render();
 }
 
 // Runs `work`, then says `done` (or why it failed) and reads the members again.
@@ -46,7 +43,7 @@ async function act(work, done) {
   await loadSpaces();
   // The list stays as it was until the new one is read, instead of blanking
   // (a read begun before the change may hold the old list: read again).
-  if (loading) await loading;
+  await readMembers.running();
   await loadMembers(state.space);
 }
 
