@@ -1,12 +1,12 @@
 #include "core/assistant/local_turn.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <string_view>
 #include <utility>
 
 #include "core/assistant/local_planner.h"
 #include "core/refs/readable_preview.h"
+#include "core/text/json_fields.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
@@ -199,28 +199,23 @@ json LocalTurnJson(const LocalTurnResult& result) {
 
 namespace {
 
-// Reads the keys both edges share into `ctx`; INVALID_ARGUMENT for a key not
-// in `extra` or the shared ones.
-Status ReadContext(const json& request, tools::ToolContext& ctx,
-                   std::initializer_list<std::string_view> extra) {
-  if (!request.is_object()) return InvalidArgument("the request must be an object");
-  for (const auto& [key, value] : request.items()) {
-    const bool known = key == "spaceId" || key == "today" || key == "timeZone" ||
-                       std::find(extra.begin(), extra.end(), key) != extra.end();
-    if (!known) return InvalidArgument("unknown key \"" + key.substr(0, 40) + "\"");
-  }
-  for (const char* key : {"spaceId", "today"}) {
-    if (!request.contains(key) || !request[key].is_string() ||
-        request[key].get_ref<const std::string&>().empty()) {
-      return InvalidArgument(std::string(key) + " is required and must be a string");
-    }
-  }
-  if (request.contains("timeZone") && !request["timeZone"].is_string()) {
-    return InvalidArgument("timeZone must be a string");
-  }
-  ctx.space_id = request["spaceId"].get<std::string>();
-  ctx.today = request["today"].get<std::string>();
-  ctx.time_zone = request.value("timeZone", ctx.time_zone);
+// The local turn's errors carry no prefix and quote a key as "this".
+constexpr text::JsonFields kLocalTurnFields;
+
+// Reads the fields both edges share into `ctx`, which is left as it was on an
+// error.
+Status ReadContext(const json& request, tools::ToolContext& ctx) {
+  constexpr text::TextRule kNonEmpty{.allow_empty = false};
+  std::string space_id;
+  std::string today;
+  std::string time_zone = ctx.time_zone;
+  ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.ReadText(request, "spaceId", "", kNonEmpty, &space_id));
+  ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.ReadText(request, "today", "", kNonEmpty, &today));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kLocalTurnFields.ReadText(request, "timeZone", "", {.required = false}, &time_zone));
+  ctx.space_id = std::move(space_id);
+  ctx.today = std::move(today);
+  ctx.time_zone = std::move(time_zone);
   return Status::Ok();
 }
 
@@ -228,12 +223,12 @@ Status ReadContext(const json& request, tools::ToolContext& ctx,
 
 Result<json> RunLocalTurnJson(const tools::ToolRegistry& registry, tools::ToolContext& ctx,
                               const json& request) {
-  ENSEMBLE_RETURN_IF_ERROR(ReadContext(request, ctx, {"message", "policy", "allowedWriteAreas"}));
+  ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.CheckKnownKeys(
+      request, "the request",
+      {"spaceId", "today", "timeZone", "message", "policy", "allowedWriteAreas"}));
+  ENSEMBLE_RETURN_IF_ERROR(ReadContext(request, ctx));
   LocalTurnRequest turn;
-  if (!request.contains("message") || !request["message"].is_string()) {
-    return InvalidArgument("message is required and must be a string");
-  }
-  turn.message = request["message"].get<std::string>();
+  ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.ReadText(request, "message", "", {}, &turn.message));
   if (request.contains("policy")) {
     std::optional<WritePolicy> policy = request["policy"].is_string()
                                             ? ParseWritePolicy(request["policy"].get<std::string>())
@@ -254,7 +249,9 @@ Result<json> RunLocalTurnJson(const tools::ToolRegistry& registry, tools::ToolCo
 
 Result<json> ApplyLocalCallsJson(const tools::ToolRegistry& registry, tools::ToolContext& ctx,
                                  const json& request) {
-  ENSEMBLE_RETURN_IF_ERROR(ReadContext(request, ctx, {"calls"}));
+  ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.CheckKnownKeys(
+      request, "the request", {"spaceId", "today", "timeZone", "calls"}));
+  ENSEMBLE_RETURN_IF_ERROR(ReadContext(request, ctx));
   if (!request.contains("calls") || !request["calls"].is_array() || request["calls"].empty() ||
       request["calls"].size() > static_cast<size_t>(kMaxLocalPlannerSteps) * 10) {
     return InvalidArgument("calls must be a list of a turn's held calls");

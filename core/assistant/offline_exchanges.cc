@@ -1,13 +1,11 @@
 #include "core/assistant/offline_exchanges.h"
 
 #include <algorithm>
-#include <initializer_list>
 #include <utility>
 
 #include "core/assistant/conversation_store.h"
 #include "core/base/id.h"
-#include "core/text/trim.h"
-#include "core/text/utf8.h"
+#include "core/text/json_fields.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -18,38 +16,8 @@ using store::Value;
 // A call's id and tool name are short identifiers, never text.
 constexpr size_t kMaxCallIdChars = 64;
 
-Status UploadError(const std::string& where, std::string_view what) {
-  return InvalidArgument(where + " " + std::string(what));
-}
-
-Status CheckUploadKeys(const json& object, const std::string& where,
-                       std::initializer_list<std::string_view> known) {
-  if (!object.is_object()) return UploadError(where, "must be an object");
-  for (const auto& [key, value] : object.items()) {
-    if (std::find(known.begin(), known.end(), key) == known.end()) {
-      return UploadError(where, "has an unknown key \"" + key.substr(0, 40) + "\"");
-    }
-  }
-  return Status::Ok();
-}
-
-// The string at `key` into *out: required unless `optional`, valid UTF-8, at
-// most `max_chars` characters.
-Status ReadUploadText(const json& object, const char* key, const std::string& where,
-                      size_t max_chars, bool optional, std::string* out) {
-  const auto it = object.find(key);
-  if (it == object.end())
-    return optional ? Status::Ok() : UploadError(where + "." + key, "is required");
-  if (!it->is_string()) return UploadError(where + "." + key, "must be a string");
-  const std::string& text = it->get_ref<const std::string&>();
-  if (!text::IsValidUtf8(text)) return UploadError(where + "." + key, "is not valid UTF-8");
-  if (text::CountCodePoints(text) > max_chars) {
-    return UploadError(where + "." + key,
-                       "has more than " + text::FormatCount(max_chars) + " characters");
-  }
-  *out = text;
-  return Status::Ok();
-}
+// An upload's errors name the field (`exchanges[0].message`) with no prefix.
+constexpr text::JsonFields kUploadFields;
 
 bool IsCallIdentifier(std::string_view s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
@@ -58,42 +26,49 @@ bool IsCallIdentifier(std::string_view s) {
 }
 
 Result<OfflineCall> ReadCall(const json& in, const std::string& where) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckUploadKeys(in, where, {"id", "name", "state", "summary"}));
-  OfflineCall call;
-  ENSEMBLE_RETURN_IF_ERROR(ReadUploadText(in, "id", where, kMaxCallIdChars, false, &call.id));
-  ENSEMBLE_RETURN_IF_ERROR(ReadUploadText(in, "name", where, kMaxCallIdChars, false, &call.name));
-  if (!IsCallIdentifier(call.id))
-    return UploadError(where + ".id", "must be lower-case letters, digits and _");
-  if (!IsCallIdentifier(call.name)) return UploadError(where + ".name", "is not a tool name");
-  ENSEMBLE_RETURN_IF_ERROR(ReadUploadText(in, "state", where, kMaxCallIdChars, false, &call.state));
-  if (call.state != "succeeded" && call.state != "failed" && call.state != "held") {
-    return UploadError(where + ".state", "must be succeeded, failed or held");
-  }
   ENSEMBLE_RETURN_IF_ERROR(
-      ReadUploadText(in, "summary", where, kMaxOfflineCallTextChars, true, &call.summary));
+      kUploadFields.CheckKnownKeys(in, where, {"id", "name", "state", "summary"}));
+  OfflineCall call;
+  ENSEMBLE_RETURN_IF_ERROR(
+      kUploadFields.ReadText(in, "id", where, {.max_chars = kMaxCallIdChars}, &call.id));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kUploadFields.ReadText(in, "name", where, {.max_chars = kMaxCallIdChars}, &call.name));
+  if (!IsCallIdentifier(call.id))
+    return InvalidArgument(where + ".id must be lower-case letters, digits and _");
+  if (!IsCallIdentifier(call.name)) return InvalidArgument(where + ".name is not a tool name");
+  ENSEMBLE_RETURN_IF_ERROR(
+      kUploadFields.ReadText(in, "state", where, {.max_chars = kMaxCallIdChars}, &call.state));
+  if (call.state != "succeeded" && call.state != "failed" && call.state != "held") {
+    return InvalidArgument(where + ".state must be succeeded, failed or held");
+  }
+  ENSEMBLE_RETURN_IF_ERROR(kUploadFields.ReadText(
+      in, "summary", where, {.required = false, .max_chars = kMaxOfflineCallTextChars},
+      &call.summary));
   return call;
 }
 
 Result<OfflineExchange> ReadExchange(const json& in, const std::string& where) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckUploadKeys(in, where, {"id", "message", "reply", "at", "calls"}));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kUploadFields.CheckKnownKeys(in, where, {"id", "message", "reply", "at", "calls"}));
   OfflineExchange exchange;
-  ENSEMBLE_RETURN_IF_ERROR(ReadUploadText(in, "id", where, kIdLength, false, &exchange.id));
-  if (!IsValidId(exchange.id)) return UploadError(where + ".id", "is not a record id");
   ENSEMBLE_RETURN_IF_ERROR(
-      ReadUploadText(in, "message", where, kMaxMessageChars, false, &exchange.message));
-  if (exchange.message.empty()) return UploadError(where + ".message", "is empty");
+      kUploadFields.ReadText(in, "id", where, {.max_chars = kIdLength}, &exchange.id));
+  if (!IsValidId(exchange.id)) return InvalidArgument(where + ".id is not a record id");
+  ENSEMBLE_RETURN_IF_ERROR(kUploadFields.ReadText(
+      in, "message", where, {.allow_empty = false, .max_chars = kMaxMessageChars},
+      &exchange.message));
   ENSEMBLE_RETURN_IF_ERROR(
-      ReadUploadText(in, "reply", where, kMaxMessageChars, false, &exchange.reply));
+      kUploadFields.ReadText(in, "reply", where, {.max_chars = kMaxMessageChars}, &exchange.reply));
   const auto at = in.find("at");
   if (at == in.end() || !at->is_number_integer() || at->get<int64_t>() < 0) {
-    return UploadError(where + ".at", "must be a time in milliseconds");
+    return InvalidArgument(where + ".at must be a time in milliseconds");
   }
   exchange.at = at->get<int64_t>();
   if (const auto calls = in.find("calls"); calls != in.end()) {
-    if (!calls->is_array()) return UploadError(where + ".calls", "must be a list");
+    if (!calls->is_array()) return InvalidArgument(where + ".calls must be a list");
     if (calls->size() > kMaxOfflineExchangeCalls) {
-      return UploadError(where + ".calls",
-                         "has more than " + std::to_string(kMaxOfflineExchangeCalls) + " calls");
+      return InvalidArgument(where + ".calls has more than " +
+                             std::to_string(kMaxOfflineExchangeCalls) + " calls");
     }
     for (size_t i = 0; i < calls->size(); ++i) {
       ENSEMBLE_ASSIGN_OR_RETURN(OfflineCall call,
@@ -124,7 +99,7 @@ json ToolCallsJson(const std::vector<OfflineCall>& calls) {
 }  // namespace
 
 Result<std::vector<OfflineExchange>> ParseOfflineExchanges(const json& body) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckUploadKeys(body, "the body", {"exchanges"}));
+  ENSEMBLE_RETURN_IF_ERROR(kUploadFields.CheckKnownKeys(body, "the body", {"exchanges"}));
   const auto list = body.find("exchanges");
   if (list == body.end() || !list->is_array()) {
     return InvalidArgument("exchanges is required and must be a list");

@@ -1,36 +1,32 @@
 #include "core/playbooks/route_json.h"
 
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
+
+#include "core/text/json_fields.h"
 
 namespace ensemble::core::playbooks {
 namespace {
 
 using nlohmann::json;
 
-Status RouteRequestInvalid(std::string message) {
-  return Status(codes::kInvalidArgument, "route request: " + std::move(message));
-}
-
-Status ReadString(const json& value, const std::string& where, std::string* out) {
-  if (!value.is_string()) return RouteRequestInvalid(where + " must be a string");
-  *out = value.get<std::string>();
-  return Status::Ok();
-}
+// Routing's errors start "route request: " and quote a key as 'this'.
+constexpr text::JsonFields kRouteRequest("route request: ", '\'');
+// Every text field but the message and a mention's kind may be left out.
+constexpr text::TextRule kOptionalText{.required = false};
 
 Status ReadBool(const json& value, const std::string& where, bool* out) {
-  if (!value.is_boolean()) return RouteRequestInvalid(where + " must be true or false");
+  if (!value.is_boolean()) return kRouteRequest.Invalid(where + " must be true or false");
   *out = value.get<bool>();
   return Status::Ok();
 }
 
 Status CheckArray(const json& value, const std::string& where) {
-  if (!value.is_array()) return RouteRequestInvalid(where + " must be an array");
+  if (!value.is_array()) return kRouteRequest.Invalid(where + " must be an array");
   if (value.size() > kMaxRouteListItems) {
-    return RouteRequestInvalid(where + " has more than " + std::to_string(kMaxRouteListItems) +
-                               " items");
+    return kRouteRequest.Invalid(where + " has more than " + std::to_string(kMaxRouteListItems) +
+                                 " items");
   }
   return Status::Ok();
 }
@@ -44,19 +40,8 @@ Status ReadStrings(const json& value, const std::string& where, std::vector<std:
     // long, and routing one message must stay cheap.
     const json& item = value[i];
     if (!item.is_string())
-      return RouteRequestInvalid(where + "[" + std::to_string(i) + "] must be a string");
+      return kRouteRequest.Invalid(where + "[" + std::to_string(i) + "] must be a string");
     out->push_back(item.get_ref<const std::string&>());
-  }
-  return Status::Ok();
-}
-
-Status CheckKeys(const json& object, const std::string& where,
-                 std::initializer_list<std::string_view> known) {
-  if (!object.is_object()) return RouteRequestInvalid(where + " must be an object");
-  for (const auto& [key, value] : object.items()) {
-    if (std::find(known.begin(), known.end(), key) == known.end()) {
-      return RouteRequestInvalid(where + " has an unknown key '" + key + "'");
-    }
   }
   return Status::Ok();
 }
@@ -69,16 +54,16 @@ Status ReadCustomBoard(const json& value, const std::string& where, bool* out) {
   } else if (value.is_string()) {
     *out = *out || !value.get_ref<const std::string&>().empty();
   } else {
-    return RouteRequestInvalid(where + " must be true, false or a board id");
+    return kRouteRequest.Invalid(where + " must be true, false or a board id");
   }
   return Status::Ok();
 }
 
 Status ReadSurface(const json& value, RouteRequest* request) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckKeys(value, "surface", {"path", "customBoard", "surface"}));
-  if (value.contains("path")) {
-    ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "surface.path", &request->open_path));
-  }
+  ENSEMBLE_RETURN_IF_ERROR(
+      kRouteRequest.CheckKnownKeys(value, "surface", {"path", "customBoard", "surface"}));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kRouteRequest.ReadText(value, "path", "surface", kOptionalText, &request->open_path));
   if (value.contains("customBoard")) {
     ENSEMBLE_RETURN_IF_ERROR(
         ReadCustomBoard(value["customBoard"], "surface.customBoard", &request->custom_board));
@@ -87,11 +72,11 @@ Status ReadSurface(const json& value, RouteRequest* request) {
     // The rest of AssistantPageContext's surface (tab, ids, geometry) does
     // not route; only its filters are read.
     const json& inner = value["surface"];
-    if (!inner.is_object()) return RouteRequestInvalid("surface.surface must be an object");
+    if (!inner.is_object()) return kRouteRequest.Invalid("surface.surface must be an object");
     if (inner.contains("filters")) {
       const json& filters = inner["filters"];
       if (!filters.is_object())
-        return RouteRequestInvalid("surface.surface.filters must be an object");
+        return kRouteRequest.Invalid("surface.surface.filters must be an object");
       if (filters.contains("customBoard")) {
         ENSEMBLE_RETURN_IF_ERROR(ReadCustomBoard(
             filters["customBoard"], "surface.surface.filters.customBoard", &request->custom_board));
@@ -107,16 +92,13 @@ Status ReadApps(const json& value, RouteRequest* request) {
     const std::string where = "apps[" + std::to_string(i) + "]";
     const json& app = value[i];
     ENSEMBLE_RETURN_IF_ERROR(
-        CheckKeys(app, where, {"catalogName", "id", "vendor", "meetingNotes"}));
+        kRouteRequest.CheckKnownKeys(app, where, {"catalogName", "id", "vendor", "meetingNotes"}));
     ConnectedApp out;
-    if (app.contains("catalogName")) {
-      ENSEMBLE_RETURN_IF_ERROR(
-          ReadString(app["catalogName"], where + ".catalogName", &out.catalog_name));
-    }
-    if (app.contains("id")) ENSEMBLE_RETURN_IF_ERROR(ReadString(app["id"], where + ".id", &out.id));
-    if (app.contains("vendor")) {
-      ENSEMBLE_RETURN_IF_ERROR(ReadString(app["vendor"], where + ".vendor", &out.vendor));
-    }
+    ENSEMBLE_RETURN_IF_ERROR(
+        kRouteRequest.ReadText(app, "catalogName", where, kOptionalText, &out.catalog_name));
+    ENSEMBLE_RETURN_IF_ERROR(kRouteRequest.ReadText(app, "id", where, kOptionalText, &out.id));
+    ENSEMBLE_RETURN_IF_ERROR(
+        kRouteRequest.ReadText(app, "vendor", where, kOptionalText, &out.vendor));
     if (app.contains("meetingNotes")) {
       ENSEMBLE_RETURN_IF_ERROR(
           ReadBool(app["meetingNotes"], where + ".meetingNotes", &out.meeting_notes));
@@ -130,10 +112,10 @@ Status ReadMentions(const json& value, RouteRequest* request) {
   ENSEMBLE_RETURN_IF_ERROR(CheckArray(value, "mentions"));
   for (std::size_t i = 0; i < value.size(); ++i) {
     const std::string where = "mentions[" + std::to_string(i) + "]";
-    ENSEMBLE_RETURN_IF_ERROR(CheckKeys(value[i], where, {"kind", "id", "label"}));
-    if (!value[i].contains("kind")) return RouteRequestInvalid(where + ".kind is required");
+    ENSEMBLE_RETURN_IF_ERROR(
+        kRouteRequest.CheckKnownKeys(value[i], where, {"kind", "id", "label"}));
     std::string kind;
-    ENSEMBLE_RETURN_IF_ERROR(ReadString(value[i]["kind"], where + ".kind", &kind));
+    ENSEMBLE_RETURN_IF_ERROR(kRouteRequest.ReadText(value[i], "kind", where, {}, &kind));
     request->mention_kinds.push_back(std::move(kind));
   }
   return Status::Ok();
@@ -144,17 +126,13 @@ Status ReadMentions(const json& value, RouteRequest* request) {
 Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& router,
                                           bool default_tools) {
   const PlaybookSet& set = router.playbooks();
-  ENSEMBLE_RETURN_IF_ERROR(
-      CheckKeys(value, "the request",
-                {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
-                 "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
+  ENSEMBLE_RETURN_IF_ERROR(kRouteRequest.CheckKnownKeys(
+      value, "the request",
+      {"message", "mentions", "mentionKinds", "surface", "path", "apps", "allowedTools",
+       "buildTools", "appTools", "loaded", "toolsetsOff", "enabledModules"}));
   RouteRequest request;
-  if (!value.contains("message")) return RouteRequestInvalid("message is required");
-  ENSEMBLE_RETURN_IF_ERROR(ReadString(value["message"], "message", &request.message));
-  if (request.message.size() > kMaxRouteMessageBytes) {
-    return RouteRequestInvalid("message is longer than " + std::to_string(kMaxRouteMessageBytes) +
-                               " bytes");
-  }
+  ENSEMBLE_RETURN_IF_ERROR(kRouteRequest.ReadText(
+      value, "message", "", {.max_bytes = kMaxRouteMessageBytes}, &request.message));
   if (value.contains("mentions"))
     ENSEMBLE_RETURN_IF_ERROR(ReadMentions(value["mentions"], &request));
   if (value.contains("mentionKinds")) {
@@ -163,8 +141,8 @@ Result<RouteRequest> RouteRequestFromJson(const json& value, const Router& route
     request.mention_kinds.insert(request.mention_kinds.end(), kinds.begin(), kinds.end());
   }
   if (value.contains("surface")) ENSEMBLE_RETURN_IF_ERROR(ReadSurface(value["surface"], &request));
-  if (value.contains("path"))
-    ENSEMBLE_RETURN_IF_ERROR(ReadString(value["path"], "path", &request.open_path));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kRouteRequest.ReadText(value, "path", "", kOptionalText, &request.open_path));
   if (value.contains("apps")) ENSEMBLE_RETURN_IF_ERROR(ReadApps(value["apps"], &request));
 
   if (default_tools) {
