@@ -163,6 +163,15 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
     if (x.created_key != y.created_key) return x.created_key < y.created_key;
     return a < b;
   };
+  // Output order: by the best copy's start and end, then the earliest-created
+  // copy's id. Each group placed at its best copy's position in start order
+  // gives that order up to runs of one start and (raised) end, which are
+  // sorted below; the group number breaks a tie of ids.
+  struct Placed {
+    int64_t start, end;  // The best copy's; end as written.
+    int32_t group;       // -1 where no group's best copy is.
+  };
+  std::vector<Placed> placed(groups.active_count(), Placed{0, 0, -1});
   // Best copy first in each group; the earliest-created copy gives the id
   // (the best such on a tie; unknown creation times never win).
   std::vector<int32_t> earliest(group_count);
@@ -174,24 +183,12 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
     for (const int32_t* it = first; it != last; ++it) {
       if (groups.rank(*it).created_key < groups.rank(earliest[g]).created_key) earliest[g] = *it;
     }
+    const dedupe_internal::CopyRank& best = groups.rank(*first);
+    placed[static_cast<size_t>(groups.start_position(*first))] = {best.start, best.end, g};
   }
-  // Output order: by the best copy's start and end, then the earliest-created
-  // copy's id. Walking the copies in start order and taking each group at
-  // its best copy gives that order up to runs of one start and (raised) end,
-  // which are sorted here; the group number breaks a tie of ids.
-  struct Placed {
-    int64_t start, end;  // The best copy's; end as written.
-    int32_t group;
-  };
-  std::vector<Placed> placed;
-  placed.reserve(static_cast<size_t>(group_count));
-  for (const int32_t i : groups.by_start()) {
-    const int32_t g = group[i];
-    if (members[begin[g]] == i) {
-      const dedupe_internal::CopyRank& r = groups.rank(i);
-      placed.push_back({r.start, r.end, g});
-    }
-  }
+  placed.erase(
+      std::remove_if(placed.begin(), placed.end(), [](const Placed& p) { return p.group < 0; }),
+      placed.end());
   // A run's ids are read from the copies, which on a large input are far
   // apart: each id is fetched a few groups ahead, while earlier runs sort.
   constexpr size_t kIdsAhead = 16;

@@ -131,9 +131,11 @@ class CopyGroups {
   // *group_count is set to the number of groups.
   std::vector<int32_t> Numbers(int32_t* group_count);
 
-  // The input indexes of the active copies in start order (start, then end
+  // How many copies are active (not dropped).
+  size_t active_count() const { return active_.size(); }
+  // The position of active input copy i in start order (start, then end
   // raised to at least start + 1, then input order).
-  std::span<const int32_t> by_start() const { return active_; }
+  int32_t start_position(int32_t i) const { return rank_of_[static_cast<size_t>(i)]; }
   // The ranking data of input copy i (filled for active copies only).
   const CopyRank& rank(int32_t i) const { return ranks_[static_cast<size_t>(i)]; }
 
@@ -152,6 +154,7 @@ class CopyGroups {
   struct NormalizedTitle {
     uint32_t text_begin = 0, text_size = 0;    // In titles_.
     uint32_t words_begin = 0, words_size = 0;  // In words_.
+    uint64_t word_mask = 0;                    // WordMask of the word hashes.
   };
   class UnionFind;
 
@@ -173,13 +176,14 @@ class CopyGroups {
   // Active copies are numbered k in start order; these are by k.
   std::vector<int32_t> active_;  // Input index.
   std::vector<Near> near_;
-  std::vector<int32_t> uid_;         // UID id, or -1.
-  std::vector<int64_t> occurrence_;  // Original start, else start.
-  std::vector<int32_t> key_;         // Meeting key id, or -1.
-  std::vector<int32_t> title_;       // NormalizedTitle id, or -1 until needed.
-  std::vector<int32_t> root_;        // The group's root after the rules.
-  std::vector<int32_t> rank_of_;     // By input index: k, or -1 if dropped.
-  std::vector<CopyRank> ranks_;      // By input index.
+  std::vector<int32_t> uid_;          // UID id, or -1.
+  std::vector<int64_t> occurrence_;   // Original start, else start.
+  std::vector<int32_t> key_;          // Meeting key id, or -1.
+  std::vector<int32_t> title_;        // NormalizedTitle id, or -1 until needed.
+  std::vector<uint64_t> title_mask_;  // Its word_mask (0 for no title).
+  std::vector<int32_t> root_;         // The group's root after the rules.
+  std::vector<int32_t> rank_of_;      // By input index: k, or -1 if dropped.
+  std::vector<CopyRank> ranks_;       // By input index.
   size_t calendar_count_ = 0;
   // Texts behind the ids: the first copy (input index) that had each.
   std::vector<int32_t> uid_first_, title_first_;
