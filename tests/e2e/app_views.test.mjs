@@ -98,7 +98,15 @@ test('a desk list is made in Today, its lines ticked and removed, and each chang
   for (const text of ['Contract from Ana', 'Invoice #12']) {
     await list.locator(byTestId('desk-line-input')).fill(text);
     await list.locator(byTestId('desk-line-input')).press('Enter');
-    await list.locator(byTestId('desk-line'), {hasText: text}).waitFor();
+    // On a timeout, say what the section showed (a refusal shows there) and
+    // what the input held, so that a rare failure can be told apart.
+    await list.locator(byTestId('desk-line'), {hasText: text}).waitFor().catch(async (e) => {
+      const shown = await page.locator(byTestId('desk-lists')).innerText().catch(() => '(none)');
+      const typed = await list.locator(byTestId('desk-line-input')).inputValue().catch(() => '?');
+      await screenshot(page, 'app_views-desk-lists-failed').catch(() => {});
+      throw new Error(`"${text}" never showed (the input holds "${typed}"); Lists read:\n` +
+                      `${shown}\n${e.message}`);
+    });
   }
   const line = (text) => list.locator(byTestId('desk-line'), {hasText: text});
   // Lines keep the order they were added in.

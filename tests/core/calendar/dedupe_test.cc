@@ -278,6 +278,42 @@ TEST(Dedupe, SameTimeDifferentTitlesOrSameTitleDifferentTimesStayApart) {
             2u);
 }
 
+// Rule 3 turns a pair down early when the titles share no word; these pairs
+// share words in each way a match can (whole-word containment, Jaccard,
+// equal once normalized) and must still join.
+TEST(Dedupe, RuleThreeJoinsEveryKindOfTitleMatch) {
+  const std::pair<const char*, const char*> kMatching[] = {
+      {"Budget review", "Fwd: Q3 budget review (draft)"},           // Containment.
+      {"design sync mobile platform", "platform design sync web"},  // Jaccard 3/5.
+      {"Roadmap \U0001F680 review!", "roadmap - REVIEW"},           // Equal normalized.
+  };
+  for (const auto& [a, b] : kMatching) {
+    EXPECT_EQ(MergeCalendarEvents({Timed("a", SourceKind::kGoogle, "A", kT0, kT0 + kHour, a),
+                                   Timed("b", SourceKind::kIcs, "B", kT0, kT0 + kHour, b)})
+                  .size(),
+              1u)
+        << a << " / " << b;
+  }
+  // Thirty meetings at one time on two calendars, listed in opposite
+  // orders, the second calendar's titles holding the first's among other
+  // words: each copy joins its twin and nothing else.
+  std::vector<CalendarEvent> copies;
+  std::set<std::set<std::string>> expected;
+  constexpr int kMeetings = 30;
+  for (int i = 0; i < kMeetings; ++i) {
+    const std::string title = "Topic" + std::to_string(i) + " item" + std::to_string(i);
+    copies.push_back(
+        Timed("x" + std::to_string(i), SourceKind::kGoogle, "X", kT0, kT0 + kHour, title));
+    expected.insert({"x" + std::to_string(i), "y" + std::to_string(i)});
+  }
+  for (int i = kMeetings - 1; i >= 0; --i) {
+    copies.push_back(
+        Timed("y" + std::to_string(i), SourceKind::kOutlook, "Y", kT0 + kMinute, kT0 + kHour,
+              "Fwd: Prep topic" + std::to_string(i) + " ITEM" + std::to_string(i) + " notes"));
+  }
+  EXPECT_EQ(Groups(MergeCalendarEvents(std::move(copies))), expected);
+}
+
 TEST(Dedupe, PersonalRoomsAlsoNeedMatchingTitles) {
   CalendarEvent a = Timed("a", SourceKind::kGoogle, "A", kT0, kT0 + kHour, "Coffee with Lee");
   CalendarEvent b =
