@@ -29,8 +29,13 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
       sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
-      apply_(*pool_, credentials_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      apply_(
+          *pool_, credentials_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); },
+          &link_reader_),
       people_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      link_reader_(*secret_box_,
+                   connectors::FetchLimits{.allow_private_addresses = config.private_links}),
+      connections_(*pool_, *secret_box_, env),
       static_files_(config.web_root, config.wasm_dir),
       router_(*env.logger) {}
 
@@ -58,6 +63,7 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
           *app->pool_, app->credentials_, env, config.model_call_timeout,
           [self = app.get()](const events::Poke& poke) { self->pokes_.Publish(poke); },
           app->model_connections_.get()));
+  app->assistant_->set_app_reader(&app->link_reader_);
   app->AddRoutes();
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
@@ -161,6 +167,7 @@ void App::AddRoutes() {
   AddAssistantRoutes();
   AddSpaceRoutes();
   AddPeopleRoutes();
+  AddConnectionRoutes();
   router_.SetFallback([this](const http::Request& req, const http::Target& t) {
     return static_files_.Serve(req, t);
   });
@@ -207,6 +214,23 @@ void App::AddPeopleRoutes() {
       bhttp::verb::post, "/api/people/:id/merge",
       AsCaller([this](const http::Request& req, const http::Target& t,
                       const services::Caller& caller) { return people_.Merge(req, t, caller); }));
+}
+
+void App::AddConnectionRoutes() {
+  router_.AddAsync(
+      bhttp::verb::get, "/api/connections",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return connections_.List(t, caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/connections",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return connections_.Add(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::delete_, "/api/connections/:id",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return connections_.Remove(t, caller);
+      }));
 }
 
 void App::AddAssistantRoutes() {

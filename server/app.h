@@ -33,6 +33,7 @@
 #include "core/platform/env.h"
 #include "core/store/database.h"
 #include "server/config.h"
+#include "server/connectors/link_reader.h"
 #include "server/credentials/credential_store.h"
 #include "server/credentials/secret_box.h"
 #include "server/events/pg_poke_listener.h"
@@ -43,6 +44,7 @@
 #include "server/services/apply_service.h"
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
+#include "server/services/connections_service.h"
 #include "server/services/people_service.h"
 #include "server/services/retention_job.h"
 #include "server/services/settings_service.h"
@@ -93,6 +95,7 @@ class App {
   void AddAssistantRoutes();
   void AddSpaceRoutes();
   void AddPeopleRoutes();
+  void AddConnectionRoutes();
   // A route handler that first authenticates the request (401 without a
   // session in accounts mode) and then runs `handler` as its caller.
   http::Router::AsyncHandler AsCaller(CallerHandler handler);
@@ -124,6 +127,9 @@ class App {
   services::SyncService sync_;
   services::ApplyService apply_;
   services::PeopleService people_;
+  // Reads calendar links for the assistant's tools and for Apply.
+  connectors::LinkReader link_reader_;
+  services::ConnectionsService connections_;
   services::StaticFiles static_files_;
   // Before the io_context: running turns use it.
   std::unique_ptr<services::AssistantService> assistant_;

@@ -72,6 +72,10 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     }
     config.open_signup = s == "open";
   }
+  config.private_links = !config.accounts;
+  if (const char* v = get("ENSEMBLE_PRIVATE_LINKS")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.private_links, ParseSwitch("ENSEMBLE_PRIVATE_LINKS", v));
+  }
   if (const char* v = get("ENSEMBLE_COOKIE_SECURE")) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.secure_cookies, ParseSwitch("ENSEMBLE_COOKIE_SECURE", v));
   }

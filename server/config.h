@@ -2,7 +2,7 @@
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
 // ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS,
 // ENSEMBLE_STORE_CONNECTIONS, ENSEMBLE_ACCOUNTS, ENSEMBLE_SIGNUP,
-// ENSEMBLE_COOKIE_SECURE, ENSEMBLE_SECRET_KEY and the operator's model:
+// ENSEMBLE_COOKIE_SECURE, ENSEMBLE_PRIVATE_LINKS, ENSEMBLE_SECRET_KEY and the operator's model:
 // ENSEMBLE_MODEL_PROVIDER, ENSEMBLE_MODEL_BASE_URL, ENSEMBLE_MODEL,
 // ENSEMBLE_MODEL_API_KEY, ENSEMBLE_MODEL_CALL_TIMEOUT_MS) with defaults that run a developer server
 // from the repository root.
@@ -77,6 +77,11 @@ struct Config {
 
   // ENSEMBLE_ACCOUNTS=on|off (off: local mode; see the top of this file).
   bool accounts = false;
+  // ENSEMBLE_PRIVATE_LINKS=on|off: whether a connected app's link may point
+  // to a loopback or private network address. Default: on in local mode
+  // (the person's own machine and network), off in accounts mode, where a
+  // person must not make the server read its own network.
+  bool private_links = true;
   // ENSEMBLE_SIGNUP=first|open, accounts mode only. first (default): only the
   // first account may sign up (the operator's own); later sign-ups are
   // refused with FORBIDDEN. open: anyone who reaches the server may.

@@ -33,6 +33,10 @@ namespace ensemble::core::sync {
 class ClientReplica;
 }  // namespace ensemble::core::sync
 
+namespace ensemble::core::connections {
+class AppReader;
+}  // namespace ensemble::core::connections
+
 namespace ensemble::core::tools {
 
 // One named mutation, as a client queues it: {name: "task.create", args}.
@@ -74,6 +78,12 @@ struct ToolContext {
   // The view open beside the chat, as CheckSurface (surface_tool_run.h)
   // normalized it; null when none was described. hub_read_surface reads it.
   nlohmann::json surface;
+  // Reads connected apps' content (the server's); null where there is none
+  // (the browser), and app reads say they need the server.
+  connections::AppReader* app_reader = nullptr;
+  // The asking person's own address, left out of the people an app brings
+  // in; empty when not known (the local person).
+  std::string own_email;
 };
 
 // A sink that runs each mutation with config.mutators directly on `db`, in

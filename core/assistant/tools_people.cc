@@ -3,9 +3,11 @@
 #include <utility>
 #include <vector>
 
+#include "core/assistant/connection_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/people_tool_runs.h"
 #include "core/assistant/tool_schema.h"
+#include "core/connections/calendar_people.h"
 #include "core/people/person.h"
 
 namespace ensemble::core::assistant {
@@ -48,15 +50,22 @@ Status RegisterPeopleTools(tools::ToolRegistry& registry) {
                          {"intoPersonId", Id("The person to keep")}},
                         {"personId", "intoPersonId"}),
                  Risk::kMedium, false)),
-      Outside(Hold(Write("hub_import_people", areas::kPeople,
-                         "Bring in a connected app's people; waits for Apply.",
-                         Object({{"connectionId", Id("From hub_list_connections")},
-                                 {"query", Str(kMaxQueryChars)},
-                                 {"limit", Int(1, kMaxListLimit)}},
-                                {"connectionId"}),
-                         Risk::kMedium, true))),
+      Outside(Hold(
+          Write("hub_import_people", areas::kPeople,
+                "Bring in a connected app's people; waits for Apply.",
+                Object({{"connectionId", Id("From hub_list_connections")},
+                        {"query", Str(kMaxQueryChars,
+                                      "Only people whose name or "
+                                      "address has these words")},
+                        {"emails", Array(Str(people::kMaxEmailChars), connections::kMaxImportPeople,
+                                         "Only these addresses")}},
+                       {"connectionId"}),
+                Risk::kMedium, true))),
   };
-  for (tools::ToolDef& def : defs) AttachPeopleToolHooks(def);
+  for (tools::ToolDef& def : defs) {
+    AttachPeopleToolHooks(def);
+    AttachConnectionToolHooks(def);
+  }
   return RegisterAll(registry, std::move(defs));
 }
 

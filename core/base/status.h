@@ -67,6 +67,9 @@ inline constexpr std::string_view kLimitReached = "LIMIT_REACHED";
 inline constexpr std::string_view kProposalTampered = "PROPOSAL_TAMPERED";
 // An Apply ran out of its transaction time before reaching a call.
 inline constexpr std::string_view kApplyTimeout = "APPLY_TIMEOUT";
+// A connected app could not be read (unreachable, refused, not its format);
+// the message says why and never repeats the app's link or token.
+inline constexpr std::string_view kAppUnreachable = "APP_UNREACHABLE";
 inline constexpr std::string_view kInternal = "INTERNAL";
 }  // namespace codes
 

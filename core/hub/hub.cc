@@ -13,6 +13,7 @@
 #include "core/boards/board_layout.h"
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
+#include "core/connections/connection.h"
 #include "core/desk/desk_list.h"
 #include "core/pages/page.h"
 #include "core/people/identity.h"
@@ -76,7 +77,8 @@ std::span<const store::Migration> Migrations() {
                                                      desk::kCreateDeskListTables,
                                                      people::kAddPersonDistinctFrom,
                                                      reminders::kAddWatcherNews,
-                                                     boards::kCreateBoardLayoutTable};
+                                                     boards::kCreateBoardLayoutTable,
+                                                     connections::kCreateConnectionsTable};
   return kAll;
 }
 

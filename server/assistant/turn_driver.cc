@@ -123,6 +123,8 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
         core::model::ChooseModel(r.credentials->settings.provider, r.credentials->settings.model);
   }
   context.surface = r.surface;
+  context.app_reader = r.app_reader;
+  context.own_email = r.own_email;
   // No write sink: prepare and preview only read (RunHook adds the sink).
   return context;
 }
@@ -213,6 +215,14 @@ core::assistant::TurnSetup TurnDriver::Setup(const Turn& turn) const {
   in.write_policy = r.policy;
   in.time_zone = r.time_zone;
   in.playbooks = core::assistant::PlaybookIndex(router_.playbooks());
+  in.guest = r.guest;
+  for (const core::connections::Connection& c : r.connections) {
+    if (c.status == core::connections::kStatusFailing) {
+      in.failing_apps.push_back(c.name);
+    } else {
+      in.connected_apps.push_back({c.name});
+    }
+  }
   setup.instructions = core::assistant::AssistantInstructions(in);
   for (const core::assistant::StoredMessage& m : core::assistant::History(r.earlier)) {
     setup.history.push_back(m.role == core::assistant::MessageRole::kUser

@@ -58,6 +58,8 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/instructions.h"
 #include "core/assistant/turn_loop.h"
+#include "core/connections/app_reader.h"
+#include "core/connections/connection.h"
 #include "core/platform/env.h"
 #include "core/playbooks/router.h"
 #include "core/tools/tool_registry.h"
@@ -100,6 +102,13 @@ struct TurnRequest {
   // When the server had the whole request: the done frame's timing.serverMs
   // is the time from here to the end of the turn, less the model's.
   std::chrono::steady_clock::time_point received{};
+  // The apps the caller connected in this space (the instructions name
+  // them), the reader the tools reach them with (may be null) and the
+  // caller's own address (left out of the people an app brings in).
+  std::vector<core::connections::Connection> connections;
+  bool guest = false;  // A guest of the space: no app paragraph (spec 000 §3).
+  core::connections::AppReader* app_reader = nullptr;
+  std::string own_email;
 };
 
 class TurnDriver {

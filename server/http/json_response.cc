@@ -35,6 +35,7 @@ status HttpStatusFor(std::string_view code) {
       {core_codes::kModelError, status::bad_gateway},
       {core_codes::kMalformedToolCall, status::bad_gateway},
       {core_codes::kModelTimeout, status::gateway_timeout},
+      {core_codes::kAppUnreachable, status::bad_gateway},
       {core_codes::kStorage, status::service_unavailable},
       {codes::kTooManySubscribers, status::service_unavailable},
       {core_codes::kInternal, status::internal_server_error},

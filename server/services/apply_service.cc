@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "core/accounts/account.h"
 #include "core/accounts/account_settings.h"
 #include "core/assistant/apply_calls.h"
 #include "core/assistant/conversation_store.h"
@@ -72,11 +73,13 @@ Result<Target> ReadTarget(const std::string& body_text) {
 class ApplyRun {
  public:
   ApplyRun(core::store::Database& db, core::platform::Env env,
-           const credentials::CredentialStore& credentials, const Caller& caller)
+           const credentials::CredentialStore& credentials, const Caller& caller,
+           core::connections::AppReader* app_reader)
       : db_(db),
         env_(env),
         credentials_(credentials),
         caller_(caller),
+        app_reader_(app_reader),
         now_(env.clock->NowMillis()) {}
 
   // The caller's proposal for the target message.
@@ -189,6 +192,12 @@ class ApplyRun {
       ctx.model = core::model::ChooseModel((*model)->settings.provider, (*model)->settings.model);
     }
     ctx.random = env_.random;
+    ctx.app_reader = app_reader_;
+    if (!caller_.local) {
+      Result<std::optional<core::accounts::Account>> account =
+          core::accounts::FindAccount(db_, caller_.account_id);
+      if (account.ok() && *account) ctx.own_email = (*account)->email;
+    }
     // The receipts keep Retry from sending a call twice.
     ctx.write = assistant::SyncedMutationSink(
         db_, core::hub::Config(), caller_.local ? nullptr : &caller_.account_id, now_, &writes_);
@@ -213,6 +222,7 @@ class ApplyRun {
   core::platform::Env env_;
   const credentials::CredentialStore& credentials_;
   const Caller& caller_;
+  core::connections::AppReader* app_reader_;
   const int64_t now_;
   assistant::SyncedWrites writes_;
   events::Poke poke_;
@@ -223,8 +233,13 @@ enum class Action { kApply, kUndo, kRedo };
 }  // namespace
 
 ApplyService::ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
-                           core::platform::Env env, OnCommit on_commit)
-    : pool_(pool), credentials_(credentials), env_(env), on_commit_(std::move(on_commit)) {}
+                           core::platform::Env env, OnCommit on_commit,
+                           core::connections::AppReader* app_reader)
+    : pool_(pool),
+      credentials_(credentials),
+      env_(env),
+      on_commit_(std::move(on_commit)),
+      app_reader_(app_reader) {}
 
 namespace {
 
@@ -232,6 +247,7 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
                                      const credentials::CredentialStore& credentials,
                                      core::platform::Env env,
                                      const ApplyService::OnCommit& on_commit,
+                                     core::connections::AppReader* app_reader,
                                      const http::Request& request, const Caller& caller,
                                      Action action) {
   Result<Target> target = ReadTarget(request.body());
@@ -239,7 +255,7 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
   events::Poke poke;
   Result<assistant::Proposal> done =
       co_await pool.Run([&](core::store::Database& db) -> Result<assistant::Proposal> {
-        ApplyRun run(db, env, credentials, caller);
+        ApplyRun run(db, env, credentials, caller, app_reader);
         Result<assistant::Proposal> out = action == Action::kApply
                                               ? run.Apply(*target)
                                               : run.Undo(*target, action == Action::kRedo);
@@ -255,17 +271,17 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
 
 net::awaitable<http::Response> ApplyService::Apply(const http::Request& request,
                                                    const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kApply);
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kApply);
 }
 
 net::awaitable<http::Response> ApplyService::Undo(const http::Request& request,
                                                   const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kUndo);
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kUndo);
 }
 
 net::awaitable<http::Response> ApplyService::Redo(const http::Request& request,
                                                   const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, request, caller, Action::kRedo);
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kRedo);
 }
 
 }  // namespace ensemble::server::services

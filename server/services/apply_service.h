@@ -35,6 +35,7 @@
 #include <chrono>
 #include <functional>
 
+#include "core/connections/app_reader.h"
 #include "core/platform/env.h"
 #include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
@@ -54,8 +55,11 @@ class ApplyService {
 
   // `pool` and the Env's members must outlive the service; `on_commit` pokes
   // this process's subscribers after an Apply or Undo wrote something.
+  // `app_reader` (may be null: app reads then say so) reads connected apps
+  // for the calls that bring their content in, e.g. hub_import_people.
   ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
-               core::platform::Env env, OnCommit on_commit);
+               core::platform::Env env, OnCommit on_commit,
+               core::connections::AppReader* app_reader = nullptr);
 
   boost::asio::awaitable<http::Response> Apply(const http::Request& request, const Caller& caller);
   boost::asio::awaitable<http::Response> Undo(const http::Request& request, const Caller& caller);
@@ -66,6 +70,7 @@ class ApplyService {
   const credentials::CredentialStore& credentials_;
   core::platform::Env env_;
   OnCommit on_commit_;
+  core::connections::AppReader* app_reader_;
 };
 
 }  // namespace ensemble::server::services

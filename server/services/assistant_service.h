@@ -106,6 +106,10 @@ class AssistantService {
   // (assistant_routines.cc).
   boost::asio::awaitable<void> RunRoutines(std::string local_account,
                                            std::chrono::milliseconds interval);
+  // Reads connected apps for the turns' tools (hub_import_people); set
+  // before the first turn, must outlive the service. Null: app reads say
+  // they cannot run here.
+  void set_app_reader(core::connections::AppReader* reader) { app_reader_ = reader; }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);
@@ -144,6 +148,7 @@ class AssistantService {
   // This process, as the store's running-turns table names it.
   const std::string owner_;
   assistant::TurnDriver driver_;
+  core::connections::AppReader* app_reader_ = nullptr;
 };
 
 }  // namespace ensemble::server::services

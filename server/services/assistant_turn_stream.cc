@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/accounts/account.h"
 #include "core/accounts/account_settings.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/hub_tools.h"
@@ -45,6 +46,8 @@ struct Started {
   core::accounts::AccountSettings settings;  // The caller's saved settings.
   // The caller's role in the conversation's space: what tools it is offered.
   core::sync::Role role = core::sync::Role::kOwner;
+  std::vector<core::connections::Connection> connections;  // The caller's, in the space.
+  std::string own_email;
 };
 
 }  // namespace
@@ -84,6 +87,15 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
       // A conversation outlives a membership; its space is then not found.
       if (!role) return Status(codes::kNotFound, "no space with this id");
       s.role = *role;
+      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> account,
+                                core::accounts::FindAccount(db, caller.account_id));
+      if (account) s.own_email = account->email;
+    }
+    // A guest gets no app paragraph, and no connection is read for it.
+    if (s.role != core::sync::Role::kGuest) {
+      ENSEMBLE_ASSIGN_OR_RETURN(
+          s.connections, core::connections::ListConnections(db, s.conversation.space_id,
+                                                            caller.local ? "" : caller.account_id));
     }
     // Chat text: not worth a wait for the disk (core/store/database.h).
     core::store::Transaction txn(db, core::store::Durability::kRelaxed);
@@ -135,6 +147,10 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
   turn.time_zone = started->settings.general.time_zone;
   turn.today = core::assistant::TodayIn(now, turn.time_zone);
   turn.stop = std::make_shared<model::StopSignal>();
+  turn.connections = std::move(started->connections);
+  turn.guest = started->role == core::sync::Role::kGuest;
+  turn.own_email = std::move(started->own_email);
+  turn.app_reader = app_reader_;
   co_return prepared;
 }
 

@@ -105,4 +105,16 @@ std::string AccountsServerTest::SessionCookieOf(const HttpReply& reply) {
   return pair;
 }
 
+AccountsServerTest::Member AccountsServerTest::SignedUp(const std::string& email) const {
+  HttpReply r = Signup(email, kPassword, "Someone");
+  EXPECT_EQ(r.status, 201) << r.body();
+  return {SessionCookieOf(r), r.json()["account"]["id"].get<std::string>()};
+}
+
+std::string AccountsServerTest::MakeSpace(const Member& m, const std::string& name) const {
+  HttpReply r = Call(m, boost::beast::http::verb::post, "/api/spaces", {{"name", name}});
+  EXPECT_EQ(r.status, 201) << r.body();
+  return r.json()["space"]["id"].get<std::string>();
+}
+
 }  // namespace ensemble::testing

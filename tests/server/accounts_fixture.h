@@ -68,6 +68,20 @@ class AccountsServerTest : public ::testing::TestWithParam<StoreKind> {
   // POST /api/auth/signup; returns the reply.
   HttpReply Signup(const std::string& email, const std::string& password,
                    const std::string& name = "Ada") const;
+  // An account signed up as `email` (needs open sign-up) and its session.
+  struct Member {
+    std::string cookie;
+    std::string account_id;
+  };
+  Member SignedUp(const std::string& email) const;
+  // One request as `m`, with `body` as JSON unless it is null.
+  HttpReply Call(const Member& m, boost::beast::http::verb verb, const std::string& path,
+                 const nlohmann::json& body = nullptr) const {
+    return Send(verb, path, body.is_null() ? "" : body.dump(), WithCookie(m.cookie));
+  }
+  // A space `m` makes (and owns); its id.
+  std::string MakeSpace(const Member& m, const std::string& name) const;
+
   // The Cookie header that sends back the session a reply set ("" if none).
   static std::string SessionCookieOf(const HttpReply& reply);
   static Headers WithCookie(const std::string& cookie) { return {{"Cookie", cookie}}; }

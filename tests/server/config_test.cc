@@ -106,6 +106,16 @@ TEST(ServerConfig, LocalModeIsTheDefaultAndAccountsAreASwitch) {
   }
 }
 
+TEST(ServerConfig, PrivateLinksAreAllowedLocallyAndRefusedWithAccountsByDefault) {
+  EXPECT_TRUE(ConfigFromEnv(From({}))->private_links);
+  EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"}}))->private_links);
+  EXPECT_TRUE(
+      ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"}, {"ENSEMBLE_PRIVATE_LINKS", "on"}}))
+          ->private_links);
+  EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_PRIVATE_LINKS", "off"}}))->private_links);
+  EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_PRIVATE_LINKS", "maybe"}})).ok());
+}
+
 TEST(ServerConfig, ReadsTheOperatorModelAndSecretKey) {
   auto config = ConfigFromEnv(From({{"ENSEMBLE_MODEL_API_KEY", "sk-op"},
                                     {"ENSEMBLE_MODEL", "gpt-4.1"},

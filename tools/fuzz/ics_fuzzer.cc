@@ -1,19 +1,26 @@
 // libFuzzer target for the iCalendar reader: whatever the bytes (a calendar
 // link can return anything), parsing and expansion must not crash, trip a
 // sanitizer or run away, and what comes out must respect the window and cap.
+// The same bytes go through what a calendar link brings in (its people: one
+// per address, each an address, within the cap) and the link check itself.
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "core/calendar/ics_calendar.h"
 #include "core/calendar/ics_json.h"
 #include "core/calendar/recurrence_rule.h"
+#include "core/connections/calendar_people.h"
+#include "core/connections/connection.h"
 
 namespace {
 
 namespace calendar = ensemble::core::calendar;
+namespace connections = ensemble::core::connections;
 
 // 2026-03-15T12:00:00Z; the first input byte shifts the window by weeks so
 // rules far from "now" are reached too.
@@ -40,6 +47,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (!overlaps) std::abort();
       (void)calendar::ToJson(e).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     }
+  }
+  auto people = connections::PeopleInCalendar(text, (kNow + shift) * 1000, "me@example.com");
+  if (people.ok()) {
+    if (people->people.size() > connections::kMaxImportPeople) std::abort();
+    std::set<std::string> seen;
+    for (const auto& p : people->people) {
+      if (p.email.find('@') == std::string::npos || p.name.empty() || p.email == "me@example.com")
+        std::abort();
+      if (!seen.insert(p.email).second) std::abort();
+    }
+  }
+  if (size < 4096) {
+    auto link = connections::NormalizeCalendarLink(text);
+    if (link.ok() && !link->starts_with("http://") && !link->starts_with("https://")) std::abort();
   }
   // The rule parser on its own, on the same bytes (RRULE values are short).
   if (size < 512) {

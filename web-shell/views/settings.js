@@ -1,8 +1,9 @@
 // Settings: the person's own allowlisted settings (GET/PATCH /api/settings:
-// the assistant's write mode, effort and write areas, the time zone) and the model their
-// assistant calls (GET/PUT/DELETE /api/settings/model). Both are kept on the
-// server, per account, so this view needs the network. The API key is sent
-// once and never shown again: the server says only whether one is saved.
+// the assistant's write mode, effort and write areas, the time zone), the model their
+// assistant calls (GET/PUT/DELETE /api/settings/model) and the open space's
+// connected apps (GET/POST/DELETE /api/connections). All are kept on the
+// server, so this view needs the network. The API key and a calendar link are
+// sent once and never shown again: the server says only that one is saved.
 
 import {state} from '../state.js';
 import {byTestId, fill, h, messageAfter, oneAtATime, rememberAssistantSettings,
@@ -164,6 +165,150 @@ function generalSection() {
     h('button', {type: 'submit', dataset: {testid: 'time-zone-save'}}, 'Save time zone')));
 }
 
+// ---- Connections: the open space's connected apps (spec "Settings → Connections").
+// For now a calendar link: the link is a secret the server keeps encrypted and
+// never sends back, so the page holds it only while it is typed.
+
+const kConnectionStatuses = {connected: 'Connected', failing: 'Failing', new: 'New'};
+
+let connections = null;     // GET /api/connections; null until read, or when it could not be.
+let connectionsFor = null;  // The account and space they were read for.
+let connectionsNote = '';   // What the last add or remove did.
+let connectionsError = '';  // Why the last read, add or remove failed.
+let adding = false;
+
+const connectionsKey = () => `${accountKey()}\n${state.space}`;
+
+// Why a request failed, readably: fetch itself throws a TypeError when the
+// server cannot be reached.
+const why = (e) => (e instanceof TypeError
+  ? 'the server could not be reached; try again when you are online' : e.message);
+
+const readConnections = oneAtATime(async () => {
+  const key = connectionsKey();
+  if (key !== connectionsFor) {
+    connectionsNote = '';
+    connectionsError = '';
+  }
+  try {
+    connections = (await api('GET', `/api/connections?spaceId=${encodeURIComponent(state.space)}`))
+      .connections ?? [];
+  } catch (e) {
+    connections = null;
+    connectionsError = `Could not read the connections: ${why(e)}`;
+  }
+  connectionsFor = key;
+});
+
+async function loadConnections() {
+  await readConnections();
+  render();
+}
+
+// Runs `work`, says `done` (or `failed` and why), and reads the list again; the
+// list stays as it was until the new one is read.
+async function changeConnections(work, done, failed) {
+  connectionsNote = '';
+  connectionsError = '';
+  try {
+    await work();
+    connectionsNote = done;
+  } catch (e) {
+    connectionsError = `${failed}: ${why(e)}`;
+  }
+  await readConnections.running();
+  await loadConnections();
+}
+
+// The form is made once, so a re-render (a pull) never drops what is being typed.
+const connectionName = h('input', {name: 'name', required: true, maxlength: 100, autocomplete: 'off',
+                                   placeholder: 'Work calendar', dataset: {testid: 'connection-name'}});
+const connectionUrl = h('input', {name: 'url', type: 'url', required: true, autocomplete: 'off',
+                                  placeholder: 'https://\u2026/basic.ics',
+                                  'aria-describedby': 'connection-url-note',
+                                  dataset: {testid: 'connection-url'}});
+const connectionForm = h('form', {
+  class: 'settings-form connected-app-form', 'aria-labelledby': 'connection-form-heading',
+  dataset: {testid: 'connection-form'}, onsubmit: (e) => {
+    e.preventDefault();
+    const name = connectionName.value.trim();
+    if (adding || !name) return;
+    adding = true;
+    changeConnections(async () => {
+      await api('POST', '/api/connections', {spaceId: state.space, app: 'calendar-link', name,
+                                             url: connectionUrl.value.trim()});
+      connectionForm.reset();  // The link leaves the page; on a refusal it stays to be corrected.
+    }, `Added \u201C${name}\u201D.`, `Could not add \u201C${name}\u201D`).finally(() => {
+      adding = false;
+    });
+  },
+},
+h('h4', {id: 'connection-form-heading'}, 'Add a calendar link'),
+labelled('Name', connectionName),
+labelled('Link', connectionUrl),
+h('p', {class: 'note', id: 'connection-url-note'},
+  'The link is kept encrypted on the server and never shown again.'),
+h('button', {type: 'submit', dataset: {testid: 'connection-add'}}, 'Add'));
+
+function connectionRow(c, owner) {
+  return h('li', {class: 'connected-app', dataset: {testid: 'connection', id: c.id, status: c.status}},
+    h('span', {class: 'connected-app-name'}, c.name,
+      h('span', {class: 'connected-app-kind'}, c.appName || c.app)),
+    h('span', {class: 'badge connected-app-status', dataset: {status: c.status}},
+      kConnectionStatuses[c.status] ?? c.status),
+    owner
+      ? h('button', {type: 'button', 'aria-label': `Remove ${c.name}`,
+                     dataset: {testid: 'connection-remove'},
+                     onclick: () => changeConnections(
+                       () => api('DELETE', `/api/connections/${encodeURIComponent(c.id)}`),
+                       `Removed \u201C${c.name}\u201D.`, `Could not remove \u201C${c.name}\u201D`)
+                       .then(() => byTestId('connections-heading')?.focus())}, 'Remove')
+      : null,
+    c.status === 'failing'
+      ? h('p', {class: 'connected-app-problem', dataset: {testid: 'connection-problem'}},
+        `${c.lastError || 'It could not be read.'} To reconnect, remove it and add the ` +
+        'calendar\u2019s current link.')
+      : null);
+}
+
+function connectionsList(owner) {
+  if (connectionsFor !== connectionsKey()) {
+    loadConnections();
+    return h('p', {class: 'note'}, 'Reading the connections\u2026');
+  }
+  if (!connections) {
+    return h('p', {}, h('button', {type: 'button', dataset: {testid: 'connections-retry'}, onclick: () => {
+      connectionsFor = null;
+      render();
+    }}, 'Read the connections again'));
+  }
+  return connections.length
+    ? h('ul', {class: 'connected-apps', dataset: {testid: 'connection-list'}},
+        connections.map((c) => connectionRow(c, owner)))
+    : h('p', {class: 'empty', dataset: {testid: 'connections-empty'}},
+        'No apps are connected to this space yet.');
+}
+
+function connectionsSection() {
+  const space = state.spaces.find((s) => s.id === state.space);
+  // The server decides; a role not known yet shows the form.
+  const owner = !space?.role || space.role === 'owner';
+  const name = space?.name || (owner ? 'Personal' : state.space);
+  return h('section', {class: 'settings-group', 'aria-labelledby': 'connections-heading',
+                       dataset: {testid: 'connections'}},
+    h('h3', {id: 'connections-heading', tabindex: '-1', dataset: {testid: 'connections-heading'}},
+      'Connections'),
+    h('p', {class: 'note'}, `Apps connected to the space open now, ${name}.`),
+    h('p', {class: 'note', role: 'status', dataset: {testid: 'connections-message'}}, connectionsNote),
+    connectionsError
+      ? h('p', {class: 'form-error', role: 'alert', dataset: {testid: 'connections-error'}},
+          connectionsError)
+      : null,
+    connectionsList(owner),
+    owner ? connectionForm
+          : h('p', {class: 'note'}, 'Only the space\u2019s owner adds or removes connected apps.'));
+}
+
 export function render() {
   if (state.account?.signedOut) {
     fill(body);
@@ -178,7 +323,10 @@ export function render() {
     fill(body, h('p', {class: 'note'}, 'Reading the settings\u2026'));
     return;
   }
+  // A re-render keeps the focus in the connection form, which is made once.
+  const focused = document.activeElement;
   fill(body,
     h('p', {class: 'note', role: 'status', dataset: {testid: 'settings-message'}}, message),
-    assistantSection(), modelSection(), generalSection());
+    assistantSection(), modelSection(), generalSection(), connectionsSection());
+  if (focused !== document.activeElement && focused?.isConnected) focused.focus({preventScroll: true});
 }

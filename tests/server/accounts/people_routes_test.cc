@@ -30,19 +30,6 @@ class PeopleRoutes : public AccountsServerTest {
     config.open_signup = true;
   }
 
-  struct Member {
-    std::string cookie;
-    std::string account_id;
-  };
-  Member SignedUp(const std::string& email) {
-    HttpReply r = Signup(email, kPassword, "Someone");
-    EXPECT_EQ(r.status, 201) << r.body();
-    return {SessionCookieOf(r), r.json()["account"]["id"].get<std::string>()};
-  }
-  HttpReply Call(const Member& m, bhttp::verb verb, const std::string& path,
-                 const json& body = nullptr) {
-    return Send(verb, path, body.is_null() ? "" : body.dump(), WithCookie(m.cookie));
-  }
   HttpReply Push(const Member& m, const std::string& name, const json& args) {
     json body = {{"clientGroupId", m.account_id + "-g"},
                  {"clientId", m.account_id + "-c"},

@@ -26,25 +26,7 @@ class SpacesRoutes : public AccountsServerTest {
     config.open_signup = true;
   }
 
-  struct Person {
-    std::string cookie;
-    std::string account_id;
-  };
-  Person SignedUp(const std::string& email) {
-    HttpReply r = Signup(email, kPassword, "Someone");
-    EXPECT_EQ(r.status, 201) << r.body();
-    return {SessionCookieOf(r), r.json()["account"]["id"].get<std::string>()};
-  }
-  HttpReply Call(const Person& p, bhttp::verb verb, const std::string& path,
-                 const json& body = nullptr) {
-    return Send(verb, path, body.is_null() ? "" : body.dump(), WithCookie(p.cookie));
-  }
-  std::string MakeSpace(const Person& p, const std::string& name) {
-    HttpReply r = Call(p, bhttp::verb::post, "/api/spaces", {{"name", name}});
-    EXPECT_EQ(r.status, 201) << r.body();
-    return r.json()["space"]["id"].get<std::string>();
-  }
-  HttpReply PushTask(const Person& p, const std::string& space, const std::string& id) {
+  HttpReply PushTask(const Member& p, const std::string& space, const std::string& id) {
     json body = {{"clientGroupId", p.account_id + "-g"},
                  {"clientId", p.account_id + "-c"},
                  {"mutations",
@@ -58,7 +40,7 @@ class SpacesRoutes : public AccountsServerTest {
 };
 
 TEST_P(SpacesRoutes, MakeRenameAndList) {
-  Person ana = SignedUp("ana@example.org");
+  Member ana = SignedUp("ana@example.org");
   const std::string id = MakeSpace(ana, "  Launch  ");
   HttpReply list = Call(ana, bhttp::verb::get, "/api/spaces");
   ASSERT_EQ(list.status, 200) << list.body();
@@ -76,8 +58,8 @@ TEST_P(SpacesRoutes, MakeRenameAndList) {
 }
 
 TEST_P(SpacesRoutes, SharedAsAViewerReadsButCannotWriteUntilMadeAnEditor) {
-  Person ana = SignedUp("ana@example.org");
-  Person bo = SignedUp("bo@example.org");
+  Member ana = SignedUp("ana@example.org");
+  Member bo = SignedUp("bo@example.org");
   const std::string space = MakeSpace(ana, "Team");
   // Before sharing, Bo cannot see it at all.
   EXPECT_EQ(Call(bo, bhttp::verb::get, "/api/spaces/" + space + "/members").status, 404);
@@ -110,8 +92,8 @@ TEST_P(SpacesRoutes, SharedAsAViewerReadsButCannotWriteUntilMadeAnEditor) {
 }
 
 TEST_P(SpacesRoutes, LeavingAndTheLastOwner) {
-  Person ana = SignedUp("ana@example.org");
-  Person bo = SignedUp("bo@example.org");
+  Member ana = SignedUp("ana@example.org");
+  Member bo = SignedUp("bo@example.org");
   const std::string space = MakeSpace(ana, "Team");
   ASSERT_EQ(Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
                  {{"email", "bo@example.org"}, {"role", "guest"}})
@@ -131,7 +113,7 @@ TEST_P(SpacesRoutes, LeavingAndTheLastOwner) {
 }
 
 TEST_P(SpacesRoutes, BadInputGetsStableCodesAndNoSessionIsRefused) {
-  Person ana = SignedUp("ana@example.org");
+  Member ana = SignedUp("ana@example.org");
   const std::string space = MakeSpace(ana, "Team");
   struct Case {
     bhttp::verb verb;

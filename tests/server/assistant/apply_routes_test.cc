@@ -14,6 +14,8 @@
 #include "core/assistant/proposal_store.h"
 #include "core/base/status.h"
 #include "server/services/auth_service.h"
+#include "tests/core/connections/calendar_feed.h"
+#include "tests/server/connectors/feed_server.h"
 #include "tests/server/server_fixture.h"
 
 namespace ensemble::testing {
@@ -130,6 +132,42 @@ TEST_P(ApplyRoutes, ATamperedProposalIsRefusedAndRunsNothing) {
   EXPECT_EQ(r.status, 409) << r.body();
   EXPECT_EQ(r.json()["error"]["code"], codes::kProposalTampered);
   EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks"), 0);
+}
+
+// hub_import_people end to end: the calendar link is read over loopback when
+// Apply runs, only the addresses the proposal pinned are added, as server
+// changes, and the connection then reads as connected.
+TEST_P(ApplyRoutes, ImportPeopleReadsTheCalendarLinkWhenApplied) {
+  FeedServer feed;
+  feed.Set("/secret-token/basic.ics",
+           {200, calendar_feed_test::Feed({{"20251125T100000Z",
+                                            "lead@example.com",
+                                            {{"mira@example.com", "Mira Chen"},
+                                             {"cy@example.com", "Cy Park"},
+                                             {"eve@example.com", "Eve"}}}})});
+  HttpReply added =
+      client().PostJson("/api/connections", {{"spaceId", kSpace},
+                                             {"app", "calendar-link"},
+                                             {"name", "Work calendar"},
+                                             {"url", feed.Url("/secret-token/basic.ics")}});
+  ASSERT_EQ(added.status, 201) << added.body();
+  const std::string id = added.json()["connection"]["id"];
+  Propose("m-import",
+          {{"c1",
+            "hub_import_people",
+            {{"connectionId", id}, {"emails", {"mira@example.com", "cy@example.com"}}}}});
+  HttpReply applied = Post("apply", "m-import");
+  ASSERT_EQ(applied.status, 200) << applied.body();
+  EXPECT_EQ(applied.json()["state"], "applied") << applied.body();
+  EXPECT_EQ(applied.json()["receipts"][0]["summary"],
+            "Brought in 2 people from \u201CWork calendar\u201D.");
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM people WHERE space_id = 'space-1' AND row_version > 0"),
+            2);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM people WHERE email = 'eve@example.com'"), 0);
+  EXPECT_GE(feed.requests(), 1);
+  HttpReply list = client().Get("/api/connections?spaceId=space-1");
+  ASSERT_EQ(list.status, 200) << list.body();
+  EXPECT_EQ(list.json()["connections"][0]["status"], "connected");
 }
 
 TEST_P(ApplyRoutes, UndoThenRedo) {

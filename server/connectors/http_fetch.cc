@@ -1,0 +1,241 @@
+#include "server/connectors/http_fetch.h"
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <openssl/ssl.h>
+
+#include <algorithm>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <memory>
+#include <optional>
+
+namespace ensemble::server::connectors {
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+using boost::system::error_code;
+using core::Result;
+using core::Status;
+
+constexpr size_t kMaxHeaderBytes = 16 * 1024;
+constexpr std::string_view kUserAgent = "Ensemble/1 (calendar link)";
+
+Status Unreachable(std::string message) {
+  return Status(core::codes::kAppUnreachable, std::move(message));
+}
+
+struct HttpUrl {
+  bool tls = false;
+  std::string host;
+  std::string port;
+  std::string target;  // Path and query: the secret part of a link.
+};
+
+Result<HttpUrl> ParseHttpUrl(std::string_view url) {
+  HttpUrl out;
+  if (url.starts_with("https://")) {
+    out.tls = true;
+    url.remove_prefix(8);
+  } else if (url.starts_with("http://")) {
+    url.remove_prefix(7);
+  } else {
+    return Unreachable("the link is not an http(s) address.");
+  }
+  const size_t path_at = url.find_first_of("/?#");
+  const std::string_view authority = url.substr(0, path_at);
+  std::string_view rest = path_at == std::string_view::npos ? "/" : url.substr(path_at);
+  rest = rest.substr(0, rest.find('#'));
+  if (authority.find('@') != std::string_view::npos) {
+    return Unreachable("the link holds a user name or password.");
+  }
+  std::string_view host = authority;
+  std::string_view port = out.tls ? "443" : "80";
+  if (!authority.empty() && authority.front() == '[') {  // [IPv6]:port
+    const size_t close = authority.find(']');
+    if (close == std::string_view::npos) return Unreachable("the link's address is malformed.");
+    host = authority.substr(1, close - 1);
+    const std::string_view after = authority.substr(close + 1);
+    if (!after.empty()) {
+      if (after.front() != ':') return Unreachable("the link's address is malformed.");
+      port = after.substr(1);
+    }
+  } else if (const size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  if (host.empty()) return Unreachable("the link names no host.");
+  if (port.empty() || port.size() > 5 ||
+      !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return Unreachable("the link has a bad port.");
+  }
+  out.host = std::string(host);
+  out.port = std::string(port);
+  out.target = rest.front() == '?' ? "/" + std::string(rest) : std::string(rest);
+  return out;
+}
+
+bool IsPrivate(const net::ip::address& a) {
+  if (a.is_loopback() || a.is_unspecified() || a.is_multicast()) return true;
+  if (a.is_v4()) {
+    const auto b = a.to_v4().to_bytes();
+    return b[0] == 10 || (b[0] == 172 && (b[1] & 0xf0) == 16) || (b[0] == 192 && b[1] == 168) ||
+           (b[0] == 169 && b[1] == 254) || (b[0] == 100 && (b[1] & 0xc0) == 64) || b[0] == 0;
+  }
+  const net::ip::address_v6 v6 = a.to_v6();
+  if (v6.is_v4_mapped()) return IsPrivate(net::ip::make_address_v4(net::ip::v4_mapped, v6));
+  const auto b = v6.to_bytes();
+  return v6.is_link_local() || v6.is_site_local() || (b[0] & 0xfe) == 0xfc;
+}
+
+struct Answer {
+  unsigned status = 0;
+  std::string reason;
+  std::string location;
+  std::string body;
+};
+
+template <typename Stream>
+net::awaitable<Result<Answer>> Exchange(Stream& stream, const HttpUrl& url, size_t max_bytes) {
+  error_code ec;
+  bhttp::request<bhttp::empty_body> request(bhttp::verb::get, url.target, 11);
+  request.set(bhttp::field::host, url.host);
+  request.set(bhttp::field::user_agent, std::string(kUserAgent));
+  request.set(bhttp::field::accept, "text/calendar, */*;q=0.5");
+  request.keep_alive(false);
+  co_await bhttp::async_write(stream, request, net::redirect_error(net::use_awaitable, ec));
+  if (ec) co_return Unreachable(url.host + " closed the connection: " + ec.message() + ".");
+  beast::flat_buffer buffer;
+  bhttp::response_parser<bhttp::string_body> parser;
+  parser.header_limit(kMaxHeaderBytes);
+  parser.body_limit(max_bytes);
+  const auto too_large = [max_bytes] {
+    return Unreachable("the calendar is larger than " + std::to_string(max_bytes / 1024 / 1024) +
+                       " MB.");
+  };
+  co_await bhttp::async_read_header(stream, buffer, parser,
+                                    net::redirect_error(net::use_awaitable, ec));
+  // Beast 1.74 does not hold a Content-Length body to body_limit (only
+  // chunked and read-to-end bodies), so the length is checked here.
+  if (!ec && parser.content_length() && *parser.content_length() > max_bytes) {
+    co_return too_large();
+  }
+  if (!ec) {
+    co_await bhttp::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
+  }
+  if (ec == bhttp::error::body_limit) co_return too_large();
+  if (ec == beast::error::timeout) co_return Unreachable(url.host + " did not answer in time.");
+  if (ec) co_return Unreachable(url.host + " gave no readable answer: " + ec.message() + ".");
+  Answer answer;
+  answer.status = parser.get().result_int();
+  answer.reason = std::string(parser.get().reason());
+  answer.location = std::string(parser.get()[bhttp::field::location]);
+  answer.body = std::move(parser.get().body());
+  co_return answer;
+}
+
+net::awaitable<Result<Answer>> GetOnce(const HttpUrl& url, net::ssl::context& ssl,
+                                       std::chrono::steady_clock::time_point deadline,
+                                       const FetchLimits& limits) {
+  const size_t max_bytes = limits.max_bytes;
+  auto ex = co_await net::this_coro::executor;
+  error_code ec;
+  net::ip::tcp::resolver resolver(ex);
+  auto endpoints = co_await resolver.async_resolve(url.host, url.port,
+                                                   net::redirect_error(net::use_awaitable, ec));
+  if (ec) co_return Unreachable("could not find " + url.host + ": " + ec.message() + ".");
+  if (!limits.allow_private_addresses) {
+    for (const auto& entry : endpoints) {
+      if (IsPrivate(entry.endpoint().address())) {
+        co_return Unreachable(url.host +
+                              " is an address of a private network, which links "
+                              "may not point to on this server.");
+      }
+    }
+  }
+  beast::tcp_stream tcp(ex);
+  tcp.expires_at(deadline);
+  co_await tcp.async_connect(endpoints, net::redirect_error(net::use_awaitable, ec));
+  if (ec == beast::error::timeout) co_return Unreachable(url.host + " did not answer in time.");
+  if (ec) co_return Unreachable("could not connect to " + url.host + ": " + ec.message() + ".");
+  if (!url.tls) co_return co_await Exchange(tcp, url, max_bytes);
+  beast::ssl_stream<beast::tcp_stream> secure(std::move(tcp), ssl);
+  if (!SSL_set_tlsext_host_name(secure.native_handle(), url.host.c_str())) {
+    co_return Unreachable("could not set the TLS host name for " + url.host + ".");
+  }
+  secure.set_verify_callback(net::ssl::host_name_verification(url.host));
+  co_await secure.async_handshake(net::ssl::stream_base::client,
+                                  net::redirect_error(net::use_awaitable, ec));
+  if (ec) {
+    co_return Unreachable("the secure connection to " + url.host + " failed: " + ec.message() +
+                          ".");
+  }
+  co_return co_await Exchange(secure, url, max_bytes);
+}
+
+net::awaitable<Result<std::string>> FetchOnce(std::string link, FetchLimits limits);
+
+// Writes what the read gave to `out`: co_spawn wants a default-constructible
+// result, which Result is not.
+net::awaitable<void> Fetch(std::string link, FetchLimits limits,
+                           std::shared_ptr<std::optional<Result<std::string>>> out) {
+  *out = co_await FetchOnce(std::move(link), limits);
+}
+
+net::awaitable<Result<std::string>> FetchOnce(std::string link, FetchLimits limits) {
+  net::ssl::context ssl(net::ssl::context::tls_client);
+  error_code ec;
+  ssl.set_default_verify_paths(ec);
+  ssl.set_verify_mode(net::ssl::verify_peer);
+  const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
+  for (int hop = 0;; ++hop) {
+    Result<HttpUrl> url = ParseHttpUrl(link);
+    if (!url.ok()) co_return url.status();
+    Result<Answer> answer = co_await GetOnce(*url, ssl, deadline, limits);
+    if (!answer.ok()) co_return answer.status();
+    const unsigned status = answer->status;
+    if (status >= 300 && status < 400 && status != 304 && !answer->location.empty()) {
+      if (hop == kMaxRedirects) co_return Unreachable(url->host + " redirected too many times.");
+      // Only absolute redirects: a relative one keeps the scheme and host.
+      if (answer->location.front() == '/') {
+        link = std::string(url->tls ? "https://" : "http://") + url->host + ":" + url->port +
+               answer->location;
+      } else {
+        link = answer->location;
+      }
+      continue;
+    }
+    if (status != 200) {
+      co_return Unreachable("the calendar answered " + std::to_string(status) +
+                            (answer->reason.empty() ? "" : " " + answer->reason) + ".");
+    }
+    co_return std::move(answer->body);
+  }
+}
+
+}  // namespace
+
+Result<std::string> HttpGet(std::string_view url, const FetchLimits& limits) {
+  net::io_context ioc(1);
+  auto out = std::make_shared<std::optional<Result<std::string>>>();
+  net::co_spawn(ioc, Fetch(std::string(url), limits, out), [out](std::exception_ptr e) {
+    if (e) *out = Unreachable("the calendar could not be read.");
+  });
+  // A backstop for what the stream's deadline does not cover (name lookup).
+  ioc.run_for(limits.timeout + std::chrono::seconds(1));
+  if (!*out) return Unreachable("the calendar did not answer in time.");
+  return std::move(**out);
+}
+
+}  // namespace ensemble::server::connectors

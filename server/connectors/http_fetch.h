@@ -1,0 +1,45 @@
+// HttpGet: reads one document over HTTP(S) for a connector (a calendar link),
+// on a private io_context so a store thread can call it and wait: the whole
+// read, redirects included, is bounded by a deadline and a size limit.
+// HTTPS verifies the peer against the system's certificates and the host
+// name. Error messages name the host at most, never the path or query, where
+// calendar links keep their secret.
+//
+// Thread-safety: safe to call from several threads at once.
+
+#ifndef ENSEMBLE_SERVER_CONNECTORS_HTTP_FETCH_H_
+#define ENSEMBLE_SERVER_CONNECTORS_HTTP_FETCH_H_
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/base/status.h"
+
+namespace ensemble::server::connectors {
+
+// A calendar feed is a few hundred KB; a decade of a busy calendar stays
+// under this.
+inline constexpr size_t kMaxFetchBytes = 8 * 1024 * 1024;
+inline constexpr std::chrono::milliseconds kFetchTimeout{15000};
+// Published calendar links (Outlook, iCloud) may redirect once or twice.
+inline constexpr int kMaxRedirects = 3;
+
+struct FetchLimits {
+  std::chrono::milliseconds timeout = kFetchTimeout;
+  size_t max_bytes = kMaxFetchBytes;
+  // False: a link whose host resolves to a loopback, private or link-local
+  // address is refused, so a person on a shared server cannot make it read
+  // the server's own network.
+  bool allow_private_addresses = false;
+};
+
+// The body of a 200 answer to GET `url` (http:// or https://).
+// APP_UNREACHABLE with a readable reason otherwise: not found, refused, too
+// slow, too large, a bad certificate, another status, a private address.
+core::Result<std::string> HttpGet(std::string_view url, const FetchLimits& limits = {});
+
+}  // namespace ensemble::server::connectors
+
+#endif  // ENSEMBLE_SERVER_CONNECTORS_HTTP_FETCH_H_

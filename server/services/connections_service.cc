@@ -1,0 +1,144 @@
+#include "server/services/connections_service.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/base/id.h"
+#include "core/connections/connection.h"
+#include "core/sync/authorization.h"
+#include "server/http/json_response.h"
+#include "server/http/router.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+namespace {
+
+namespace net = boost::asio;
+namespace bhttp = boost::beast::http;
+namespace codes = core::codes;
+namespace connections = core::connections;
+using core::Result;
+using core::Status;
+using nlohmann::json;
+
+// "/api/connections/:id": the id is the third segment.
+constexpr size_t kConnectionSegment = 2;
+
+json ConnectionJson(const connections::Connection& c) {
+  const connections::AppEntry* app = connections::FindApp(c.app);
+  return {{"id", c.id},
+          {"app", c.app},
+          {"appName", app ? std::string(app->name) : c.app},
+          {"name", c.name},
+          {"status", c.status},
+          {"lastError", c.last_error},
+          {"createdAt", c.created_at},
+          {"checkedAt", c.checked_at}};
+}
+
+// Who owns what is added: the account, or "" for the trusted local person.
+std::string OwnerOf(const Caller& caller) { return caller.local ? "" : caller.account_id; }
+
+// Reads {spaceId, app, name, url}; INVALID_ARGUMENT naming the field. The
+// link's own problems are named without repeating it.
+Status ReadAddBody(const json& body, connections::Connection& c, std::string& link) {
+  if (!body.is_object()) {
+    return core::InvalidArgument("the body is {spaceId, app, name, url}");
+  }
+  for (const auto& [key, _] : body.items()) {
+    if (key != "spaceId" && key != "app" && key != "name" && key != "url") {
+      return core::InvalidArgument("unknown field " + key +
+                                   "; the body is {spaceId, app, name, url}");
+    }
+  }
+  for (auto [key, out] : {std::pair{"spaceId", &c.space_id}, std::pair{"app", &c.app},
+                          std::pair{"name", &c.name}, std::pair{"url", &link}}) {
+    auto it = body.find(key);
+    if (it == body.end() || !it->is_string()) {
+      return core::InvalidArgument(std::string(key) + " is required and must be a string");
+    }
+    *out = it->get<std::string>();
+  }
+  if (c.app != connections::kCalendarLinkApp) {
+    return core::InvalidArgument("app must be calendar-link: the only app connected by a link");
+  }
+  ENSEMBLE_RETURN_IF_ERROR(connections::CheckConnectionName(c.name));
+  ENSEMBLE_ASSIGN_OR_RETURN(link, connections::NormalizeCalendarLink(link));
+  return Status::Ok();
+}
+
+}  // namespace
+
+net::awaitable<http::Response> ConnectionsService::List(const http::Target& target,
+                                                        const Caller& caller) {
+  const std::string space_id(target.Param("spaceId").value_or(""));
+  if (space_id.empty()) {
+    co_return http::ErrorResponse(codes::kInvalidArgument, "spaceId names the space to look in");
+  }
+  Result<json> found = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
+    if (!caller.local) {
+      ENSEMBLE_ASSIGN_OR_RETURN(auto role, core::sync::RoleIn(db, space_id, caller.account_id));
+      if (!role) return Status(codes::kNotFound, "no such space");
+    }
+    ENSEMBLE_ASSIGN_OR_RETURN(std::vector<connections::Connection> list,
+                              connections::ListConnections(db, space_id, OwnerOf(caller)));
+    json out = json::array();
+    for (const connections::Connection& c : list) out.push_back(ConnectionJson(c));
+    json apps = json::array();
+    for (const connections::AppEntry& a : connections::AppCatalog()) {
+      apps.push_back({{"id", a.id}, {"name", a.name}, {"category", a.category}});
+    }
+    return json{{"connections", std::move(out)}, {"apps", std::move(apps)}};
+  });
+  if (!found.ok()) co_return FailureResponse(found.status(), "connections", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, *found);
+}
+
+net::awaitable<http::Response> ConnectionsService::Add(const http::Request& request,
+                                                       const Caller& caller) {
+  auto body = ParseJsonBody(request.body());
+  if (!body.ok()) co_return http::ErrorResponse(body.status());
+  connections::Connection c;
+  std::string link;
+  Status read = ReadAddBody(*body, c, link);
+  if (!read.ok()) co_return http::ErrorResponse(read);
+  c.id = core::NewId(*env_.clock, *env_.random);
+  c.account_id = OwnerOf(caller);
+  c.created_at = env_.clock->NowMillis();
+  c.status = std::string(connections::kStatusNew);
+  const std::string sealed = box_.Seal(link);
+  Result<connections::Connection> added =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<connections::Connection> {
+        if (!caller.local) {
+          ENSEMBLE_ASSIGN_OR_RETURN(auto role,
+                                    core::sync::RoleIn(db, c.space_id, caller.account_id));
+          if (!role) return Status(codes::kNotFound, "no such space");
+          if (*role != core::sync::Role::kOwner) {
+            return Status(codes::kForbidden,
+                          "Connected apps are the space owner's: only the owner of this space can "
+                          "connect one.");
+          }
+        }
+        ENSEMBLE_RETURN_IF_ERROR(connections::AddConnection(db, c, sealed));
+        return c;
+      });
+  if (!added.ok()) co_return FailureResponse(added.status(), "connections", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::created, {{"connection", ConnectionJson(*added)}});
+}
+
+net::awaitable<http::Response> ConnectionsService::Remove(const http::Target& target,
+                                                          const Caller& caller) {
+  std::optional<std::string> id = http::PathSegment(target.path, kConnectionSegment);
+  if (!id || !core::IsValidId(*id)) {
+    co_return http::ErrorResponse(codes::kNotFound, "no connection with that id");
+  }
+  Result<bool> deleted = co_await pool_.Run([&](core::store::Database& db) {
+    return connections::DeleteConnection(db, OwnerOf(caller), *id);
+  });
+  if (!deleted.ok()) co_return FailureResponse(deleted.status(), "connections", *env_.logger);
+  if (!*deleted) co_return http::ErrorResponse(codes::kNotFound, "no connection with that id");
+  co_return http::JsonResponse(bhttp::status::ok, {{"deleted", true}});
+}
+
+}  // namespace ensemble::server::services

@@ -1,0 +1,53 @@
+// ConnectionsService: Settings → Connections (spec 000 §3 "Connected apps"),
+// over core/connections/connection.h:
+//   GET    /api/connections?spaceId=S
+//          -> {connections: [{id, app, appName, name, status, lastError,
+//              createdAt, checkedAt}], apps: [{id, name, category}]}
+//   POST   /api/connections {spaceId, app: "calendar-link", name, url}
+//          -> 201 {connection}
+//   DELETE /api/connections/:id -> {deleted: bool}
+// The link is sealed with the SecretBox before it is stored and is never
+// returned, logged or put in a message. Connections are their owner's own:
+// only a space's owner connects apps to it (403 FORBIDDEN for the other
+// roles, 404 NOT_FOUND for a space the caller is not in), and each account
+// lists and removes only what it added.
+//
+// Thread-safety: handlers may run concurrently.
+
+#ifndef ENSEMBLE_SERVER_SERVICES_CONNECTIONS_SERVICE_H_
+#define ENSEMBLE_SERVER_SERVICES_CONNECTIONS_SERVICE_H_
+
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
+
+#include "core/platform/env.h"
+#include "server/credentials/secret_box.h"
+#include "server/http/message.h"
+#include "server/http/url.h"
+#include "server/services/auth_service.h"
+#include "server/store/store_pool.h"
+
+namespace ensemble::server::services {
+
+class ConnectionsService {
+ public:
+  // Everything given must outlive the service.
+  ConnectionsService(store::StorePool& pool, const credentials::SecretBox& box,
+                     core::platform::Env env)
+      : pool_(pool), box_(box), env_(env) {}
+
+  boost::asio::awaitable<http::Response> List(const http::Target& target, const Caller& caller);
+  boost::asio::awaitable<http::Response> Add(const http::Request& request, const Caller& caller);
+  boost::asio::awaitable<http::Response> Remove(const http::Target& target, const Caller& caller);
+
+ private:
+  store::StorePool& pool_;
+  const credentials::SecretBox& box_;
+  core::platform::Env env_;
+};
+
+}  // namespace ensemble::server::services
+
+#endif  // ENSEMBLE_SERVER_SERVICES_CONNECTIONS_SERVICE_H_
