@@ -56,6 +56,12 @@ bool ContainsFolded(std::string_view text, std::string_view part) {
 
 Result<json> RunListConnections(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  // Connections are kept by the server: a device's own copy has none, and
+  // "none are connected" would be wrong there.
+  if (!ctx->app_reader) {
+    return Status(codes::kFailedPrecondition,
+                  "Connected apps are kept by the server: list them when online.");
+  }
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Connection> all,
                             connections::ListConnections(*ctx->db, ctx->space_id, ctx->account_id));
   const std::string app = call.input.value("app", std::string());

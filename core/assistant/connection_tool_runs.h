@@ -13,8 +13,9 @@
 //   saved in the space reuses that person (a name alone never does). Undo
 //   moves the people it added to Trash.
 //
-// App content is read through ctx.app_reader; without one (the browser) the
-// import says it needs the server. A read's outcome is recorded on the
+// App content is read through ctx.app_reader; without one (the browser,
+// whose copy of the store keeps no connections) both tools say they need the
+// server. A read's outcome is recorded on the
 // connection (connected, or failing with the reason).
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.

@@ -175,6 +175,10 @@ TEST_F(ConnectionToolRunsTest, OtherSpacesAccountsAndReaderlessTurnsAreRefused) 
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), codes::kFailedPrecondition);
   EXPECT_THAT(r.status().message(), HasSubstr("is read by the server"));
+  // Nor does it claim that nothing is connected.
+  auto list = Run("hub_list_connections", json::object());
+  ASSERT_FALSE(list.ok());
+  EXPECT_THAT(list.status().message(), HasSubstr("kept by the server"));
   EXPECT_EQ(reader_.reads(), 0);
   EXPECT_EQ(People(), 0);
 }
