@@ -124,13 +124,11 @@ net::awaitable<Result<Answer>> Exchange(Stream& stream, const HttpUrl& url, size
     return Unreachable("the calendar is larger than " + std::to_string(max_bytes / 1024 / 1024) +
                        " MB.");
   };
+  // The header first: Beast 1.74 applies body_limit to a declared
+  // Content-Length when the header ends, but a single eager async_read took a
+  // 64 KB body past a 1 KB limit.
   co_await bhttp::async_read_header(stream, buffer, parser,
                                     net::redirect_error(net::use_awaitable, ec));
-  // Beast 1.74 does not hold a Content-Length body to body_limit (only
-  // chunked and read-to-end bodies), so the length is checked here.
-  if (!ec && parser.content_length() && *parser.content_length() > max_bytes) {
-    co_return too_large();
-  }
   if (!ec) {
     co_await bhttp::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
   }

@@ -372,6 +372,12 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
   }
   if (!sent)
     co_return Status(core::codes::kModelError, "could not send to " + where + ": " + ec.message());
+  // A declared Content-Length over the limit ends the header read.
+  if (ec == http::error::body_limit) {
+    co_return Status(
+        core::codes::kBodyTooLarge,
+        where + " sent an answer over " + std::to_string(kMaxResponseBodyBytes) + " bytes");
+  }
   if (ec == http::error::header_limit) {
     co_return Status(
         core::codes::kBodyTooLarge,

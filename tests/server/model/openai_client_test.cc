@@ -18,6 +18,7 @@
 
 #include "core/model/chat_request.h"
 #include "tests/fakes/fake_env.h"
+#include "tests/server/connectors/feed_server.h"
 #include "tests/server/model/fake_model_process.h"
 
 namespace ensemble::server::model {
@@ -382,6 +383,22 @@ TEST_F(OpenAiClientTest, AnUnreachableProviderIsAModelError) {
   CallResult r = Call(**client, Body());
   EXPECT_EQ(r.status.code(), core::codes::kModelError);
   EXPECT_EQ(r.http_status, 0);
+}
+
+// An answer that declares a body over the limit is refused as too large when
+// its header ends (it used to read as a provider that "did not answer").
+TEST_F(OpenAiClientTest, AnAnswerDeclaredOverTheLimitIsRefused) {
+  testing::FeedServer server;
+  server.Set("/v1/chat/completions", {200, std::string(kMaxResponseBodyBytes + 1, ' '),
+                                      "Content-Type: application/json\r\n"});
+  ProviderConfig config;
+  config.base_url = server.Url("/v1");
+  config.provider = "fake";
+  auto client = OpenAiClient::Create(config, logger_);
+  ASSERT_TRUE(client.ok());
+  CallResult r = Call(**client, Body());
+  EXPECT_EQ(r.status.code(), core::codes::kBodyTooLarge) << r.status.ToString();
+  EXPECT_THAT(r.status.message(), HasSubstr("sent an answer over"));
 }
 
 // HTTPS: the fake with a certificate for "localhost" made for the test.
