@@ -50,17 +50,18 @@ Status RegisterPeopleTools(tools::ToolRegistry& registry) {
                          {"intoPersonId", Id("The person to keep")}},
                         {"personId", "intoPersonId"}),
                  Risk::kMedium, false)),
-      Outside(Hold(
-          Write("hub_import_people", areas::kPeople,
-                "Bring in a connected app's people; waits for Apply.",
-                Object({{"connectionId", Id("From hub_list_connections")},
-                        {"query", Str(kMaxQueryChars,
-                                      "Only people whose name or "
-                                      "address has these words")},
-                        {"emails", Array(Str(people::kMaxEmailChars), connections::kMaxImportPeople,
-                                         "Only these addresses")}},
-                       {"connectionId"}),
-                Risk::kMedium, true))),
+      // Not an outside write: what it writes are Hub people, applied with the
+      // Hub's calls and undone with them; the app is only read (in prepare).
+      Hold(Write("hub_import_people", areas::kPeople,
+                 "Bring in a connected app's people; waits for Apply.",
+                 Object({{"connectionId", Id("From hub_list_connections")},
+                         {"query", Str(kMaxQueryChars,
+                                       "Only people whose name or "
+                                       "address has these words")},
+                         {"emails", Array(Str(people::kMaxEmailChars),
+                                          connections::kMaxImportPeople, "Only these addresses")}},
+                        {"connectionId"}),
+                 Risk::kMedium, true)),
   };
   for (tools::ToolDef& def : defs) {
     AttachPeopleToolHooks(def);

@@ -168,6 +168,11 @@ TEST_P(ApplyRoutes, ImportPeopleReadsTheCalendarLinkWhenApplied) {
   HttpReply list = client().Get("/api/connections?spaceId=space-1");
   ASSERT_EQ(list.status, 200) << list.body();
   EXPECT_EQ(list.json()["connections"][0]["status"], "connected");
+  // The people it added are Hub records: Undo takes them back.
+  HttpReply undo = Post("undo", "m-import");
+  ASSERT_EQ(undo.status, 200) << undo.body();
+  EXPECT_EQ(undo.json()["receipts"][0]["undone"], true);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM people WHERE space_id = 'space-1' AND deleted = 0"), 0);
 }
 
 TEST_P(ApplyRoutes, UndoThenRedo) {
