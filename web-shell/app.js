@@ -6,7 +6,7 @@
 
 import {poke, rpc, rpcTimed} from './rpc.js';
 import {loadSpaces, setSpace, state, subscribe} from './state.js';
-import {byTestId, h} from './util.js';
+import {byTestId, h, keepFocus} from './util.js';
 import * as account from './views/account.js';
 import * as boards from './views/boards.js';
 import * as dock from './views/dock.js';
@@ -176,7 +176,7 @@ subscribe((what) => {
   if (what === 'db') {
     renderDbState();
     renderSync();
-    views[route().name].render?.();
+    keepFocus(() => views[route().name].render?.());
   } else if (what === 'sync') {
     renderSync();
     problems.render();
@@ -185,7 +185,7 @@ subscribe((what) => {
     renderSync();
     account.render();
     problems.render();
-    views[route().name].render?.();
+    keepFocus(() => views[route().name].render?.());
   }
 });
 

@@ -35,6 +35,31 @@ export function fill(node, ...children) {
   return node;
 }
 
+// Runs `render` and gives the focus, and the caret, back to the element
+// that had it, if that element is in the page again afterwards and nothing
+// else took the focus. Views keep
+// their inputs across renders, but moving a node into a freshly built
+// section takes it out of the page, which blurs it: a pull landing while
+// someone types would otherwise send their next key, Enter included, to the
+// page instead of the input.
+export function keepFocus(render) {
+  const focused = document.activeElement;
+  const kept = focused && focused !== document.body ? focused : null;
+  const caret = kept && typeof kept.selectionStart === 'number'
+    ? [kept.selectionStart, kept.selectionEnd, kept.selectionDirection] : null;
+  try {
+    return render();
+  } finally {
+    // Only focus that was lost comes back: a render that moves it on purpose
+    // (an editor opening) keeps its choice.
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (kept?.isConnected && lost) {
+      kept.focus({preventScroll: true});
+      if (caret) kept.setSelectionRange(...caret);
+    }
+  }
+}
+
 // A JSON request to the server: the parsed reply, or an Error carrying the
 // server's own message (error.message of its error body) when it refuses.
 export async function requestJson(method, path, payload) {

@@ -128,6 +128,22 @@ test('a desk list is made in Today, its lines ticked and removed, and each chang
   await list.waitFor({state: 'detached'});
   await synced(page);
   assert.equal(query(`SELECT deleted FROM desk_lists WHERE id = '${listId}'`), '1');
+
+  // A change landing while a title is half typed (here a task added
+  // elsewhere, due today) re-renders Today; the input keeps its text, its
+  // focus and its caret, so the next key still goes to it.
+  await page.fill(byTestId('desk-new-list'), 'To read');
+  await page.evaluate(() => document.activeElement.setSelectionRange(3, 3));
+  await page.evaluate((due) => window.ensemble.rpc('createTask',
+                                                   {title: 'Water the plants', due, spaceId: 'personal'}),
+                      localDate(0));
+  await page.locator(byTestId('today-item'), {hasText: 'Water the plants'}).waitFor();
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.testid,
+                                              document.activeElement.selectionStart]),
+                   ['desk-new-list', 3]);
+  await page.keyboard.type('Books ');
+  await page.keyboard.press('Enter');
+  await page.locator(byTestId('desk-list'), {hasText: 'To Books read'}).waitFor();
 });
 
 test('a deleted task waits in Trash and Restore brings it back', async (t) => {
@@ -166,11 +182,20 @@ test('People suggests two entries of one name, and Merge reaches the server', as
   assert.match(await pair.textContent(), /same name/);
   await pair.locator(byTestId('merge-start')).click();
   await pair.locator('[role="alert"]', {hasText: 'goes to Trash'}).waitFor();
+  // A change landing meanwhile reads the suggestions again; the question
+  // stays open until it is answered.
+  await page.evaluate(() => window.ensemble.rpc('mutate', {
+    name: 'person.create', args: {spaceId: 'personal', name: 'Bo Reyes'}}));
+  await page.locator(byTestId('person-item'), {hasText: 'Bo Reyes'}).waitFor();
+  // The worker answers in order, so once this read is back the view's own
+  // read of the suggestions (asked first) has been drawn.
+  await page.evaluate(() => window.ensemble.rpc('mergeSuggestions', {spaceId: 'personal'}));
+  assert.equal(await pair.locator('[role="alert"]', {hasText: 'goes to Trash'}).count(), 1);
   await screenshot(page, 'app_views-people-merge');
   await pair.locator(byTestId('merge-confirm')).click();
   await pair.waitFor({state: 'detached'});
   await expectText(page, byTestId('people-message'), 'Merged “ana lima” into “Ana Lima”.');
-  assert.equal(await page.locator(byTestId('person-item')).count(), 1);
+  assert.equal(await page.locator(byTestId('person-item')).count(), 2);
   await synced(page);
   assert.equal(query("SELECT deleted FROM people WHERE email = 'ana@home.example'"), '1');
   assert.equal(query("SELECT p.name FROM person_identities i JOIN people p ON p.id = i.person " +

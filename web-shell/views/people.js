@@ -11,7 +11,10 @@ import {byTestId, fill, h} from '../util.js';
 const body = byTestId('people-body');
 const kReasons = {same_address: 'same address', same_name: 'same name'};
 let suggestions = [];
-let confirming = null;  // the suggestion waiting for "Merge" to be confirmed
+// The pair waiting for "Merge" to be confirmed, by its two ids: suggestions
+// are read again on every change (a pull included), so it must outlive them.
+let confirming = null;
+const pairKey = (s) => `${s.personId}>${s.intoId}`;
 let message = '';
 let reading = null;
 
@@ -87,7 +90,7 @@ function suggestionItem(s) {
   const person = records('person').find((p) => p.id === s.personId);
   const into = records('person').find((p) => p.id === s.intoId);
   if (!person || !into) return null;
-  const asking = confirming === s;
+  const asking = confirming === pairKey(s);
   return h('li', {class: 'merge-item', dataset: {testid: 'merge-suggestion', person: s.personId, into: s.intoId}},
     h('span', {}, `${describe(person)} and ${describe(into)}`),
     h('span', {class: 'badge'}, kReasons[s.reason] ?? s.reason),
@@ -100,7 +103,7 @@ function suggestionItem(s) {
                      onclick: () => { confirming = null; draw(); }}, 'Cancel'))
       : [h('button', {type: 'button', dataset: {testid: 'merge-start'},
                       'aria-label': `Merge ${person.name} into ${into.name}`,
-                      onclick: () => { confirming = s; draw(); }}, `Merge into “${into.name}”`),
+                      onclick: () => { confirming = pairKey(s); draw(); }}, `Merge into “${into.name}”`),
         h('button', {type: 'button', dataset: {testid: 'merge-not-same'},
                      'aria-label': `${person.name} and ${into.name} are two people`,
                      onclick: () => notSame(person, into)}, 'Not the same')]);

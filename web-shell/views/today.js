@@ -7,7 +7,7 @@
 
 import {findRecord, records, spaceTasks, state, subscribe} from '../state.js';
 import {deskSection} from './desk.js';
-import {byTestId, fill, formatDate, h, recordTitle, statusLabel, today} from '../util.js';
+import {byTestId, fill, formatDate, h, keepFocus, recordTitle, statusLabel, today} from '../util.js';
 import {nextStatus, updateTask} from './tasks.js';
 
 const body = byTestId('today-body');
@@ -150,7 +150,13 @@ function countWaiting() {
   badge.setAttribute('aria-label', `${count} waiting: reminders and watched changes`);
 }
 
+// Adding a line re-renders from desk.js, and the line's input keeps the
+// focus for the next line.
 export function render() {
+  keepFocus(draw);
+}
+
+function draw() {
   const now = today();
   const open = spaceTasks().filter((t) => t.due && t.status !== 'done' && t.due <= now)
     .sort((a, b) => a.due.localeCompare(b.due) || a.title.localeCompare(b.title));
