@@ -256,8 +256,6 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
     merged.event.created = copies[earliest[g]].created;
     const std::span<const int32_t> m(members.data() + begin[g],
                                      static_cast<size_t>(begin[g + 1] - begin[g]));
-    merged.member_ids.reserve(m.size());
-    for (const int32_t i : m) merged.member_ids.push_back(copies[i].id);
     MergeFields(m, copies, merged);
   }
   return out;
@@ -278,12 +276,14 @@ nlohmann::json ToJson(const MergedEvent& merged) {
     attendees.push_back({{"email", e.attendees[i].email}, {"name", e.attendees[i].name}});
   }
   out["attendees"] = std::move(attendees);
-  out["memberIds"] = merged.member_ids;
+  nlohmann::json member_ids = nlohmann::json::array();
   nlohmann::json sources = nlohmann::json::array();
   for (const MergedSource& s : merged.sources) {
+    member_ids.push_back(s.id);
     sources.push_back(
         {{"connector", SourceKindName(s.source)}, {"calendar", s.calendar}, {"id", s.id}});
   }
+  out["memberIds"] = std::move(member_ids);
   out["sources"] = std::move(sources);
   return out;
 }

@@ -52,9 +52,8 @@ struct MergedEvent {
   CalendarEvent event;
   // Every copy, best first: Google or Outlook before a calendar link, then
   // the copy with the most fields filled, then the earliest created.
+  // Each source's id is a copy's row id (the JSON's memberIds).
   std::vector<MergedSource> sources;
-  // Every copy's row id, in `sources` order.
-  std::vector<std::string> member_ids;
 };
 
 // Groups copies: returns, for each input copy, the index of its group
@@ -71,7 +70,8 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
 
 // The JSON of one merged event: the fields of ToJson(CalendarEvent) plus
 // id, title, joinUrl, location, organizer, status, attendees (at most 50,
-// [{email, name}]), memberIds and sources [{connector, calendar, id}].
+// [{email, name}]), memberIds (every source's id, in order) and sources [{connector, calendar,
+// id}].
 nlohmann::json ToJson(const MergedEvent& merged);
 
 }  // namespace ensemble::core::calendar

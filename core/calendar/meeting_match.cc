@@ -65,9 +65,6 @@ bool NamesEvent(const MergedEvent& merged, const std::string& id) {
             candidate.compare(kOutlookIdPrefix.size(), id.size(), id) == 0);
   };
   if (same(merged.event.id)) return true;
-  for (const std::string& member : merged.member_ids) {
-    if (same(member)) return true;
-  }
   for (const MergedSource& copy : merged.sources) {
     if (same(copy.id)) return true;
   }

@@ -16,6 +16,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cctype>
 #include <memory>
 #include <optional>
 
@@ -38,10 +39,21 @@ Status Unreachable(std::string message) {
 
 struct HttpUrl {
   bool tls = false;
-  std::string host;
+  std::string host;  // Without the brackets of an IPv6 address.
   std::string port;
   std::string target;  // Path and query: the secret part of a link.
 };
+
+// The host as a URL or a Host header writes it: an IPv6 address in brackets.
+std::string UrlHost(const HttpUrl& url) {
+  return url.host.find(':') == std::string::npos ? url.host : "[" + url.host + "]";
+}
+
+// The Host header: the port only when it is not the scheme's own.
+std::string HostHeader(const HttpUrl& url) {
+  const bool default_port = url.port == (url.tls ? "443" : "80");
+  return default_port ? UrlHost(url) : UrlHost(url) + ":" + url.port;
+}
 
 Result<HttpUrl> ParseHttpUrl(std::string_view url) {
   HttpUrl out;
@@ -110,7 +122,7 @@ template <typename Stream>
 net::awaitable<Result<Answer>> Exchange(Stream& stream, const HttpUrl& url, size_t max_bytes) {
   error_code ec;
   bhttp::request<bhttp::empty_body> request(bhttp::verb::get, url.target, 11);
-  request.set(bhttp::field::host, url.host);
+  request.set(bhttp::field::host, HostHeader(url));
   request.set(bhttp::field::user_agent, std::string(kUserAgent));
   request.set(bhttp::field::accept, "text/calendar, */*;q=0.5");
   request.keep_alive(false);
@@ -205,13 +217,7 @@ net::awaitable<Result<std::string>> FetchOnce(std::string link, FetchLimits limi
     const unsigned status = answer->status;
     if (status >= 300 && status < 400 && status != 304 && !answer->location.empty()) {
       if (hop == kMaxRedirects) co_return Unreachable(url->host + " redirected too many times.");
-      // Only absolute redirects: a relative one keeps the scheme and host.
-      if (answer->location.front() == '/') {
-        link = std::string(url->tls ? "https://" : "http://") + url->host + ":" + url->port +
-               answer->location;
-      } else {
-        link = answer->location;
-      }
+      link = ResolveRedirect(link, answer->location);
       continue;
     }
     if (status != 200) {
@@ -223,6 +229,42 @@ net::awaitable<Result<std::string>> FetchOnce(std::string link, FetchLimits limi
 }
 
 }  // namespace
+
+std::string ResolveRedirect(std::string_view from, std::string_view location) {
+  // A scheme (RFC 3986 §3.1: a letter, then letters, digits, "+", "-", ".",
+  // up to a colon) makes the location absolute. Its scheme is lower-cased
+  // for the read; another scheme than http(s) is refused there.
+  size_t colon = 0;
+  while (colon < location.size() &&
+         (std::isalpha(static_cast<unsigned char>(location[colon])) ||
+          (colon > 0 &&
+           (std::isdigit(static_cast<unsigned char>(location[colon])) || location[colon] == '+' ||
+            location[colon] == '-' || location[colon] == '.')))) {
+    ++colon;
+  }
+  if (colon > 0 && colon < location.size() && location[colon] == ':') {
+    std::string out(location);
+    for (size_t i = 0; i < colon; ++i) {
+      out[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[i])));
+    }
+    return out;
+  }
+  Result<HttpUrl> base = ParseHttpUrl(from);
+  // Whatever is not an http(s) address stays as written: the read refuses it.
+  if (!base.ok()) return std::string(location);
+  const std::string scheme = base->tls ? "https:" : "http:";
+  if (location.starts_with("//")) return scheme + std::string(location);
+  std::string out = scheme + "//" + UrlHost(*base) + ":" + base->port;
+  const std::string_view target = base->target;
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (location.empty()) return out + std::string(target);
+  if (location.front() == '/') return out + std::string(location);
+  if (location.front() == '?') return out + std::string(path) + std::string(location);
+  if (location.front() == '#') return out + std::string(target);
+  // A relative path: beside the document that redirected. Dot segments are
+  // left to the server that answers them.
+  return out + std::string(path.substr(0, path.rfind('/') + 1)) + std::string(location);
+}
 
 Result<std::string> HttpGet(std::string_view url, const FetchLimits& limits) {
   net::io_context ioc(1);

@@ -35,6 +35,12 @@ struct FetchLimits {
   bool allow_private_addresses = false;
 };
 
+// The address a redirect from `from` to `location` (a Location header) leads
+// to: an http(s) address as it is; a scheme-relative one ("//host/path"), an
+// absolute path, a query or a relative path resolved against `from` (RFC
+// 3986 §5.2, without removing dot segments).
+std::string ResolveRedirect(std::string_view from, std::string_view location);
+
 // The body of a 200 answer to GET `url` (http:// or https://).
 // APP_UNREACHABLE with a readable reason otherwise: not found, refused, too
 // slow, too large, a bad certificate, another status, a private address.

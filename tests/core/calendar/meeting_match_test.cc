@@ -22,7 +22,6 @@ MergedEvent Event(std::string id, int64_t start, int64_t end, std::string title,
   MergedEvent m;
   m.event = e;
   m.sources = {{e.id, e.source, e.calendar, e.uid}};
-  m.member_ids = {id};
   return m;
 }
 
@@ -45,7 +44,6 @@ TEST(MeetingMatch, VendorEventIdWins) {
   CalendarEvent outlook = events[1].event;
   outlook.id = "outlook:AAMkGraph";
   events[1].sources.push_back({outlook.id, outlook.source, outlook.calendar, outlook.uid});
-  events[1].member_ids.push_back(outlook.id);
   Meeting m = At(kMeetingStart, kMeetingStart + kOneHour, "Roadmap");
   m.vendor_event_id = "AAMkGraph";
   MeetingMatch match = MatchMeeting(m, events);

@@ -35,6 +35,17 @@ TEST(HttpFetch, ReadsABodyAndFollowsRedirects) {
     ASSERT_TRUE(body.ok()) << path << ": " << body.status().ToString();
     EXPECT_EQ(*body, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n");
   }
+  // Relative redirects resolve against the link that redirected.
+  server.Set("/secret-token/moved", {301, "", "Location: basic.ics\r\n"});
+  server.Set("/secret-token/query", {307, "", "Location: ?v=2\r\n"});
+  server.Set("/secret-token/query?v=2", {302, "", "Location: /moved\r\n"});
+  const std::string authority = server.Url("").substr(std::string("http:").size());
+  server.Set("/scheme-relative", {302, "", "Location: " + authority + "/moved\r\n"});
+  for (const char* path : {"/secret-token/moved", "/secret-token/query", "/scheme-relative"}) {
+    auto body = HttpGet(server.Url(path), Loopback());
+    ASSERT_TRUE(body.ok()) << path << ": " << body.status().ToString();
+    EXPECT_EQ(*body, "BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n") << path;
+  }
   server.Set("/loop", {302, "", "Location: /loop\r\n"});
   auto loop = HttpGet(server.Url("/loop"), Loopback());
   ASSERT_FALSE(loop.ok());
@@ -83,6 +94,24 @@ TEST(HttpFetch, PrivateAddressesAreRefusedUnlessAllowed) {
     ASSERT_FALSE(r.ok()) << url;
     EXPECT_THAT(r.status().message(), HasSubstr("private network")) << url;
   }
+}
+
+TEST(HttpFetch, RedirectsResolveAgainstTheLinkTheyCameFrom) {
+  const std::string from = "https://cal.example.com/a/b/feed.ics?key=1";
+  EXPECT_EQ(ResolveRedirect(from, "https://other.example/x.ics"), "https://other.example/x.ics");
+  EXPECT_EQ(ResolveRedirect(from, "HTTP://other.example/x"), "http://other.example/x");
+  EXPECT_EQ(ResolveRedirect(from, "//cdn.example/x.ics"), "https://cdn.example/x.ics");
+  EXPECT_EQ(ResolveRedirect(from, "/c/d.ics"), "https://cal.example.com:443/c/d.ics");
+  EXPECT_EQ(ResolveRedirect(from, "?key=2"), "https://cal.example.com:443/a/b/feed.ics?key=2");
+  EXPECT_EQ(ResolveRedirect(from, "next.ics"), "https://cal.example.com:443/a/b/next.ics");
+  // An IPv6 host keeps its brackets, so that its port is not read as a part
+  // of the address.
+  EXPECT_EQ(ResolveRedirect("http://[2001:db8::1]:8080/cal", "/moved"),
+            "http://[2001:db8::1]:8080/moved");
+  EXPECT_EQ(ResolveRedirect("http://[2001:db8::1]/dir/cal", "other"),
+            "http://[2001:db8::1]:80/dir/other");
+  // Another scheme is passed on as written, and the read refuses it.
+  EXPECT_EQ(ResolveRedirect(from, "ftp://files.example/x"), "ftp://files.example/x");
 }
 
 TEST(HttpFetch, OnlyHttpAddressesAreRead) {
