@@ -37,11 +37,10 @@ export function fill(node, ...children) {
 
 // Runs `render` and gives the focus, and the caret, back to the element
 // that had it, if that element is in the page again afterwards and nothing
-// else took the focus. Views keep
-// their inputs across renders, but moving a node into a freshly built
-// section takes it out of the page, which blurs it: a pull landing while
-// someone types would otherwise send their next key, Enter included, to the
-// page instead of the input.
+// else took the focus. Views keep their inputs across renders, but moving a
+// node into a freshly built section takes it out of the page, which blurs
+// it: a pull landing while someone types would otherwise send their next
+// key, Enter included, to the page instead of the input.
 export function keepFocus(render) {
   const focused = document.activeElement;
   const kept = focused && focused !== document.body ? focused : null;

@@ -6,7 +6,7 @@
 // sent once and never shown again: the server says only that one is saved.
 
 import {state} from '../state.js';
-import {byTestId, fill, h, messageAfter, oneAtATime, rememberAssistantSettings,
+import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime, rememberAssistantSettings,
         requestJson as api} from '../util.js';
 
 const body = byTestId('settings-body');
@@ -324,9 +324,7 @@ export function render() {
     return;
   }
   // A re-render keeps the focus in the connection form, which is made once.
-  const focused = document.activeElement;
-  fill(body,
+  keepFocus(() => fill(body,
     h('p', {class: 'note', role: 'status', dataset: {testid: 'settings-message'}}, message),
-    assistantSection(), modelSection(), generalSection(), connectionsSection());
-  if (focused !== document.activeElement && focused?.isConnected) focused.focus({preventScroll: true});
+    assistantSection(), modelSection(), generalSection(), connectionsSection()));
 }
