@@ -19,6 +19,7 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::string& 
   sqlite3_busy_timeout(raw, kSqliteBusyTimeoutMs);
   sqlite3_extended_result_codes(raw, 1);
   auto db = std::unique_ptr<SqliteDatabase>(new SqliteDatabase(raw));
+  sqlite3_wal_hook(raw, &SqliteDatabase::OnWalCommit, db.get());
   ENSEMBLE_RETURN_IF_ERROR(db->ExecScript("PRAGMA foreign_keys = ON;"));
   return db;
 }
@@ -37,6 +38,29 @@ Status SqliteDatabase::CopyInto(SqliteDatabase& dest) const {
   int rc = sqlite3_backup_step(backup, -1);
   sqlite3_backup_finish(backup);
   if (rc != SQLITE_DONE) return dest.Error("copy failed");
+  return Status::Ok();
+}
+
+int SqliteDatabase::OnWalCommit(void* self, sqlite3* db, const char* name, int frames) {
+  auto* database = static_cast<SqliteDatabase*>(self);
+  if (frames < kSqliteCheckpointFrames) return SQLITE_OK;
+  if (database->defer_checkpoints_) {
+    database->checkpoint_due_ = true;
+    return SQLITE_OK;
+  }
+  // As SQLite's own hook: a checkpoint that cannot finish now (a reader in
+  // the way) is not the commit's failure; a later one copies the rest.
+  sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+  database->checkpoint_due_ = false;
+  return SQLITE_OK;
+}
+
+Status SqliteDatabase::Checkpoint() {
+  checkpoint_due_ = false;
+  if (sqlite3_wal_checkpoint_v2(db_, nullptr, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr) !=
+      SQLITE_OK) {
+    return Error("checkpoint failed");
+  }
   return Status::Ok();
 }
 

@@ -20,6 +20,9 @@ namespace ensemble::core::store {
 
 // How long a writer waits for another connection's lock before failing.
 inline constexpr int kSqliteBusyTimeoutMs = 5000;
+// Write-ahead log frames (pages) past which a commit checkpoints: SQLite's
+// own default.
+inline constexpr int kSqliteCheckpointFrames = 1000;
 
 class SqliteDatabase final : public Database {
  public:
@@ -42,12 +45,25 @@ class SqliteDatabase final : public Database {
   // inside a transaction.
   Status CopyInto(SqliteDatabase& dest) const;
 
+  // In WAL mode a commit that takes the log past kSqliteCheckpointFrames
+  // checkpoints: copies the log into the database and waits for the disk.
+  // While deferred it does not; checkpoint_due() turns true instead, and
+  // running Checkpoint() later (on another thread's turn) is the caller's.
+  void set_defer_checkpoints(bool defer) { defer_checkpoints_ = defer; }
+  bool checkpoint_due() const { return checkpoint_due_; }
+  // Copies what it can of the log into the database now, without waiting
+  // for readers (a PASSIVE checkpoint), and clears checkpoint_due().
+  Status Checkpoint();
+
  private:
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}
   Status Error(std::string_view what) const;
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
   // Puts back the synchronous level a relaxed transaction changed.
   void EndRelaxed();
+  // sqlite3_wal_hook's callback (in place of SQLite's own, which it
+  // replaces): checkpoints past kSqliteCheckpointFrames unless deferred.
+  static int OnWalCommit(void* self, sqlite3* db, const char* name, int frames);
 
   sqlite3* db_;
   // Prepared statements reused by SQL text: mutators run the same few
@@ -57,6 +73,8 @@ class SqliteDatabase final : public Database {
   // runs at NORMAL (SQLite refuses the change inside a transaction, so it is
   // made around one); -1 otherwise.
   int relaxed_from_ = -1;
+  bool defer_checkpoints_ = false;
+  bool checkpoint_due_ = false;
 };
 
 }  // namespace ensemble::core::store

@@ -495,10 +495,18 @@ net::awaitable<Result<json>> TurnDriver::RunHook(Turn& turn, const core::tools::
   core::platform::Random* random = random_;
   events::Poke poke;
   events::Poke* poked = &poke;
-  Result<json> out =
-      co_await pool_.Run([def, in, r, random, poked](core::store::Database& db) -> Result<json> {
-        return RunInTransaction(db, *def, *in, *r, random, *poked);
-      });
+  auto work = [def, in, r, random, poked](core::store::Database& db) -> Result<json> {
+    return RunInTransaction(db, *def, *in, *r, random, *poked);
+  };
+  // A read of the Hub's own rows is short and waits on no disk, so it needs
+  // no thread hop (StorePool::RunShort); a write waits for its commit to
+  // reach the disk, and an outside read for the network.
+  Result<json> out = json();
+  if (tool.is_write || tool.outside_transaction) {
+    out = co_await pool_.Run(work);
+  } else {
+    out = co_await pool_.RunShort(work);
+  }
   if (poke.version > 0 && on_commit_) on_commit_(poke);
   co_return out;
 }
@@ -615,11 +623,12 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
                           ? core::assistant::WaitsOn::kNeedsMe
                           : core::assistant::WaitsOn::kChat;
   const int64_t now = turn.request.now_ms;
-  Status saved = co_await pool_.Run([&reply, &proposal, now](core::store::Database& db) -> Status {
-    // Chat text alone is not worth waiting for the disk (the turn's writes
-    // committed durably as they ran); a draft waiting for the person is.
-    core::store::Transaction txn(db, proposal.calls.empty() ? core::store::Durability::kRelaxed
-                                                            : core::store::Durability::kFull);
+  // Chat text alone is not worth waiting for the disk (the turn's writes
+  // committed durably as they ran); a draft waiting for the person is.
+  const core::store::Durability durability =
+      proposal.calls.empty() ? core::store::Durability::kRelaxed : core::store::Durability::kFull;
+  auto save = [&reply, &proposal, now, durability](core::store::Database& db) -> Status {
+    core::store::Transaction txn(db, durability);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_RETURN_IF_ERROR(core::assistant::UpdateMessage(db, reply));
     ENSEMBLE_RETURN_IF_ERROR(core::assistant::ForgetRunningTurn(db, reply.id));
@@ -627,7 +636,14 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
       ENSEMBLE_RETURN_IF_ERROR(core::assistant::SaveProposal(db, proposal, now).status());
     }
     return txn.Commit();
-  });
+  };
+  // Without a wait for the disk the save is short: no thread hop for it.
+  Status saved;
+  if (durability == core::store::Durability::kRelaxed) {
+    saved = co_await pool_.RunShort(save);
+  } else {
+    saved = co_await pool_.Run(save);
+  }
   if (!saved.ok()) {
     logger_.Log(core::platform::LogLevel::kError, "assistant turn save: " + saved.ToString());
   }

@@ -72,42 +72,46 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
   reply.conversation_id = conversation_id;
   reply.role = core::assistant::MessageRole::kAssistant;
   reply.created_at = now;
-  Result<Started> started = co_await pool_.Run([&](core::store::Database& db) -> Result<Started> {
-    Started s;
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        s.conversation, core::assistant::GetConversation(db, caller.account_id, conversation_id));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::LoadHistory(db, conversation_id));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.credentials,
-                              credentials_.ResolveModelCredentials(db, caller.account_id));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.settings,
-                              core::accounts::GetAccountSettings(db, caller.account_id));
-    if (!caller.local) {
-      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::sync::Role> role,
-                                core::sync::RoleIn(db, s.conversation.space_id, caller.account_id));
-      // A conversation outlives a membership; its space is then not found.
-      if (!role) return Status(codes::kNotFound, "no space with this id");
-      s.role = *role;
-      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> account,
-                                core::accounts::FindAccount(db, caller.account_id));
-      if (account) s.own_email = account->email;
-    }
-    // A guest gets no app paragraph, and no connection is read for it.
-    if (s.role != core::sync::Role::kGuest) {
-      ENSEMBLE_ASSIGN_OR_RETURN(
-          s.connections, core::connections::ListConnections(db, s.conversation.space_id,
-                                                            caller.local ? "" : caller.account_id));
-    }
-    // Chat text: not worth a wait for the disk (core/store/database.h).
-    core::store::Transaction txn(db, core::store::Durability::kRelaxed);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
-    ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
-    ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
-    // Listed by the activity endpoint of every process until the turn ends.
-    ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
-        db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now));
-    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-    return s;
-  });
+  // A few indexed reads and a relaxed commit: short enough to run without a
+  // thread hop on the embedded store (StorePool::RunShort).
+  Result<Started> started =
+      co_await pool_.RunShort([&](core::store::Database& db) -> Result<Started> {
+        Started s;
+        ENSEMBLE_ASSIGN_OR_RETURN(s.conversation, core::assistant::GetConversation(
+                                                      db, caller.account_id, conversation_id));
+        ENSEMBLE_ASSIGN_OR_RETURN(s.earlier, core::assistant::LoadHistory(db, conversation_id));
+        ENSEMBLE_ASSIGN_OR_RETURN(s.credentials,
+                                  credentials_.ResolveModelCredentials(db, caller.account_id));
+        ENSEMBLE_ASSIGN_OR_RETURN(s.settings,
+                                  core::accounts::GetAccountSettings(db, caller.account_id));
+        if (!caller.local) {
+          ENSEMBLE_ASSIGN_OR_RETURN(
+              std::optional<core::sync::Role> role,
+              core::sync::RoleIn(db, s.conversation.space_id, caller.account_id));
+          // A conversation outlives a membership; its space is then not found.
+          if (!role) return Status(codes::kNotFound, "no space with this id");
+          s.role = *role;
+          ENSEMBLE_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> account,
+                                    core::accounts::FindAccount(db, caller.account_id));
+          if (account) s.own_email = account->email;
+        }
+        // A guest gets no app paragraph, and no connection is read for it.
+        if (s.role != core::sync::Role::kGuest) {
+          ENSEMBLE_ASSIGN_OR_RETURN(s.connections, core::connections::ListConnections(
+                                                       db, s.conversation.space_id,
+                                                       caller.local ? "" : caller.account_id));
+        }
+        // Chat text: not worth a wait for the disk (core/store/database.h).
+        core::store::Transaction txn(db, core::store::Durability::kRelaxed);
+        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+        ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
+        ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
+        // Listed by the activity endpoint of every process until the turn ends.
+        ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
+            db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now));
+        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        return s;
+      });
   if (!started.ok()) co_return started.status();
   const core::accounts::AssistantSettings& settings = started->settings.assistant;
   if (!settings.AllWriteAreasAllowed() || started->role != core::sync::Role::kOwner) {

@@ -8,8 +8,16 @@
 // The embedded SQLite store gets one connection (SQLite runs one writer at a
 // time anyway); PostgreSQL gets Config::store_connections.
 //
-// Thread-safety: Run may be called from any coroutine; each Database is used
-// by one worker at a time. Destroying the pool waits for running work.
+// Short work on the embedded store (RunShort) runs on the calling thread when
+// the connection is idle: its statements take tens of microseconds, and the
+// two thread hops of Run (there and back) cost more than that, and far more
+// when the cores are busy, since each is a wake-up that waits for a core.
+// That time is taken from the calling thread's other requests, so it is
+// capped (kShortWorkBudget); past the cap the work hops as Run's does.
+//
+// Thread-safety: Run and RunShort may be called from any coroutine; each
+// Database is used by one thread at a time. Destroying the pool waits for
+// running work.
 
 #ifndef ENSEMBLE_SERVER_STORE_STORE_POOL_H_
 #define ENSEMBLE_SERVER_STORE_STORE_POOL_H_
@@ -23,6 +31,8 @@
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -32,9 +42,17 @@
 
 #include "core/base/status.h"
 #include "core/store/database.h"
+#include "core/store/sqlite_database.h"
 #include "server/config.h"
 
 namespace ensemble::server::store {
+
+// RunShort's work runs on the calling thread for at most kShortWorkBudget of
+// every kShortWorkWindow; past it (many turns starting at once, say) it
+// hops to a worker, so that the calling thread goes on serving the other
+// requests (their streamed frames) at least half the time.
+inline constexpr std::chrono::microseconds kShortWorkWindow{10'000};
+inline constexpr std::chrono::microseconds kShortWorkBudget{5'000};
 
 class StorePool {
  public:
@@ -79,6 +97,25 @@ class StorePool {
     co_return std::move(*result);
   }
 
+  // Runs fn(Database&) as Run does, but on the calling thread when the store
+  // is embedded, its connection idle and kShortWorkBudget not spent, so that
+  // short work costs no thread hop; otherwise (PostgreSQL, whose statements
+  // wait on the network; a connection in use; the budget spent) it is Run.
+  // fn must be short and wait on no disk: a few indexed statements and at
+  // most a relaxed commit (Durability), never an outside call, since the
+  // calling thread serves every other request.
+  template <typename Fn>
+  boost::asio::awaitable<std::invoke_result_t<Fn&, core::store::Database&>> RunShort(Fn fn) {
+    if (dialect_ == core::store::Dialect::kSqlite) {
+      if (std::unique_ptr<core::store::Database> db = TryTakeForShortWork()) {
+        Lease lease(*this, std::move(db));
+        ShortWork short_work(*this, lease.db());
+        co_return fn(lease.db());
+      }
+    }
+    co_return co_await Run(std::move(fn));
+  }
+
   // Waits for the work in flight and accepts no more. Results are posted to
   // each caller's executor, so the owner calls this before destroying an
   // io_context that callers ran on.
@@ -92,6 +129,8 @@ class StorePool {
   class Lease {
    public:
     explicit Lease(StorePool& pool) : pool_(pool), db_(pool.Take()) {}
+    Lease(StorePool& pool, std::unique_ptr<core::store::Database> db)
+        : pool_(pool), db_(std::move(db)) {}
     ~Lease() { pool_.Give(std::move(db_)); }
     Lease(const Lease&) = delete;
     Lease& operator=(const Lease&) = delete;
@@ -102,14 +141,39 @@ class StorePool {
     std::unique_ptr<core::store::Database> db_;
   };
 
-  // There are as many workers as connections, so a worker always finds one.
+  // RunShort's work on the calling thread, while alive: a commit on `db`
+  // (the embedded store's connection) leaves its checkpoint, a wait for the
+  // disk, to a worker, and the time taken is charged to the budget.
+  class ShortWork {
+   public:
+    ShortWork(StorePool& pool, core::store::Database& db);
+    ~ShortWork();
+    ShortWork(const ShortWork&) = delete;
+    ShortWork& operator=(const ShortWork&) = delete;
+
+   private:
+    StorePool& pool_;
+    core::store::SqliteDatabase* sqlite_;
+    const std::chrono::steady_clock::time_point started_;
+  };
+
+  // Posts a checkpoint of the embedded store to a worker.
+  void CheckpointOnWorker();
+  // A connection, waiting while RunShort holds one (there are as many
+  // workers as connections, so only RunShort's can be missing, and briefly).
   std::unique_ptr<core::store::Database> Take();
+  // A connection for ShortWork if one is idle and the budget not spent in
+  // this window, else null.
+  std::unique_ptr<core::store::Database> TryTakeForShortWork();
   void Give(std::unique_ptr<core::store::Database> db);
 
   const core::store::Dialect dialect_;
   const size_t size_;
   std::mutex mu_;
+  std::condition_variable given_;
   std::vector<std::unique_ptr<core::store::Database>> idle_;  // Guarded by mu_.
+  std::chrono::steady_clock::time_point window_start_;        // Guarded by mu_.
+  std::chrono::steady_clock::duration short_work_spent_{};    // Guarded by mu_.
   boost::asio::thread_pool workers_;  // Last: joined before the connections close.
 };
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <string>
+
 #include "core/store/migrations.h"
 
 namespace ensemble::core::store {
@@ -57,6 +60,68 @@ TEST(SqliteDatabase, ACopyReplacesTheDestinationAndStandsAlone) {
   ASSERT_TRUE(dest->Exec("INSERT INTO t VALUES ('two')").ok());
   EXPECT_EQ(dest->Query("SELECT s FROM t")->size(), 2u);
   EXPECT_EQ(source->Query("SELECT s FROM t")->size(), 1u);
+}
+
+// A WAL database in a fresh folder, with a table of page-sized rows.
+class WalDatabase {
+ public:
+  WalDatabase() {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ensemble-wal-" + std::to_string(reinterpret_cast<uintptr_t>(this)) + "-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    std::filesystem::create_directories(dir_);
+    auto db = SqliteDatabase::Open((dir_ / "db.sqlite").string());
+    EXPECT_TRUE(db.ok()) << db.status().ToString();
+    db_ = std::move(db).value();
+    EXPECT_TRUE(db_->ExecScript("PRAGMA journal_mode=WAL; CREATE TABLE t (b BLOB)").ok());
+  }
+  ~WalDatabase() {
+    db_.reset();
+    std::filesystem::remove_all(dir_);
+  }
+  // Commits `rows` rows of about a page each: as many log frames.
+  void Write(int rows) {
+    Transaction txn(*db_);
+    ASSERT_TRUE(txn.status().ok());
+    ASSERT_TRUE(db_->Exec("INSERT INTO t SELECT randomblob(3900) FROM (WITH RECURSIVE c(x) AS "
+                          "(SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < $1) SELECT x FROM c)",
+                          {Value(int64_t{rows})})
+                    .ok());
+    ASSERT_TRUE(txn.Commit().ok());
+  }
+  // The database file itself: it grows only when a checkpoint copies the
+  // log into it.
+  uintmax_t FileBytes() const { return std::filesystem::file_size(dir_ / "db.sqlite"); }
+  SqliteDatabase& db() { return *db_; }
+
+ private:
+  std::filesystem::path dir_;
+  std::unique_ptr<SqliteDatabase> db_;
+};
+
+TEST(SqliteDatabase, ACommitPastTheLogLimitCheckpoints) {
+  WalDatabase wal;
+  wal.Write(kSqliteCheckpointFrames / 2);
+  EXPECT_LT(wal.FileBytes(), 64u * 1024);  // Still in the log.
+  wal.Write(kSqliteCheckpointFrames / 2 + 10);
+  EXPECT_GT(wal.FileBytes(), uintmax_t{kSqliteCheckpointFrames} * 3900);
+  EXPECT_FALSE(wal.db().checkpoint_due());
+}
+
+TEST(SqliteDatabase, ADeferredCheckpointWaitsForTheCaller) {
+  WalDatabase wal;
+  wal.db().set_defer_checkpoints(true);
+  wal.Write(kSqliteCheckpointFrames + 10);
+  EXPECT_TRUE(wal.db().checkpoint_due());
+  EXPECT_LT(wal.FileBytes(), 64u * 1024);
+  wal.db().set_defer_checkpoints(false);
+  ASSERT_TRUE(wal.db().Checkpoint().ok());
+  EXPECT_FALSE(wal.db().checkpoint_due());
+  EXPECT_GT(wal.FileBytes(), uintmax_t{kSqliteCheckpointFrames} * 3900);
+  // Nothing was lost on the way.
+  auto rows = wal.db().Query("SELECT COUNT(*) FROM t");
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ(AsInt(rows->rows[0][0]), kSqliteCheckpointFrames + 10);
 }
 
 TEST(Transaction, RollsBackUnlessCommitted) {

@@ -1,6 +1,8 @@
 // StorePool: work runs on a worker with a connection of its own; what it
 // returns, or throws, reaches the awaiting coroutine; the connection always
-// goes back to the pool.
+// goes back to the pool. Short work on the embedded store runs on the
+// calling thread when the connection is idle, and leaves its checkpoints to
+// a worker.
 
 #include "server/store/store_pool.h"
 
@@ -9,12 +11,15 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "core/store/database.h"
+#include "server/store/open_store.h"
 
 namespace ensemble::testing {
 namespace {
@@ -89,6 +94,107 @@ TEST_F(StorePoolTest, AThrowingJobRethrowsInTheCallerAndFreesItsConnection) {
   });
   EXPECT_EQ(caught, "a bug");
   EXPECT_EQ(after, 0);
+}
+
+TEST_F(StorePoolTest, ShortWorkRunsOnTheCallingThreadWhenTheConnectionIsIdle) {
+  const auto caller = std::this_thread::get_id();
+  std::thread::id ran;
+  int64_t answer = 0;
+  RunCoroutine([&]() -> net::awaitable<void> {
+    answer = co_await pool_->RunShort([&](core::store::Database& db) {
+      ran = std::this_thread::get_id();
+      return core::store::AsInt(db.Query("SELECT 6 * 7")->rows[0][0]);
+    });
+  });
+  EXPECT_EQ(answer, 42);
+  EXPECT_EQ(ran, caller);
+}
+
+TEST_F(StorePoolTest, ShortWorkWaitsOnAWorkerWhileTheConnectionIsBusy) {
+  const auto caller = std::this_thread::get_id();
+  std::promise<void> held;
+  std::thread::id ran;
+  std::vector<std::string> order;
+  net::io_context ioc;
+  net::co_spawn(
+      ioc,
+      [&]() -> net::awaitable<void> {
+        co_await pool_->Run([&](core::store::Database&) {
+          held.set_value();
+          // Long enough for the short work below to find the connection taken.
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+          order.push_back("long");
+          return 0;
+        });
+      },
+      net::detached);
+  net::co_spawn(
+      ioc,
+      [&]() -> net::awaitable<void> {
+        held.get_future().wait();
+        co_await pool_->RunShort([&](core::store::Database&) {
+          ran = std::this_thread::get_id();
+          order.push_back("short");
+          return 0;
+        });
+      },
+      net::detached);
+  ioc.run();
+  EXPECT_NE(ran, caller);
+  EXPECT_EQ(order, (std::vector<std::string>{"long", "short"}));
+}
+
+TEST_F(StorePoolTest, ShortWorkPastItsBudgetHopsUntilTheNextWindow) {
+  const auto caller = std::this_thread::get_id();
+  bool hopped = false, inline_again = false;
+  RunCoroutine([&]() -> net::awaitable<void> {
+    // Work that spends the window's budget, then work right after it: that
+    // one hops. Tried a few times, since a stall of the test between the two
+    // (longer than the rest of the window) starts a new window.
+    for (int attempt = 0; attempt < 5 && !hopped; ++attempt) {
+      co_await pool_->RunShort([](core::store::Database&) {
+        std::this_thread::sleep_for(server::store::kShortWorkBudget + std::chrono::milliseconds(1));
+        return 0;
+      });
+      hopped = co_await pool_->RunShort(
+          [&](core::store::Database&) { return std::this_thread::get_id() != caller; });
+    }
+    std::this_thread::sleep_for(server::store::kShortWorkWindow);
+    inline_again = co_await pool_->RunShort(
+        [&](core::store::Database&) { return std::this_thread::get_id() == caller; });
+  });
+  EXPECT_TRUE(hopped);
+  EXPECT_TRUE(inline_again);
+}
+
+TEST_F(StorePoolTest, ShortWorkLeavesItsCheckpointToAWorker) {
+  const auto caller = std::this_thread::get_id();
+  const auto file = dir_ / server::store::kSqliteFileName;
+  uintmax_t after_short = 0, after_worker = 0;
+  bool due = false;
+  RunCoroutine([&]() -> net::awaitable<void> {
+    co_await pool_->RunShort([&](core::store::Database& db) {
+      EXPECT_EQ(std::this_thread::get_id(), caller);
+      core::store::Transaction txn(db);
+      EXPECT_TRUE(db.ExecScript("CREATE TABLE pool_test_filler (b BLOB)").ok());
+      const core::Status wrote = db.Exec(
+          "INSERT INTO pool_test_filler SELECT randomblob(3900) FROM (WITH RECURSIVE c(x) AS "
+          "(SELECT 1 "
+          "UNION ALL SELECT x + 1 FROM c WHERE x < $1) SELECT x FROM c)",
+          {core::store::Value(int64_t{core::store::kSqliteCheckpointFrames + 10})});
+      EXPECT_TRUE(wrote.ok()) << wrote.ToString();
+      EXPECT_TRUE(txn.Commit().ok());
+      due = dynamic_cast<core::store::SqliteDatabase&>(db).checkpoint_due();
+      after_short = std::filesystem::file_size(file);
+      return 0;
+    });
+    // The one worker runs jobs in order: the checkpoint, then this.
+    after_worker = co_await pool_->Run(
+        [&](core::store::Database&) { return std::filesystem::file_size(file); });
+  });
+  EXPECT_TRUE(due);
+  EXPECT_LT(after_short, uintmax_t{core::store::kSqliteCheckpointFrames} * 3900);
+  EXPECT_GT(after_worker, uintmax_t{core::store::kSqliteCheckpointFrames} * 3900);
 }
 
 }  // namespace
