@@ -70,8 +70,8 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
 
 // The JSON of one merged event: the fields of ToJson(CalendarEvent) plus
 // id, title, joinUrl, location, organizer, status, attendees (at most 50,
-// [{email, name}]), memberIds (every source's id, in order) and sources [{connector, calendar,
-// id}].
+// [{email, name}]), memberIds (every source's id, in order) and sources
+// [{connector, calendar, id}].
 nlohmann::json ToJson(const MergedEvent& merged);
 
 }  // namespace ensemble::core::calendar
