@@ -78,9 +78,9 @@ void MergeFields(std::span<const int32_t> members, std::vector<CalendarEvent>& c
     }
   }
   // id and created (the earliest-created copy's) are set by the caller.
-  for (int32_t i : members) {  // Copied: every source keeps its UID.
+  for (int32_t i : members) {
     if (!copies[i].uid.empty()) {
-      out.uid = copies[i].uid;
+      out.uid = std::move(copies[i].uid);
       break;
     }
   }
@@ -127,7 +127,7 @@ void MergeFields(std::span<const int32_t> members, std::vector<CalendarEvent>& c
   merged.sources.reserve(members.size());
   for (int32_t i : members) {
     CalendarEvent& c = copies[i];
-    merged.sources.push_back({std::move(c.id), c.source, std::move(c.calendar), std::move(c.uid)});
+    merged.sources.push_back({std::move(c.id), c.source, std::move(c.calendar)});
   }
 }
 
@@ -170,8 +170,9 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
   struct Placed {
     int64_t start, end;  // The best copy's; end as written.
     int32_t group;       // -1 where no group's best copy is.
+    int32_t earliest;    // The group's earliest-created copy.
   };
-  std::vector<Placed> placed(groups.active_count(), Placed{0, 0, -1});
+  std::vector<Placed> placed(groups.active_count(), Placed{0, 0, -1, -1});
   // Best copy first in each group; the earliest-created copy gives the id
   // (the best such on a tie; unknown creation times never win).
   std::vector<int32_t> earliest(group_count);
@@ -184,7 +185,8 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
       if (groups.rank(*it).created_key < groups.rank(earliest[g]).created_key) earliest[g] = *it;
     }
     const dedupe_internal::CopyRank& best = groups.rank(*first);
-    placed[static_cast<size_t>(groups.start_position(*first))] = {best.start, best.end, g};
+    placed[static_cast<size_t>(groups.start_position(*first))] = {best.start, best.end, g,
+                                                                  earliest[g]};
   }
   placed.erase(
       std::remove_if(placed.begin(), placed.end(), [](const Placed& p) { return p.group < 0; }),
@@ -195,7 +197,7 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
   size_t fetched = 0;
   for (size_t x = 0; x < placed.size();) {
     for (; fetched < std::min(placed.size(), x + kIdsAhead); ++fetched) {
-      __builtin_prefetch(&copies[earliest[placed[fetched].group]]);
+      __builtin_prefetch(&copies[placed[fetched].earliest]);
     }
     const int64_t start = placed[x].start;
     const int64_t raised = std::max(placed[x].end, start + 1);
@@ -208,7 +210,7 @@ std::vector<MergedEvent> MergeCalendarEvents(std::vector<CalendarEvent>&& copies
       dedupe_internal::SortSmall(
           placed.data() + x, placed.data() + end, [&](const Placed& a, const Placed& b) {
             if (a.end != b.end) return a.end < b.end;
-            const int c = copies[earliest[a.group]].id.compare(copies[earliest[b.group]].id);
+            const int c = copies[a.earliest].id.compare(copies[b.earliest].id);
             return c != 0 ? c < 0 : a.group < b.group;
           });
     }

@@ -150,6 +150,20 @@ class CopyGroups::UnionFind {
     return x;
   }
 
+  // Starts loading what Find(x) reads first.
+  void Prefetch(int32_t x) const {
+    __builtin_prefetch(&parent_[static_cast<size_t>(x)]);
+    __builtin_prefetch(&size_[static_cast<size_t>(x)]);
+    if (use_mask_) __builtin_prefetch(&mask_[static_cast<size_t>(x)]);
+  }
+
+  // Starts loading x's parent's entries (its root's, in most cases).
+  void PrefetchGroup(int32_t x) const {
+    const auto parent = static_cast<size_t>(parent_[static_cast<size_t>(x)]);
+    __builtin_prefetch(&parent_[parent]);
+    if (use_mask_) __builtin_prefetch(&mask_[parent]);
+  }
+
   // Rule 1: joins unconditionally.
   void Join(int32_t a, int32_t b) {
     a = Find(a), b = Find(b);
@@ -220,7 +234,18 @@ std::vector<int32_t> CopyGroups::Numbers(int32_t* group_count) {
   std::vector<int32_t> out(copies_.size(), -1);
   std::vector<int32_t> number(active_.size(), -1);
   int32_t next = 0;
-  for (size_t i = 0; i < copies_.size(); ++i) {
+  // Input order is not start order: a copy's root, and then the root's
+  // number, are fetched a few copies ahead.
+  constexpr size_t kRootsAhead = 16, kNumbersAhead = 8;
+  const size_t count = copies_.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i + kRootsAhead < count && rank_of_[i + kRootsAhead] >= 0) {
+      __builtin_prefetch(&root_[static_cast<size_t>(rank_of_[i + kRootsAhead])]);
+    }
+    if (i + kNumbersAhead < count && rank_of_[i + kNumbersAhead] >= 0) {
+      __builtin_prefetch(
+          &number[static_cast<size_t>(root_[static_cast<size_t>(rank_of_[i + kNumbersAhead])])]);
+    }
     const int32_t k = rank_of_[i];
     if (k < 0) continue;
     int32_t& n = number[static_cast<size_t>(root_[static_cast<size_t>(k)])];
@@ -275,10 +300,10 @@ void CopyGroups::SortByStart(std::vector<KeyedIndex>& items, const std::vector<i
   }
 }
 
-int32_t CopyGroups::InternMeetingKey(std::string_view key) {
+int32_t CopyGroups::InternMeetingKey(std::string_view key, uint64_t hash) {
   bool added = false;
   const int32_t id = key_ids_.Intern(
-      key, Hash(key),
+      key, hash,
       [this](int32_t other) {
         const size_t begin = key_begin_[static_cast<size_t>(other)];
         return std::string_view(key_texts_).substr(begin, key_begin_[other + 1] - begin);
@@ -301,6 +326,7 @@ void CopyGroups::Read() {
   // By input index, gathered into the arrays by k below.
   struct Fields {
     int64_t occurrence;
+    uint64_t title_mask;  // Copied here while the title's entry is in cache.
     int32_t uid, key, title;
   };
   std::vector<Near> near(n);
@@ -338,6 +364,11 @@ void CopyGroups::Read() {
   };
   for (size_t i = 0; i < std::min(n, kSlotsAhead); ++i) hash_ahead(i);
   for (size_t i = 0; i < n; ++i) {
+    if (i + 2 * kTextsAhead < n) {
+      const char* copy = reinterpret_cast<const char*>(&copies_[i + 2 * kTextsAhead]);
+      for (size_t line = 0; line < sizeof(CalendarEvent); line += 64)
+        __builtin_prefetch(copy + line);
+    }
     if (i + kTextsAhead < n) {
       const CalendarEvent& next = copies_[i + kTextsAhead];
       __builtin_prefetch(next.title.data());
@@ -368,9 +399,12 @@ void CopyGroups::Read() {
         {static_cast<uint64_t>(nr.end) - static_cast<uint64_t>(e.start), static_cast<int32_t>(i)});
     // The meeting key, from the join link (classified once per distinct
     // link), else a link in the location or (with no join link) the
-    // description.
+    // description. A new key's table slot is fetched here and the key
+    // interned after the UID and title, which hides the slot's miss.
     int32_t key = -1;
     bool personal = false;
+    bool pending_key = false;   // scratch holds a key to intern below.
+    int32_t pending_link = -1;  // The new link whose key that is.
     if (!e.join_url.empty()) {
       const int32_t link = links.Intern(
           e.join_url, hashes.link,
@@ -380,22 +414,24 @@ void CopyGroups::Read() {
         link_first.push_back(static_cast<int32_t>(i));
         scratch.clear();
         bool room = false;
-        link_key.push_back(AppendMeetingKey(e.join_url, &scratch, &room) ? InternMeetingKey(scratch)
-                                                                         : -1);
+        pending_key = AppendMeetingKey(e.join_url, &scratch, &room);
+        if (pending_key) pending_link = link;
+        link_key.push_back(-1);
         link_personal.push_back(room);
       }
       key = link_key[link];
       personal = link_personal[link];
     } else {
       scratch.clear();
-      if (AppendMeetingKey(e.location, &scratch, &personal) ||
-          AppendMeetingKey(e.description, &scratch, &personal)) {
-        key = InternMeetingKey(scratch);
-      }
+      pending_key = AppendMeetingKey(e.location, &scratch, &personal) ||
+                    AppendMeetingKey(e.description, &scratch, &personal);
+    }
+    uint64_t key_hash = 0;
+    if (pending_key) {
+      key_hash = Hash(scratch);
+      key_ids_.Prefetch(key_hash);
     }
     Fields& f = fields[i];
-    f.key = key;
-    nr.personal_room = key >= 0 && personal;
     if (e.uid.empty()) {
       f.uid = -1;
     } else {
@@ -408,6 +444,13 @@ void CopyGroups::Read() {
     // Titles are normalized here, while the copy's strings are in cache, not
     // in a later pass over the copies: rules 3 and 4 compare most of them.
     f.title = nr.has_title ? InternTitle(static_cast<int32_t>(i), hashes.title) : -1;
+    f.title_mask = f.title >= 0 ? normalized_[static_cast<size_t>(f.title)].word_mask : 0;
+    if (pending_key) {
+      key = InternMeetingKey(scratch, key_hash);
+      if (pending_link >= 0) link_key[static_cast<size_t>(pending_link)] = key;
+    }
+    f.key = key;
+    nr.personal_room = key >= 0 && personal;
     ranks_[i] = {e.start, e.end, static_cast<uint64_t>(e.created - 1), SourceRank(e.source),
                  FieldCount(e)};
   }
@@ -420,18 +463,13 @@ void CopyGroups::Read() {
   key_.resize(m);
   title_.resize(m);
   title_mask_.resize(m);
-  // Copies: the gather's reads are scattered. A title's mask is read through
-  // the copy's fields, so its line is fetched once the fields have come.
-  constexpr size_t kGatherAhead = 16, kMaskAhead = 8;
+  // Copies: the gather's reads are scattered.
+  constexpr size_t kGatherAhead = 16;
   for (size_t k = 0; k < m; ++k) {
     if (k + kGatherAhead < m) {
       const auto ahead = static_cast<size_t>(active_[k + kGatherAhead]);
       __builtin_prefetch(&near[ahead]);
       __builtin_prefetch(&fields[ahead]);
-    }
-    if (k + kMaskAhead < m) {
-      const int32_t t = fields[static_cast<size_t>(active_[k + kMaskAhead])].title;
-      if (t >= 0) __builtin_prefetch(&normalized_[static_cast<size_t>(t)]);
     }
     const auto i = static_cast<size_t>(active_[k]);
     near_[k] = near[i];
@@ -440,7 +478,7 @@ void CopyGroups::Read() {
     occurrence_[k] = f.occurrence;
     key_[k] = f.key;
     title_[k] = f.title;
-    title_mask_[k] = f.title >= 0 ? normalized_[static_cast<size_t>(f.title)].word_mask : 0;
+    title_mask_[k] = f.title_mask;
   }
 }
 
@@ -498,9 +536,20 @@ void CopyGroups::SameUidAndOccurrence(UnionFind& groups) {
   std::vector<int32_t> begin, members;
   CountingSort(
       active_.size(), uid_first_.size(), [this](size_t k) { return uid_[k]; }, &begin, &members);
+  // Members are read in bucket order but lie anywhere in start order: those
+  // a few buckets ahead are fetched while this one is joined.
+  constexpr size_t kMembersAhead = 16;
+  const size_t member_count = members.size();
+  size_t fetched = 0;
   for (size_t u = 0; u < uid_first_.size(); ++u) {
     int32_t* first = members.data() + begin[u];
     int32_t* last = members.data() + begin[u + 1];
+    for (const size_t until =
+             std::min(member_count, static_cast<size_t>(begin[u + 1]) + kMembersAhead);
+         fetched < until; ++fetched) {
+      __builtin_prefetch(&occurrence_[static_cast<size_t>(members[fetched])]);
+      groups.Prefetch(members[fetched]);
+    }
     if (last - first < 2) continue;
     // In start order already: occurrences differ only for moved ones.
     SortSmall(first, last, [this](int32_t a, int32_t b) {
@@ -514,38 +563,34 @@ void CopyGroups::SameUidAndOccurrence(UnionFind& groups) {
   }
 }
 
-// Rule 2: buckets of copies with the same meeting key hash, in hash order
-// (so unions happen in one order natively and in wasm), each in start
-// order; a copy is compared with the later ones starting before it ends.
+// Rule 2: a bucket of copies per meeting key, in order of the keys' first
+// sight in the input (so unions happen in one order natively and in wasm),
+// each in start order; a copy is compared with the later ones starting
+// before it ends.
 void CopyGroups::SameOnlineMeeting(UnionFind& groups) {
-  const size_t keys = key_ids_.size();
-  if (keys == 0) return;
-  std::vector<KeyedIndex> order(keys);
-  for (size_t id = 0; id < keys; ++id) {
-    order[id] = {key_ids_.hash(static_cast<int32_t>(id)), static_cast<int32_t>(id)};
-  }
-  std::sort(order.begin(), order.end(),
-            [](const KeyedIndex& a, const KeyedIndex& b) { return a.key < b.key; });
-  // Keys with equal hashes (different texts) share a bucket, as they would
-  // share a run of a sort by hash; the key ids then tell them apart.
-  std::vector<int32_t> bucket_of(keys);
-  int32_t buckets = 0;
-  for (size_t x = 0; x < keys; ++x) {
-    if (x == 0 || order[x].key != order[x - 1].key) ++buckets;
-    bucket_of[static_cast<size_t>(order[x].index)] = buckets - 1;
-  }
+  const auto buckets = static_cast<int32_t>(key_ids_.size());
+  if (buckets == 0) return;
   std::vector<int32_t> begin, members;
   CountingSort(
-      active_.size(), static_cast<size_t>(buckets),
-      [&](size_t k) { return key_[k] < 0 ? -1 : bucket_of[key_[k]]; }, &begin, &members);
+      active_.size(), static_cast<size_t>(buckets), [this](size_t k) { return key_[k]; }, &begin,
+      &members);
+  // Members lie anywhere in start order: those ahead are fetched while
+  // this bucket is compared.
+  constexpr size_t kMembersAhead = 16;
+  size_t fetched = 0;
   for (int32_t b = 0; b < buckets; ++b) {
     const int32_t last = begin[b + 1];
+    for (const size_t until = std::min(members.size(), static_cast<size_t>(last) + kMembersAhead);
+         fetched < until; ++fetched) {
+      __builtin_prefetch(&near_[static_cast<size_t>(members[fetched])]);
+      groups.Prefetch(members[fetched]);
+    }
     for (int32_t i = begin[b]; i + 1 < last; ++i) {
       const int32_t a = members[i];
       const Near& na = near_[a];
       for (int32_t j = i + 1; j < last && near_[members[j]].start < na.end; ++j) {
         const int32_t c = members[j];
-        if (key_[c] != key_[a] || groups.Blocked(a, c)) continue;
+        if (groups.Blocked(a, c)) continue;
         if ((na.personal_room || near_[c].personal_room) && !TitlesMatch(a, c)) continue;
         groups.JoinAcrossCalendars(a, c);
       }
@@ -556,7 +601,24 @@ void CopyGroups::SameOnlineMeeting(UnionFind& groups) {
 // Rule 3: neighbours in start order among timed copies.
 void CopyGroups::SameTimesAndTitles(UnionFind& groups) {
   const auto n = static_cast<int32_t>(active_.size());
+  // A copy's group and title lie anywhere: those of the copies ahead are
+  // fetched while this one is compared (the title's text once its entry
+  // has come).
+  constexpr int32_t kGroupsAhead = 16, kTextsAhead = 8;
   for (int32_t a = 0; a < n; ++a) {
+    if (a + kGroupsAhead < n) {
+      groups.PrefetchGroup(a + kGroupsAhead);
+      const int32_t t = title_[a + kGroupsAhead];
+      if (t >= 0) __builtin_prefetch(&normalized_[static_cast<size_t>(t)]);
+    }
+    if (a + kTextsAhead < n) {
+      const int32_t t = title_[a + kTextsAhead];
+      if (t >= 0) {
+        const NormalizedTitle& nt = normalized_[static_cast<size_t>(t)];
+        __builtin_prefetch(titles_.data() + nt.text_begin);
+        __builtin_prefetch(words_.data() + nt.words_begin);
+      }
+    }
     const Near& pa = near_[a];
     if (pa.all_day || !pa.has_title) continue;
     for (int32_t b = a + 1; b < n && near_[b].start - pa.start <= kDedupeTimeToleranceSeconds;

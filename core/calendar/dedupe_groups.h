@@ -6,10 +6,12 @@
 // The copies are read once, in input order, into compact arrays, which are
 // then gathered into start order; every rule walks those arrays and compares
 // texts as dense ids (equal ids are equal texts). Buckets are filled by
-// counting sorts and the start order by a radix sort, so apart from a sort
-// of the distinct meeting keys the work grows linearly with the copies. On
-// a large input the copies no longer fit in cache, so the reads of the
-// copies ahead (and of their hash table slots) are started early.
+// counting sorts and the start order by a radix sort, so the work grows
+// linearly with the copies (only a bucket's few members are ever sorted).
+// On a large input neither the copies nor the arrays fit in cache, and a
+// bucket's members lie anywhere in start order, so every pass starts the
+// reads of the items a few steps ahead (copies, hash table slots, group
+// roots) while it works on the current one.
 //
 // One object per merge, not thread-safe; `copies` must outlive it.
 
@@ -28,8 +30,9 @@
 
 namespace ensemble::core::calendar::dedupe_internal {
 
-// A 64-bit hash that is the same natively and in wasm (std::hash is not), so
-// buckets sort alike and unions happen in the same order on both sides.
+// The interning tables' 64-bit hash. No result depends on it (ids come in
+// order of first sight), but it is the same natively and in wasm (std::hash
+// is not), so both probe alike.
 uint64_t Hash(std::string_view s);
 
 // Runs up to this long are sorted by insertion: they are short and nearly
@@ -91,7 +94,6 @@ class TextIds {
   }
 
   size_t size() const { return hashes_.size(); }
-  uint64_t hash(int32_t id) const { return hashes_[static_cast<size_t>(id)]; }
 
  private:
   struct Slot {
@@ -161,7 +163,7 @@ class CopyGroups {
   void Read();
   void SortByStart(std::vector<KeyedIndex>& items, const std::vector<int64_t>& start);
   int32_t InternTitle(int32_t i, uint64_t hash);
-  int32_t InternMeetingKey(std::string_view key);
+  int32_t InternMeetingKey(std::string_view key, uint64_t hash);
   int32_t TitleId(int32_t k);
   std::string_view Title(int32_t k);
   std::span<const uint64_t> Words(int32_t k);

@@ -54,14 +54,20 @@ std::set<std::set<std::string>> Groups(const std::vector<MergedEvent>& merged) {
   return out;
 }
 
-// No merged event holds two copies of one calendar unless they share a UID.
-void ExpectNoCalendarTwice(const std::vector<MergedEvent>& merged) {
+// No merged event of `input` holds two copies of one calendar unless they
+// share a UID.
+void ExpectNoCalendarTwice(const std::vector<CalendarEvent>& input,
+                           const std::vector<MergedEvent>& merged) {
+  std::map<std::string, std::string> uid_by_id;
+  for (const CalendarEvent& e : input) uid_by_id[e.id] = e.uid;
   for (const MergedEvent& m : merged) {
     std::map<std::string, std::string> uid_by_calendar;
     for (const MergedSource& s : m.sources) {
-      auto [it, added] = uid_by_calendar.try_emplace(s.calendar, s.uid);
+      ASSERT_TRUE(uid_by_id.count(s.id)) << s.id;
+      const std::string& uid = uid_by_id[s.id];
+      auto [it, added] = uid_by_calendar.try_emplace(s.calendar, uid);
       if (!added) {
-        EXPECT_TRUE(!s.uid.empty() && it->second == s.uid)
+        EXPECT_TRUE(!uid.empty() && it->second == uid)
             << "two copies of " << s.calendar << " in " << m.event.id;
       }
     }
@@ -191,6 +197,21 @@ TEST(Dedupe, RecurringOccurrencesJoinOccurrenceByOccurrence) {
   }
 }
 
+TEST(Dedupe, TheMergedEventKeepsTheFirstUidInSourceOrder) {
+  // Rule 3 joins each pair; the Google copy ranks first.
+  CalendarEvent google = Timed("g1", SourceKind::kGoogle, "Work", kT0, kT0 + kHour, "Budget");
+  CalendarEvent ics = Timed("ics1", SourceKind::kIcs, "iCloud", kT0, kT0 + kHour, "Budget");
+  ics.uid = "from-ics@example.com";
+  std::vector<MergedEvent> merged = MergeCalendarEvents({google, ics});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].sources[0].id, "g1");
+  EXPECT_EQ(merged[0].event.uid, "from-ics@example.com");  // The best copy has none.
+  google.uid = "from-google@example.com";
+  merged = MergeCalendarEvents({google, ics});
+  ASSERT_EQ(merged.size(), 1u);
+  EXPECT_EQ(merged[0].event.uid, "from-google@example.com");
+}
+
 TEST(Dedupe, OccurrencesMoreThanTwoMinutesApartAreNotRuleOne) {
   CalendarEvent a = Timed("a", SourceKind::kIcs, "A", kT0, kT0 + kHour, "Alpha");
   CalendarEvent b = Timed("b", SourceKind::kIcs, "A", kT0 + 3 * kMinute, kT0 + kHour, "Beta");
@@ -252,13 +273,14 @@ TEST(Dedupe, NeverJoinsTwoCopiesOfOneCalendar) {
 TEST(Dedupe, NeverJoinsTwoCopiesOfOneCalendarThroughAThird) {
   // B's copy matches both of A's; transitivity must not put A's two
   // interviews into one event.
-  const std::vector<MergedEvent> merged = MergeCalendarEvents({
+  const std::vector<CalendarEvent> interviews = {
       Timed("a1", SourceKind::kIcs, "A", kT0, kT0 + kHour, "Interview"),
       Timed("a2", SourceKind::kIcs, "A", kT0 + 60, kT0 + kHour + 60, "Interview"),
       Timed("b1", SourceKind::kGoogle, "B", kT0 + 30, kT0 + kHour + 30, "Interview"),
-  });
+  };
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::vector(interviews));
   EXPECT_EQ(merged.size(), 2u);
-  ExpectNoCalendarTwice(merged);
+  ExpectNoCalendarTwice(interviews, merged);
   // The same through rule 2 and a shared Zoom link.
   std::vector<CalendarEvent> zoom = {
       Timed("z1", SourceKind::kIcs, "A", kT0, kT0 + kHour, "Interview one"),
@@ -266,9 +288,9 @@ TEST(Dedupe, NeverJoinsTwoCopiesOfOneCalendarThroughAThird) {
       Timed("z3", SourceKind::kGoogle, "B", kT0, kT0 + kHour, "Interviews"),
   };
   for (CalendarEvent& e : zoom) e.join_url = "https://us02web.zoom.us/j/85412345678?pwd=abc";
-  const std::vector<MergedEvent> by_link = MergeCalendarEvents(std::move(zoom));
+  const std::vector<MergedEvent> by_link = MergeCalendarEvents(std::vector(zoom));
   EXPECT_EQ(by_link.size(), 2u);
-  ExpectNoCalendarTwice(by_link);
+  ExpectNoCalendarTwice(zoom, by_link);
 }
 
 TEST(Dedupe, SameTimeDifferentTitlesOrSameTitleDifferentTimesStayApart) {
@@ -406,10 +428,10 @@ TEST(Dedupe, ManyCalendarsUseTheListPath) {
                            kT0, kT0 + kHour, "Launch"));
   }
   copies.push_back(Timed("dup", SourceKind::kIcs, "cal5", kT0, kT0 + kHour, "Launch"));
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::vector(copies));
   ASSERT_EQ(merged.size(), 2u);
   EXPECT_EQ(merged[0].sources.size() + merged[1].sources.size(), 71u);
-  ExpectNoCalendarTwice(merged);
+  ExpectNoCalendarTwice(copies, merged);
 }
 
 TEST(Dedupe, SixThousandEvents) {
@@ -440,13 +462,13 @@ TEST(Dedupe, SixThousandEvents) {
                             "Holiday " + std::to_string(d) + " (observed)"));
   }
   ASSERT_EQ(copies.size(), 6600u);
-  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::move(copies));
+  const std::vector<MergedEvent> merged = MergeCalendarEvents(std::vector(copies));
   ASSERT_EQ(merged.size(), 2300u);
   for (const MergedEvent& m : merged) {
     ASSERT_EQ(m.sources.size(), m.event.all_day ? 2u : 3u) << m.event.title;
     if (!m.event.all_day) EXPECT_EQ(m.event.title.rfind("Project ", 0), 0u);
   }
-  ExpectNoCalendarTwice(merged);
+  ExpectNoCalendarTwice(copies, merged);
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ MergedEvent Event(std::string id, int64_t start, int64_t end, std::string title,
   for (std::string& a : attendees) e.attendees.push_back({std::move(a), ""});
   MergedEvent m;
   m.event = e;
-  m.sources = {{e.id, e.source, e.calendar, e.uid}};
+  m.sources = {{e.id, e.source, e.calendar}};
   return m;
 }
 
@@ -43,7 +43,7 @@ TEST(MeetingMatch, VendorEventIdWins) {
   // The second event has an Outlook copy whose Graph id the vendor names.
   CalendarEvent outlook = events[1].event;
   outlook.id = "outlook:AAMkGraph";
-  events[1].sources.push_back({outlook.id, outlook.source, outlook.calendar, outlook.uid});
+  events[1].sources.push_back({outlook.id, outlook.source, outlook.calendar});
   Meeting m = At(kMeetingStart, kMeetingStart + kOneHour, "Roadmap");
   m.vendor_event_id = "AAMkGraph";
   MeetingMatch match = MatchMeeting(m, events);
