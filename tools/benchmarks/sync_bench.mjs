@@ -2,7 +2,8 @@
 // The sync suite of tools/bench: prints one JSON object per line,
 // {"metric", "value", "unit", "better"}. Everything runs against real server
 // processes on 127.0.0.1 (ENSEMBLE_SERVER_BIN, default
-// build/native/server/ensemble_server), one per store, over keep-alive HTTP.
+// build/native/server/ensemble_server), one per store, over keep-alive HTTP
+// (the pushing clients through node:http, each on its own connection).
 //
 //   sync.push_mut_s.batchB.pg|.sqlite  task.create mutations per second, one
 //                                      client pushing batches of B (1, 100,
@@ -24,6 +25,12 @@
 //   sync.push_ratio_pgbench            batch-1 push rate / pgbench TPS, both
 //                                      with one client
 //   sync.push_ratio_pgbench.c50        the same with 50 clients
+//   sync.healthz_req_s.pg              GET /healthz (one SELECT 1 through the
+//                                      store) one after another, one client:
+//                                      the ceiling for a request that reaches
+//                                      the store
+//   sync.healthz_ratio_pgbench         that rate / pgbench TPS (one client):
+//                                      the ceiling of push_ratio_pgbench
 //
 // PostgreSQL: ENSEMBLE_TEST_DATABASE_URL names an admin connection; each
 // store run gets a fresh database, dropped afterwards. Without it the .pg
@@ -33,6 +40,7 @@
 import {execFileSync} from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -48,6 +56,7 @@ const kConcurrentPushesEach = quick ? 20 : 60;
 const kCatchupChanges = 10000;
 const kSeedBatch = 1000;  // The server's kMaxPushMutations.
 const kPgbenchSeconds = quick ? 3 : 8;
+const kHealthRequests = quick ? 2000 : 5000;
 const kMaxPullPages = 1000;
 const kPgBin = process.env.ENSEMBLE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -90,6 +99,7 @@ class RawClient {
     this.body = {clientGroupId: `g-${this.clientId}`, clientId: this.clientId};
     this.prefix = newPrefix();
     this.next = 1;
+    this.agent = new http.Agent({keepAlive: true, maxSockets: 1});
   }
 
   mutations(count) {
@@ -102,16 +112,55 @@ class RawClient {
   }
 
   async push(count) {
-    const res = await fetch(`${this.url}/api/sync/push`, {
-      method: 'POST',
-      headers: {'content-type': 'application/json'},
-      body: JSON.stringify({...this.body, mutations: this.mutations(count)}),
-    });
-    const body = await res.json();
-    if (res.status !== 200 || body.lastMutationId !== this.next - 1) {
-      throw new Error(`push answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    const {status, body} = await requestJson(
+        this.agent, 'POST', `${this.url}/api/sync/push`,
+        JSON.stringify({...this.body, mutations: this.mutations(count)}));
+    if (status !== 200 || body.lastMutationId !== this.next - 1) {
+      throw new Error(`push answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
     }
   }
+}
+
+// One request on the client's own keep-alive connection, its answer parsed
+// as JSON. node:http, not fetch: fetch (undici) spends 0.3-0.4 ms of its own
+// on each request on this machine, as much as the server's whole batch-1
+// push, and that is the client's cost, not the server's.
+function requestJson(agent, method, url, body = null) {
+  return new Promise((resolve, reject) => {
+    const headers = body === null ? {} : {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(body),
+    };
+    const req = http.request(url, {method, agent, headers}, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => { text += chunk; });
+      res.on('end', () => {
+        try {
+          resolve({status: res.statusCode, body: JSON.parse(text)});
+        } catch (e) {
+          reject(new Error(`${method} ${url} answered ${res.statusCode} with no JSON: ${text.slice(0, 300)}`));
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end(body ?? undefined);
+  });
+}
+
+// GET /healthz one after another from one client: a request whose only
+// store work is one `SELECT 1` round trip, the ceiling for any request that
+// reaches the store (a push does that and writes and commits besides).
+async function healthRate(url) {
+  const agent = new http.Agent({keepAlive: true, maxSockets: 1});
+  const total = kHealthRequests;
+  for (let i = 0; i < 200; ++i) await requestJson(agent, 'GET', `${url}/healthz`);  // Warm-up.
+  const start = now();
+  for (let done = 0; done < total; ++done) {
+    const {status} = await requestJson(agent, 'GET', `${url}/healthz`);
+    if (status !== 200) throw new Error(`healthz answered ${status}`);
+  }
+  return total / ((now() - start) / 1000);
 }
 
 async function pushRate(url, batch) {
@@ -264,6 +313,7 @@ async function main() {
   const batch1 = {};
   const catchup = {};
   let c50 = null;
+  let health = null;
   for (const store of stores) {
     await withStore(store, adminUrl, async (url) => {
       for (const batch of [1, 100, 1000]) {
@@ -273,6 +323,9 @@ async function main() {
         emit(`sync.push_mut_s.batch${batch}.${store}`, rate, 'mut/s', 'higher');
       }
       if (store === 'pg') {
+        log(`pg: ${kHealthRequests} health checks from one client`);
+        health = await healthRate(url);
+        emit('sync.healthz_req_s.pg', health, 'req/s', 'higher');
         log(`pg: ${kConcurrentClients} clients pushing batch-1`);
         c50 = await concurrentPushes(url);
         emit('sync.push_p99_ms.c50', c50.p99, 'ms', 'lower');
@@ -301,6 +354,7 @@ async function main() {
     emit('sync.pgbench_tps.c1', tps1, 'tx/s', 'higher');
     emit(`sync.pgbench_tps.c${kConcurrentClients}`, tps50, 'tx/s', 'higher');
     emit('sync.push_ratio_pgbench', batch1.pg / tps1, 'ratio', 'higher');
+    emit('sync.healthz_ratio_pgbench', health / tps1, 'ratio', 'higher');
     emit(`sync.push_ratio_pgbench.c${kConcurrentClients}`, c50.rate / tps50, 'ratio', 'higher');
   }
 }
