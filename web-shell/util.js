@@ -40,23 +40,45 @@ export function fill(node, ...children) {
 // else took the focus. Views keep their inputs across renders, but moving a
 // node into a freshly built section takes it out of the page, which blurs
 // it: a pull landing while someone types would otherwise send their next
-// key, Enter included, to the page instead of the input.
+// key, Enter included, to the page instead of the input. An element the
+// render built anew (a row's buttons are) is found again by what it is and
+// whose: its data-testid and its row's data-id (see counterpartOf), so that
+// a keyboard user who changes a task's status from its button stays on it.
 export function keepFocus(render) {
   const focused = document.activeElement;
   const kept = focused && focused !== document.body ? focused : null;
   const caret = kept && typeof kept.selectionStart === 'number'
     ? [kept.selectionStart, kept.selectionEnd, kept.selectionDirection] : null;
+  const key = kept ? focusKey(kept) : null;
   try {
     return render();
   } finally {
     // Only focus that was lost comes back: a render that moves it on purpose
     // (an editor opening) keeps its choice.
     const lost = !document.activeElement || document.activeElement === document.body;
-    if (kept?.isConnected && lost) {
-      kept.focus({preventScroll: true});
-      if (caret) kept.setSelectionRange(...caret);
+    const target = !lost || !kept ? null : kept.isConnected ? kept : counterpartOf(key);
+    if (target) {
+      target.focus({preventScroll: true});
+      if (caret && target === kept) target.setSelectionRange(...caret);
     }
   }
+}
+
+// What a focused element is, in terms a re-render keeps: its data-testid and
+// the data-id of the record row it belongs to (null when it is in none).
+function focusKey(element) {
+  const testid = element.dataset?.testid;
+  if (!testid) return null;
+  return {testid, row: element.closest('[data-id]')?.dataset.id ?? null};
+}
+
+// The one element in the page with `key`'s testid in the row with its id,
+// or null when there is none or more than one (then no guess is made).
+function counterpartOf(key) {
+  if (!key) return null;
+  const found = [...document.querySelectorAll(`[data-testid="${CSS.escape(key.testid)}"]`)]
+    .filter((element) => (element.closest('[data-id]')?.dataset.id ?? null) === key.row);
+  return found.length === 1 ? found[0] : null;
 }
 
 // A JSON request to the server: the parsed reply, or an Error carrying the

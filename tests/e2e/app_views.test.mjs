@@ -55,6 +55,20 @@ test('the details editor sets priority, labels and due; Today lists due work', a
   assert.deepEqual(await page.locator(`${byTestId('today-due')} ${byTestId('today-item')} a`).allTextContents(),
                    ['Pay the invoice']);
   await screenshot(page, 'app_views-today');
+
+  // A keyboard user changes a status from its button: the change re-renders
+  // Today, which builds every row's button anew, and the focus stays on that
+  // task's status button instead of falling to the page.
+  const invoice = page.locator(byTestId('today-item'), {hasText: 'Pay the invoice'});
+  const invoiceId = await invoice.getAttribute('data-id');
+  await invoice.locator(byTestId('today-status')).focus();
+  await page.keyboard.press('Enter');
+  await page.locator(`${byTestId('today-item')}[data-id="${invoiceId}"][data-status="doing"]`).waitFor();
+  assert.deepEqual(await page.evaluate(() => [document.activeElement.dataset.testid,
+                                              document.activeElement.closest('[data-id]')?.dataset.id]),
+                   ['today-status', invoiceId]);
+  await synced(page);
+  assert.equal(query(`SELECT status FROM tasks WHERE id = '${invoiceId}'`), 'doing');
 });
 
 test('a reminder shows in Today at its time, counts in the sidebar, and Dismiss reaches the server',
