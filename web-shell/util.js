@@ -64,12 +64,14 @@ export function keepFocus(render) {
   }
 }
 
+// The data-id of the record row an element belongs to, or null.
+const rowIdOf = (element) => element.closest('[data-id]')?.dataset.id ?? null;
+
 // What a focused element is, in terms a re-render keeps: its data-testid and
-// the data-id of the record row it belongs to (null when it is in none).
+// its row's id.
 function focusKey(element) {
   const testid = element.dataset?.testid;
-  if (!testid) return null;
-  return {testid, row: element.closest('[data-id]')?.dataset.id ?? null};
+  return testid ? {testid, row: rowIdOf(element)} : null;
 }
 
 // The one element in the page with `key`'s testid in the row with its id,
@@ -77,7 +79,7 @@ function focusKey(element) {
 function counterpartOf(key) {
   if (!key) return null;
   const found = [...document.querySelectorAll(`[data-testid="${CSS.escape(key.testid)}"]`)]
-    .filter((element) => (element.closest('[data-id]')?.dataset.id ?? null) === key.row);
+    .filter((element) => rowIdOf(element) === key.row);
   return found.length === 1 ? found[0] : null;
 }
 

@@ -86,6 +86,26 @@ void CountingSort(size_t n, size_t buckets, BucketOf&& bucket_of, std::vector<in
   (*begin)[buckets] = static_cast<int32_t>(members->size());
 }
 
+// Hands the members of counting-sort buckets to `fetch` a fixed distance
+// ahead of the bucket being worked on, each once: a bucket's members lie
+// anywhere in start order, so their entries are started early.
+class MembersAhead {
+ public:
+  explicit MembersAhead(const std::vector<int32_t>& members) : members_(members) {}
+
+  // Fetches the members before position end + kDistance not yet fetched.
+  template <typename Fetch>
+  void Through(size_t end, Fetch&& fetch) {
+    const size_t until = std::min(members_.size(), end + kDistance);
+    for (; next_ < until; ++next_) fetch(static_cast<size_t>(members_[next_]));
+  }
+
+ private:
+  static constexpr size_t kDistance = 16;
+  const std::vector<int32_t>& members_;
+  size_t next_ = 0;
+};
+
 }  // namespace
 
 uint64_t Hash(std::string_view s) {
@@ -536,20 +556,14 @@ void CopyGroups::SameUidAndOccurrence(UnionFind& groups) {
   std::vector<int32_t> begin, members;
   CountingSort(
       active_.size(), uid_first_.size(), [this](size_t k) { return uid_[k]; }, &begin, &members);
-  // Members are read in bucket order but lie anywhere in start order: those
-  // a few buckets ahead are fetched while this one is joined.
-  constexpr size_t kMembersAhead = 16;
-  const size_t member_count = members.size();
-  size_t fetched = 0;
+  MembersAhead ahead(members);
   for (size_t u = 0; u < uid_first_.size(); ++u) {
     int32_t* first = members.data() + begin[u];
     int32_t* last = members.data() + begin[u + 1];
-    for (const size_t until =
-             std::min(member_count, static_cast<size_t>(begin[u + 1]) + kMembersAhead);
-         fetched < until; ++fetched) {
-      __builtin_prefetch(&occurrence_[static_cast<size_t>(members[fetched])]);
-      groups.Prefetch(members[fetched]);
-    }
+    ahead.Through(static_cast<size_t>(begin[u + 1]), [&](size_t k) {
+      __builtin_prefetch(&occurrence_[k]);
+      groups.Prefetch(static_cast<int32_t>(k));
+    });
     if (last - first < 2) continue;
     // In start order already: occurrences differ only for moved ones.
     SortSmall(first, last, [this](int32_t a, int32_t b) {
@@ -574,17 +588,13 @@ void CopyGroups::SameOnlineMeeting(UnionFind& groups) {
   CountingSort(
       active_.size(), static_cast<size_t>(buckets), [this](size_t k) { return key_[k]; }, &begin,
       &members);
-  // Members lie anywhere in start order: those ahead are fetched while
-  // this bucket is compared.
-  constexpr size_t kMembersAhead = 16;
-  size_t fetched = 0;
+  MembersAhead ahead(members);
   for (int32_t b = 0; b < buckets; ++b) {
     const int32_t last = begin[b + 1];
-    for (const size_t until = std::min(members.size(), static_cast<size_t>(last) + kMembersAhead);
-         fetched < until; ++fetched) {
-      __builtin_prefetch(&near_[static_cast<size_t>(members[fetched])]);
-      groups.Prefetch(members[fetched]);
-    }
+    ahead.Through(static_cast<size_t>(last), [&](size_t k) {
+      __builtin_prefetch(&near_[k]);
+      groups.Prefetch(static_cast<int32_t>(k));
+    });
     for (int32_t i = begin[b]; i + 1 < last; ++i) {
       const int32_t a = members[i];
       const Near& na = near_[a];
