@@ -22,13 +22,13 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
     : env_(env),
       pool_(std::move(pool)),
       secret_box_(std::move(secret_box)),
-      credentials_(*secret_box_, config.operator_model, config.accounts),
+      credentials_(*secret_box_, config.operator_model, config.accounts, config.private_links),
       auth_(*pool_, env, config),
       settings_(*pool_, credentials_, env),
       spaces_(*pool_, env),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
-      sync_(*pool_, *env.logger, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      sync_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       apply_(
           *pool_, credentials_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); },
           &link_reader_),
@@ -65,10 +65,24 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
           app->model_connections_.get()));
   app->assistant_->set_app_reader(&app->link_reader_);
   app->AddRoutes();
+  app->router_.SetGuard(http::RequestGuard(config.http_addr, config.allowed_hosts));
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
       http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));
   app->port_ = app->listener_->endpoint().port();
+  if (!config.accounts && !app->listener_->endpoint().address().is_loopback()) {
+    if (!config.local_on_network) {
+      return Status(core::codes::kFailedPrecondition,
+                    "local mode trusts everyone who connects, and " + config.http_addr +
+                        " is reachable from other machines: listen on 127.0.0.1, turn accounts "
+                        "on (ENSEMBLE_ACCOUNTS=on), or set ENSEMBLE_LOCAL_ON_NETWORK=on to "
+                        "accept the risk");
+    }
+    env.logger->Log(core::platform::LogLevel::kWarning,
+                    "local mode on " + config.http_addr +
+                        " (ENSEMBLE_LOCAL_ON_NETWORK=on): anyone who reaches this address can "
+                        "read and change everything, with no sign-in");
+  }
   app->listener_->Start();
   if (app->pool_->dialect() == core::store::Dialect::kPostgres) {
     App* self = app.get();

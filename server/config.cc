@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 namespace ensemble::server {
 namespace {
@@ -78,6 +79,27 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   }
   if (const char* v = get("ENSEMBLE_COOKIE_SECURE")) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.secure_cookies, ParseSwitch("ENSEMBLE_COOKIE_SECURE", v));
+  }
+  if (const char* v = get("ENSEMBLE_ALLOWED_HOSTS")) {
+    std::string_view rest(v);
+    while (!rest.empty()) {
+      const size_t comma = rest.find(',');
+      std::string_view name = rest.substr(0, comma);
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
+      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
+      if (name.empty()) continue;
+      if (name.find_first_of("/*@ ") != std::string_view::npos) {
+        return core::Status(core::codes::kInvalidArgument,
+                            "ENSEMBLE_ALLOWED_HOSTS must list host names separated by commas, "
+                            "not '" +
+                                std::string(name) + "'");
+      }
+      config.allowed_hosts.emplace_back(name);
+    }
+  }
+  if (const char* v = get("ENSEMBLE_LOCAL_ON_NETWORK")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.local_on_network, ParseSwitch("ENSEMBLE_LOCAL_ON_NETWORK", v));
   }
   // Secrets: checked where they are used (App::Create), never echoed here.
   if (const char* v = get("ENSEMBLE_SECRET_KEY")) config.secret_key = v;

@@ -2,7 +2,8 @@
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
 // ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS,
 // ENSEMBLE_STORE_CONNECTIONS, ENSEMBLE_ACCOUNTS, ENSEMBLE_SIGNUP,
-// ENSEMBLE_COOKIE_SECURE, ENSEMBLE_PRIVATE_LINKS, ENSEMBLE_SECRET_KEY and the operator's model:
+// ENSEMBLE_COOKIE_SECURE, ENSEMBLE_ALLOWED_HOSTS, ENSEMBLE_LOCAL_ON_NETWORK,
+// ENSEMBLE_PRIVATE_LINKS, ENSEMBLE_SECRET_KEY and the operator's model:
 // ENSEMBLE_MODEL_PROVIDER, ENSEMBLE_MODEL_BASE_URL, ENSEMBLE_MODEL,
 // ENSEMBLE_MODEL_API_KEY, ENSEMBLE_MODEL_CALL_TIMEOUT_MS) with defaults that run a developer server
 // from the repository root.
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/model/model_timeout.h"
@@ -77,8 +79,9 @@ struct Config {
 
   // ENSEMBLE_ACCOUNTS=on|off (off: local mode; see the top of this file).
   bool accounts = false;
-  // ENSEMBLE_PRIVATE_LINKS=on|off: whether a connected app's link may point
-  // to a loopback or private network address. Default: on in local mode
+  // ENSEMBLE_PRIVATE_LINKS=on|off: whether an address a person supplies (a
+  // connected app's link, their own model base URL) may point to a loopback
+  // or private network address. Default: on in local mode
   // (the person's own machine and network), off in accounts mode, where a
   // person must not make the server read its own network.
   bool private_links = true;
@@ -86,9 +89,18 @@ struct Config {
   // first account may sign up (the operator's own); later sign-ups are
   // refused with FORBIDDEN. open: anyone who reaches the server may.
   bool open_signup = false;
-  // ENSEMBLE_COOKIE_SECURE=on|off: add Secure to the session cookie. Turn it
-  // on whenever the server is reached over https.
+  // ENSEMBLE_COOKIE_SECURE=on|off: add Secure to the session cookie, and
+  // name it "__Host-ensemble_session". Turn it on whenever the server is
+  // reached over https.
   bool secure_cookies = false;
+  // ENSEMBLE_ALLOWED_HOSTS: comma-separated host names (or addresses) this
+  // server answers for besides the loopback ones and the address it binds;
+  // a request naming any other Host is refused (server/http/request_guard.h).
+  std::vector<std::string> allowed_hosts;
+  // ENSEMBLE_LOCAL_ON_NETWORK=on|off: local mode trusts whoever connects, so
+  // it refuses to listen on an address other machines reach unless this is
+  // on; then every start prints a warning.
+  bool local_on_network = false;
   // ENSEMBLE_SECRET_KEY: base64 of 32 bytes that encrypts saved secrets
   // (server/credentials/secret_box.h). Empty: <data_dir>/secret.key, made on
   // first run. Processes sharing a PostgreSQL database need the same key.

@@ -168,9 +168,20 @@ Result<json> ServerSync::Push(store::Database& db, const json& request,
 
 Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::string* account_id,
                             int64_t version, Status& verdict, json& details) {
+  const int64_t client_time = m["clientTime"].get<int64_t>();
+  if (clock_) {
+    const int64_t ahead = client_time - clock_->NowMillis();
+    if (ahead > kMaxClientTimeAheadMs) {
+      verdict = Status(codes::kClientClockAhead,
+                       "this device's clock is " + std::to_string(ahead / (60 * 60 * 1000)) +
+                           " hours ahead of the server's, so the change was not saved: set the "
+                           "device's date and time right, then make it again");
+      return Status::Ok();
+    }
+  }
   store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
   ENSEMBLE_RETURN_IF_ERROR(one.status());
-  MutationContext ctx(db, m["clientTime"].get<int64_t>(), nullptr, version);
+  MutationContext ctx(db, client_time, nullptr, version);
   const std::string& name = m["name"].get_ref<const std::string&>();
   Status st =
       account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"]) : Status::Ok();

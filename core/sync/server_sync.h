@@ -19,14 +19,28 @@
 #include <string>
 
 #include "core/base/status.h"
+#include "core/platform/env.h"
 #include "core/store/database.h"
 #include "core/sync/sync_config.h"
+
+namespace ensemble::core {
+namespace codes {
+// A pushed mutation whose clientTime is over kMaxClientTimeAheadMs ahead of
+// the server's clock: rejected, since it would stay "newest" until then.
+inline constexpr std::string_view kClientClockAhead = "CLIENT_CLOCK_AHEAD";
+}  // namespace codes
+}  // namespace ensemble::core
 
 namespace ensemble::core::sync {
 
 inline constexpr size_t kMaxPushMutations = 1000;  // Per push request.
 inline constexpr size_t kMaxPullRows = 1000;       // Per pull response page.
 inline constexpr size_t kMaxClientIdChars = 64;
+// A pushed mutation stamped further ahead of the server's clock than this is
+// rejected (CLIENT_CLOCK_AHEAD): its time would sort after every real change
+// for as long as the stamp stays in the future ("unseen" news, last-write
+// order), and a device clock a day off is wrong, not skewed.
+inline constexpr int64_t kMaxClientTimeAheadMs = 24 * 60 * 60 * 1000;
 
 // What a push did, for the server around it.
 struct PushOutcome {
@@ -42,6 +56,9 @@ struct PushOutcome {
 class ServerSync {
  public:
   explicit ServerSync(SyncConfig config) : config_(config) {}
+  // With `clock`, Push rejects a mutation whose clientTime is more than
+  // kMaxClientTimeAheadMs ahead of it. `clock` must outlive this.
+  ServerSync(SyncConfig config, const platform::Clock* clock) : config_(config), clock_(clock) {}
 
   // Validates the whole request first (a bad request changes nothing and
   // returns INVALID_ARGUMENT or UNKNOWN_MUTATION), then applies it. Returns
@@ -101,6 +118,7 @@ class ServerSync {
                                 const std::string& client_id, int64_t cursor);
 
   SyncConfig config_;
+  const platform::Clock* clock_ = nullptr;
 };
 
 }  // namespace ensemble::core::sync

@@ -49,17 +49,22 @@ std::string HashSessionToken(std::string_view token) {
   return hex;
 }
 
+std::string_view SessionCookieName(bool secure) {
+  return secure ? kSecureSessionCookieName : kSessionCookieName;
+}
+
 std::string SessionCookie(std::string_view token, bool secure) {
   auto seconds = std::chrono::duration_cast<std::chrono::seconds>(kSessionLifetime).count();
-  return std::string(kSessionCookieName) + "=" + std::string(token) + Attributes(secure, seconds);
+  return std::string(SessionCookieName(secure)) + "=" + std::string(token) +
+         Attributes(secure, seconds);
 }
 
 std::string ClearedSessionCookie(bool secure) {
-  return std::string(kSessionCookieName) + "=" + Attributes(secure, 0);
+  return std::string(SessionCookieName(secure)) + "=" + Attributes(secure, 0);
 }
 
-std::optional<std::string> SessionTokenFrom(std::string_view header) {
-  const std::string_view name = kSessionCookieName;
+std::optional<std::string> SessionTokenFrom(std::string_view header, bool secure) {
+  const std::string_view name = SessionCookieName(secure);
   while (!header.empty()) {
     size_t end = header.find(';');
     std::string_view pair = header.substr(0, end);

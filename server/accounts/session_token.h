@@ -26,6 +26,13 @@ inline constexpr size_t kSessionTokenBytes = 32;
 // A session ends this long after sign-in (or at logout).
 inline constexpr std::chrono::hours kSessionLifetime{24 * 30};
 inline constexpr char kSessionCookieName[] = "ensemble_session";
+// The name with Secure cookies (ENSEMBLE_COOKIE_SECURE=on): browsers keep a
+// "__Host-" cookie only when it is Secure, has Path=/ and no Domain, so a
+// page on a sibling subdomain or plain http cannot set or shadow it.
+inline constexpr char kSecureSessionCookieName[] = "__Host-ensemble_session";
+
+// The cookie's name for `secure` cookies or not.
+std::string_view SessionCookieName(bool secure);
 
 struct NewToken {
   std::string token;  // For the cookie (URL-safe base64, no padding).
@@ -41,8 +48,9 @@ std::string SessionCookie(std::string_view token, bool secure);
 // The Set-Cookie value that makes the browser forget its session.
 std::string ClearedSessionCookie(bool secure);
 // The session token in a Cookie header's value, if it has one of the right
-// shape (anything else is no session).
-std::optional<std::string> SessionTokenFrom(std::string_view cookie_header);
+// shape under the name for `secure` (anything else is no session: with
+// Secure cookies a plain "ensemble_session" set over http is ignored).
+std::optional<std::string> SessionTokenFrom(std::string_view cookie_header, bool secure = false);
 
 }  // namespace ensemble::server::accounts
 

@@ -93,6 +93,7 @@ model::ProviderConfig ProviderFor(const credentials::ModelCredentials& creds) {
   config.base_url = creds.settings.base_url;
   config.api_key = creds.api_key;
   config.provider = creds.settings.provider;
+  config.public_addresses_only = creds.public_addresses_only;
   config.key_header =
       creds.settings.provider == "azure" ? model::KeyHeader::kApiKey : model::KeyHeader::kBearer;
   return config;

@@ -20,6 +20,8 @@
 #include <memory>
 #include <optional>
 
+#include "server/outbound/outbound_guard.h"
+
 namespace ensemble::server::connectors {
 namespace {
 
@@ -98,19 +100,6 @@ Result<HttpUrl> ParseHttpUrl(std::string_view url) {
   return out;
 }
 
-bool IsPrivate(const net::ip::address& a) {
-  if (a.is_loopback() || a.is_unspecified() || a.is_multicast()) return true;
-  if (a.is_v4()) {
-    const auto b = a.to_v4().to_bytes();
-    return b[0] == 10 || (b[0] == 172 && (b[1] & 0xf0) == 16) || (b[0] == 192 && b[1] == 168) ||
-           (b[0] == 169 && b[1] == 254) || (b[0] == 100 && (b[1] & 0xc0) == 64) || b[0] == 0;
-  }
-  const net::ip::address_v6 v6 = a.to_v6();
-  if (v6.is_v4_mapped()) return IsPrivate(net::ip::make_address_v4(net::ip::v4_mapped, v6));
-  const auto b = v6.to_bytes();
-  return v6.is_link_local() || v6.is_site_local() || (b[0] & 0xfe) == 0xfc;
-}
-
 struct Answer {
   unsigned status = 0;
   std::string reason;
@@ -162,22 +151,22 @@ net::awaitable<Result<Answer>> GetOnce(const HttpUrl& url, net::ssl::context& ss
   auto ex = co_await net::this_coro::executor;
   error_code ec;
   net::ip::tcp::resolver resolver(ex);
-  auto endpoints = co_await resolver.async_resolve(url.host, url.port,
-                                                   net::redirect_error(net::use_awaitable, ec));
-  if (ec) co_return Unreachable("could not find " + url.host + ": " + ec.message() + ".");
-  if (!limits.allow_private_addresses) {
-    for (const auto& entry : endpoints) {
-      if (IsPrivate(entry.endpoint().address())) {
-        co_return Unreachable(url.host +
-                              " is an address of a private network, which links "
-                              "may not point to on this server.");
-      }
-    }
-  }
+  bool private_target = false;
+  // The one guard (server/outbound/outbound_guard.h): connect to exactly the
+  // addresses it checked.
+  auto endpoints = co_await server::outbound::Resolve(
+      resolver, url.host, url.port,
+      limits.allow_private_addresses ? server::outbound::Reach::kPrivateToo
+                                     : server::outbound::Reach::kPublicOnly,
+      core::codes::kAppUnreachable, &private_target);
+  if (!endpoints.ok()) co_return endpoints.status();
   beast::tcp_stream tcp(ex);
   tcp.expires_at(deadline);
-  co_await tcp.async_connect(endpoints, net::redirect_error(net::use_awaitable, ec));
+  co_await tcp.async_connect(*endpoints, net::redirect_error(net::use_awaitable, ec));
   if (ec == beast::error::timeout) co_return Unreachable(url.host + " did not answer in time.");
+  // A private address's failure names the host only: refused or not
+  // listening would tell a port's state.
+  if (ec && private_target) co_return Unreachable("could not connect to " + url.host + ".");
   if (ec) co_return Unreachable("could not connect to " + url.host + ": " + ec.message() + ".");
   if (!url.tls) co_return co_await Exchange(tcp, url, max_bytes);
   beast::ssl_stream<beast::tcp_stream> secure(std::move(tcp), ssl);

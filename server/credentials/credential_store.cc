@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "core/net/url_origin.h"
+
 namespace ensemble::server::credentials {
 
 using core::Result;
@@ -14,8 +16,11 @@ std::string_view CredentialSourceName(CredentialSource source) {
 }
 
 CredentialStore::CredentialStore(const SecretBox& box, OperatorModel operator_model,
-                                 bool accounts_mode)
-    : box_(box), operator_model_(std::move(operator_model)), accounts_mode_(accounts_mode) {}
+                                 bool accounts_mode, bool private_addresses)
+    : box_(box),
+      operator_model_(std::move(operator_model)),
+      accounts_mode_(accounts_mode),
+      private_addresses_(!accounts_mode || private_addresses) {}
 
 Status CredentialStore::Save(core::store::Database& db, const std::string& account_id,
                              const ModelSettings& settings, KeyChange key_change,
@@ -37,7 +42,13 @@ Status CredentialStore::Save(core::store::Database& db, const std::string& accou
     case KeyChange::kKeep: {
       ENSEMBLE_ASSIGN_OR_RETURN(std::optional<ModelCredentialsRow> old,
                                 core::accounts::GetModelCredentials(db, account_id));
-      if (old) row.sealed_key = old->sealed_key;
+      // The key was given to one origin: a base URL elsewhere (another
+      // host, port or scheme) does not take it along, or whoever changed
+      // the address would receive the key with the next call.
+      if (old &&
+          core::net::UrlOrigin(old->settings.base_url) == core::net::UrlOrigin(settings.base_url)) {
+        row.sealed_key = old->sealed_key;
+      }
       break;
     }
   }
@@ -69,7 +80,7 @@ Result<std::optional<ModelCredentials>> CredentialStore::ResolveModelCredentials
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<ModelCredentialsRow> row,
                             core::accounts::GetModelCredentials(db, account_id));
   if (row) {
-    ModelCredentials out{row->settings, "", CredentialSource::kSaved};
+    ModelCredentials out{row->settings, "", CredentialSource::kSaved, !private_addresses_};
     if (row->sealed_key) {
       ENSEMBLE_ASSIGN_OR_RETURN(out.api_key, box_.Open(*row->sealed_key));
     }

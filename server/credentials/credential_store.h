@@ -26,7 +26,9 @@
 
 namespace ensemble::server::credentials {
 
-// What a PUT does with the saved key.
+// What a PUT does with the saved key. kKeep keeps it only while the base
+// URL's origin stays the same; a base URL on another origin drops it, and the
+// person enters it again.
 enum class KeyChange { kKeep, kReplace, kRemove };
 
 // Where resolved credentials came from.
@@ -45,6 +47,11 @@ struct ModelCredentials {
   core::accounts::ModelSettings settings;
   std::string api_key;  // Empty: none (a local model server).
   CredentialSource source = CredentialSource::kSaved;
+  // A person's own base URL on a shared server (accounts mode, unless
+  // ENSEMBLE_PRIVATE_LINKS=on): reached only at public addresses
+  // (server/outbound/outbound_guard.h). The operator's model, and anything
+  // in local mode, may be on the private network.
+  bool public_addresses_only = false;
 };
 
 std::string_view CredentialSourceName(CredentialSource source);
@@ -53,7 +60,10 @@ class CredentialStore {
  public:
   // `box` must outlive the store. `accounts_mode` false: local mode, where
   // `operator_model` (if configured) backs an account with nothing saved.
-  CredentialStore(const SecretBox& box, OperatorModel operator_model, bool accounts_mode);
+  // `private_addresses`: whether a person's own base URL may reach loopback
+  // and private addresses (ENSEMBLE_PRIVATE_LINKS; always so in local mode).
+  CredentialStore(const SecretBox& box, OperatorModel operator_model, bool accounts_mode,
+                  bool private_addresses = true);
 
   // Saves `settings` for `account_id` (checked first: INVALID_ARGUMENT),
   // with the key kept, replaced by `new_key` (sealed) or removed.
@@ -80,6 +90,7 @@ class CredentialStore {
   const SecretBox& box_;
   const OperatorModel operator_model_;
   const bool accounts_mode_;
+  const bool private_addresses_;
 };
 
 }  // namespace ensemble::server::credentials

@@ -23,6 +23,9 @@ using beast::error_code;
 using core::platform::LogLevel;
 
 constexpr size_t kDrainChunkBytes = 64 * 1024;
+// A refused request's target is logged this far: enough to tell the route,
+// never a whole query another site wrote.
+constexpr size_t kLoggedTargetChars = 80;
 
 auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
 
@@ -91,6 +94,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     if (ec) {
       if (auto refusal = RefusalFor(ec)) {
         refusal->keep_alive(false);
+        AddSecurityHeaders(refusal->base());
         Response res = std::move(*refusal);
         co_await Write(stream, res, ec);
         if (!ec) co_await CloseAfterDraining(stream);
@@ -99,6 +103,19 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     }
 
     Request request = parser.release();
+    if (std::optional<StringResponse> refusal = router.Refuse(request)) {
+      logger.Log(LogLevel::kInfo, std::string(request.method_string()) + " " +
+                                      std::string(request.target().substr(0, kLoggedTargetChars)) +
+                                      " refused: " + std::string(refusal->body()));
+      refusal->version(request.version());
+      refusal->keep_alive(request.keep_alive());
+      AddSecurityHeaders(refusal->base());
+      const bool keep_alive = refusal->keep_alive();
+      Response res = std::move(*refusal);
+      co_await Write(stream, res, ec);
+      if (ec || !keep_alive) break;
+      continue;
+    }
     if (const Router::StreamHandler* serve_stream = router.FindStream(request)) {
       logger.Log(LogLevel::kDebug, "GET " + std::string(request.target()) + " (stream)");
       co_await (*serve_stream)(stream, request);
@@ -109,6 +126,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
         [&](auto& r) {
           r.version(request.version());
           r.keep_alive(request.keep_alive());
+          AddSecurityHeaders(r.base());
         },
         response);
     const bool keep_alive = std::visit([](auto& r) { return r.keep_alive(); }, response);

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "core/sync/server_sync.h"
+
 namespace ensemble::server::http {
 
 namespace core_codes = core::codes;
@@ -21,11 +23,14 @@ status HttpStatusFor(std::string_view code) {
       {core_codes::kUnauthenticated, status::unauthorized},
       {core_codes::kBadCredentials, status::unauthorized},
       {codes::kMethodNotAllowed, status::method_not_allowed},
+      {codes::kHostNotAllowed, status::misdirected_request},
+      {codes::kCrossOrigin, status::forbidden},
       {core_codes::kAlreadyExists, status::conflict},
       {core_codes::kSaveConflict, status::conflict},
       {core_codes::kVersionConflict, status::conflict},
       {core_codes::kRecordDeleted, status::conflict},
       {core_codes::kMutationFromFuture, status::conflict},
+      {core_codes::kClientClockAhead, status::bad_request},
       {core_codes::kBodyTooLarge, status::payload_too_large},
       {core_codes::kUnsupportedOption, status::bad_request},
       {core_codes::kFailedPrecondition, status::conflict},

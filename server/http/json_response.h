@@ -21,6 +21,11 @@ namespace codes {
 inline constexpr std::string_view kMethodNotAllowed = "METHOD_NOT_ALLOWED";
 // The server has as many event subscribers as it keeps (503, Retry-After).
 inline constexpr std::string_view kTooManySubscribers = "TOO_MANY_SUBSCRIBERS";
+// The request's Host is not a name of this server (421 Misdirected Request).
+inline constexpr std::string_view kHostNotAllowed = "HOST_NOT_ALLOWED";
+// A request another site's page made, or one a browser could have sent
+// cross-site without asking (a form's content type): 403, nothing changed.
+inline constexpr std::string_view kCrossOrigin = "CROSS_ORIGIN";
 }  // namespace codes
 
 // The HTTP status for an error code; 500 for codes it does not know.

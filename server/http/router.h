@@ -16,7 +16,10 @@
 // with FindStream and runs it to the end of the connection (Server-Sent
 // Events; an assistant turn's POST).
 //
-// Thread-safety: build with Add/SetFallback first; Route is then const and may
+// The guard (SetGuard) is asked about every request before any route, stream
+// routes included: its refusal is the answer (server/http/request_guard.h).
+//
+// Thread-safety: build with Add/SetFallback/SetGuard first; Route is then const and may
 // run on any thread (the handlers decide their own thread-safety).
 
 #ifndef ENSEMBLE_SERVER_HTTP_ROUTER_H_
@@ -35,6 +38,7 @@
 
 #include "core/platform/env.h"
 #include "server/http/message.h"
+#include "server/http/request_guard.h"
 #include "server/http/url.h"
 
 namespace ensemble::server::http {
@@ -58,6 +62,13 @@ class Router {
   void AddStream(beast::http::verb method, std::string path, StreamHandler handler);
   // Serves GET and HEAD requests for paths no route names.
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }
+  // Checks every request with `guard` before routing it.
+  void SetGuard(RequestGuard guard) { guard_ = std::move(guard); }
+
+  // The guard's refusal of `request`, or nullopt when it may be routed.
+  std::optional<StringResponse> Refuse(const Request& request) const {
+    return guard_ ? guard_->Check(request) : std::nullopt;
+  }
 
   // The response for `request`, with its payload prepared; the caller sets
   // the version and keep-alive.
@@ -79,6 +90,7 @@ class Router {
   core::platform::Logger& logger_;
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
   Handler fallback_;
+  std::optional<RequestGuard> guard_;
 };
 
 // True when `path` matches the route path `pattern` (":name" segments match

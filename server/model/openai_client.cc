@@ -23,6 +23,7 @@
 #include <cctype>
 
 #include "core/model/model_timeout.h"
+#include "server/outbound/outbound_guard.h"
 
 namespace ensemble::server::model {
 
@@ -282,10 +283,16 @@ net::awaitable<Status> OpenAiClient::Open(Call& call, bool& reused) const {
   }
   error_code ec;
   const std::string where = host_ + ":" + port_;
-  auto endpoints = co_await call.resolver.async_resolve(host_, port_, Token(ec));
-  if (ec)
-    co_return Status(core::codes::kModelError, "could not find " + where + ": " + ec.message());
-  co_await call.connection->tcp().async_connect(endpoints, Token(ec));
+  bool private_target = false;
+  auto endpoints = co_await outbound::Resolve(
+      call.resolver, host_, port_,
+      config_.public_addresses_only ? outbound::Reach::kPublicOnly : outbound::Reach::kPrivateToo,
+      core::codes::kModelError, &private_target);
+  if (!endpoints.ok()) co_return endpoints.status();
+  co_await call.connection->tcp().async_connect(*endpoints, Token(ec));
+  if (ec && private_target && config_.public_addresses_only) {
+    co_return Status(core::codes::kModelError, "could not connect to " + host_);
+  }
   if (ec) {
     co_return Status(core::codes::kModelError,
                      "could not connect to " + where + ": " + ec.message());

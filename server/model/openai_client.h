@@ -76,6 +76,9 @@ struct ProviderConfig {
   // behind its own CA); empty: the system's only.
   std::string ca_file;
   std::string provider = "openai";  // For logs and error messages.
+  // True: connect only to public addresses (a person's own base URL on a
+  // shared server; server/outbound/outbound_guard.h).
+  bool public_addresses_only = false;
 };
 
 // Stops one call in flight; thread-safe and idempotent. Stop before the call

@@ -229,7 +229,7 @@ net::awaitable<http::Response> AuthService::Logout(const http::Request& request,
                                                    const http::Target&) {
   if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
   if (std::optional<std::string> token =
-          accounts::SessionTokenFrom(request[bhttp::field::cookie])) {
+          accounts::SessionTokenFrom(request[bhttp::field::cookie], secure_cookies_)) {
     const std::string hash = accounts::HashSessionToken(*token);
     Status st = co_await pool_.Run(
         [&hash](core::store::Database& db) { return core::accounts::DeleteSession(db, hash); });
@@ -256,7 +256,8 @@ net::awaitable<http::Response> AuthService::Me(const http::Request& request, con
 
 net::awaitable<Result<Caller>> AuthService::Authenticate(const http::Request& request) {
   if (!accounts_) co_return Caller{kLocalAccountId, true};
-  std::optional<std::string> token = accounts::SessionTokenFrom(request[bhttp::field::cookie]);
+  std::optional<std::string> token =
+      accounts::SessionTokenFrom(request[bhttp::field::cookie], secure_cookies_);
   if (!token) co_return Status(codes::kUnauthenticated, "sign in first");
   const std::string hash = accounts::HashSessionToken(*token);
   const int64_t now = env_.clock->NowMillis();

@@ -17,8 +17,11 @@ using core::Status;
 using nlohmann::json;
 namespace codes = core::codes;
 
-SyncService::SyncService(store::StorePool& pool, core::platform::Logger& logger, OnCommit on_commit)
-    : pool_(pool), logger_(logger), sync_(core::hub::Config()), on_commit_(std::move(on_commit)) {}
+SyncService::SyncService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
+    : pool_(pool),
+      logger_(*env.logger),
+      sync_(core::hub::Config(), env.clock),
+      on_commit_(std::move(on_commit)) {}
 
 http::StringResponse SyncService::Failure(const Status& status, std::string_view route) {
   return FailureResponse(status, route, logger_);

@@ -52,7 +52,9 @@ class SyncService {
 
   // `pool` and `logger` must outlive the service; `on_commit` (may be empty)
   // runs on the caller's executor after each push that applied something.
-  SyncService(store::StorePool& pool, core::platform::Logger& logger, OnCommit on_commit = {});
+  // The Env's clock and logger must outlive the service; pushes stamped over
+  // a day ahead of the clock are rejected (kMaxClientTimeAheadMs).
+  SyncService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit = {});
 
   // `account_id` null: the trusted local form. Otherwise it must outlive
   // the call.

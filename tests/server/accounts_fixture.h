@@ -57,7 +57,8 @@ class AccountsServerTest : public ::testing::TestWithParam<StoreKind> {
   // Adjusts the Config before the server starts (accounts mode, env model...).
   virtual void Configure(server::Config& config) {}
 
-  // One request on a fresh connection, with `headers` added.
+  // One request on a fresh connection, with `headers` added (they may
+  // replace Host, and a body's Content-Type, which is JSON otherwise).
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
                  const std::string& body = "", const Headers& headers = {}) const;
   HttpReply PostJson(const std::string& target, const nlohmann::json& body,

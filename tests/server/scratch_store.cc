@@ -103,4 +103,11 @@ std::map<std::string, std::string> ScratchStore::ProcessEnv() const {
           {"ENSEMBLE_WASM_DIR", dir_.string()}};
 }
 
+int64_t QueryInt(core::store::Database& db, const std::string& sql) {
+  auto rows = db.Query(sql);
+  EXPECT_TRUE(rows.ok()) << sql << ": " << rows.status().ToString();
+  if (!rows.ok() || rows->empty()) return -1;
+  return core::store::AsInt(rows->rows[0][0], -1);
+}
+
 }  // namespace ensemble::testing

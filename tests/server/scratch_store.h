@@ -51,6 +51,10 @@ std::string WithDatabaseName(const std::string& url, const std::string& name);
     }                                                                                 \
   } while (0)
 
+// A one-value query, such as "SELECT COUNT(*) FROM tasks"; -1 (and a test
+// failure) when it fails or returns no row.
+int64_t QueryInt(core::store::Database& db, const std::string& sql);
+
 class ScratchStore {
  public:
   static core::Result<std::unique_ptr<ScratchStore>> Create(StoreKind kind);

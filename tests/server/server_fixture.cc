@@ -52,10 +52,7 @@ core::store::Database& ServerTest::store() {
 }
 
 int64_t ServerTest::QueryInt(const std::string& sql) {
-  auto rows = store().Query(sql);
-  EXPECT_TRUE(rows.ok()) << sql << ": " << rows.status().ToString();
-  if (!rows.ok() || rows->empty()) return -1;
-  return core::store::AsInt(rows->rows[0][0], -1);
+  return ::ensemble::testing::QueryInt(store(), sql);
 }
 
 void ServerTest::WriteFile(const std::filesystem::path& path, const std::string& content) {

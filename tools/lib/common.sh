@@ -182,6 +182,7 @@ dev_test() {
   run_suite "wasm (node --test)" node --test tests/wasm/
   run_suite "command line (node --test)" node --test tests/cli/
   run_suite "browser end-to-end (node --test)" node --test --test-concurrency=1 tests/e2e/
+  run_suite "security, browser (node --test)" node --test --test-concurrency=1 tests/security/
   run_suite "crash: kill -9 mid-push (node --test)" node --test --test-concurrency=1 tests/crash/
   run_fuzzers "${ENSEMBLE_FUZZ_SECONDS:-20}"
   if ((${#FAILED_SUITES[@]})); then

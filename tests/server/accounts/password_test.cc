@@ -73,5 +73,18 @@ TEST(SessionToken, ReadsTheTokenFromACookieHeader) {
   EXPECT_EQ(SessionTokenFrom(""), std::nullopt);
 }
 
+TEST(SessionToken, SecureCookiesAreHostPrefixed) {
+  NewToken t = NewSessionToken();
+  std::string cookie = SessionCookie(t.token, /*secure=*/true);
+  EXPECT_TRUE(cookie.starts_with("__Host-ensemble_session=" + t.token + "; ")) << cookie;
+  EXPECT_NE(cookie.find("; Path=/"), std::string::npos);
+  EXPECT_EQ(cookie.find("Domain"), std::string::npos);
+  EXPECT_TRUE(ClearedSessionCookie(true).starts_with("__Host-ensemble_session=; "));
+  EXPECT_EQ(SessionTokenFrom("__Host-ensemble_session=" + t.token, true), t.token);
+  // A plain cookie (settable over http or by a sibling domain) is no session.
+  EXPECT_EQ(SessionTokenFrom("ensemble_session=" + t.token, true), std::nullopt);
+  EXPECT_EQ(SessionTokenFrom("__Host-ensemble_session=" + t.token, false), std::nullopt);
+}
+
 }  // namespace
 }  // namespace ensemble::server::accounts

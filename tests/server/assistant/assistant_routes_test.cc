@@ -680,6 +680,8 @@ class AssistantAccountsTest : public AssistantTest {
     config.accounts = true;
     config.open_signup = true;
     config.model_call_timeout = kTimeout;
+    // Each person's model is the fake one, on loopback.
+    config.private_links = true;
   }
   struct Person {
     std::string cookie;

@@ -364,6 +364,8 @@ class AssistantSettingsAccountsTest : public AssistantSettingsTest {
   void Configure(server::Config& config) override {
     config.accounts = true;
     config.open_signup = true;
+    // Each person's model is the fake one, on loopback.
+    config.private_links = true;
   }
   struct Person {
     std::string cookie;
