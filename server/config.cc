@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/text/utf8.h"
+
 namespace ensemble::server {
 namespace {
 
@@ -84,10 +86,8 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     std::string_view rest(v);
     while (!rest.empty()) {
       const size_t comma = rest.find(',');
-      std::string_view name = rest.substr(0, comma);
+      const std::string_view name = core::text::Trim(rest.substr(0, comma));
       rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
-      while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-      while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
       if (name.empty()) continue;
       if (name.find_first_of("/*@ ") != std::string_view::npos) {
         return core::Status(core::codes::kInvalidArgument,

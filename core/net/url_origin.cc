@@ -1,15 +1,12 @@
 #include "core/net/url_origin.h"
 
+#include "core/text/ascii.h"
+
 namespace ensemble::core::net {
-namespace {
-
-char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
-
-}  // namespace
 
 std::optional<std::string> UrlOrigin(std::string_view url) {
   std::string scheme;
-  for (size_t i = 0; i < url.size() && url[i] != ':'; ++i) scheme += Lower(url[i]);
+  for (size_t i = 0; i < url.size() && url[i] != ':'; ++i) scheme += text::AsciiLower(url[i]);
   std::string_view default_port;
   if (scheme == "https") {
     default_port = "443";
@@ -40,7 +37,7 @@ std::optional<std::string> UrlOrigin(std::string_view url) {
   }
   while (port.size() > 1 && port.front() == '0') port.remove_prefix(1);
   std::string out = scheme + "://";
-  for (char c : host) out += Lower(c);
+  for (char c : host) out += text::AsciiLower(c);
   out += ':';
   out += port.empty() ? default_port : port;
   return out;

@@ -4,22 +4,18 @@
 #include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
 // clang-format on
 #include <boost/asio/ip/address.hpp>
-#include <cctype>
 
+#include "core/text/ascii.h"
+#include "core/text/utf8.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::http {
 namespace {
 
 namespace bhttp = beast::http;
+namespace text = core::text;
 
 constexpr std::string_view kApiPrefix = "/api/";
-
-std::string Lowered(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 struct Authority {
   std::string host;  // Lower case, without brackets or a trailing dot.
@@ -55,7 +51,7 @@ std::optional<Authority> ParseAuthority(std::string_view s) {
     const auto u = static_cast<unsigned char>(c);
     if (u <= ' ' || u >= 0x7f || c == '/' || c == '@' || c == '\\') return std::nullopt;
   }
-  out.host = Lowered(host);
+  out.host = text::AsciiLowered(host);
   out.port = std::string(port);
   return out;
 }
@@ -73,11 +69,8 @@ bool IsSafeMethod(bhttp::verb method) {
 }
 
 bool IsJson(std::string_view content_type) {
-  const std::string type = Lowered(content_type.substr(0, content_type.find(';')));
-  std::string_view t = type;
-  while (!t.empty() && (t.back() == ' ' || t.back() == '\t')) t.remove_suffix(1);
-  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
-  return t == "application/json";
+  return text::AsciiLowered(text::Trim(content_type.substr(0, content_type.find(';')))) ==
+         "application/json";
 }
 
 // True when `origin` (an Origin header) is this request's own: the same
@@ -115,7 +108,7 @@ RequestGuard::RequestGuard(std::string_view bind_address,
   }
   boost::system::error_code ec;
   const auto bound = boost::asio::ip::make_address(std::string(bind_address), ec);
-  if (!ec && !bound.is_unspecified()) names_.push_back(Lowered(bound.to_string()));
+  if (!ec && !bound.is_unspecified()) names_.push_back(text::AsciiLowered(bound.to_string()));
 }
 
 bool RequestGuard::HostAllowed(std::string_view host) const {
@@ -144,7 +137,7 @@ std::optional<StringResponse> RequestGuard::Check(const Request& request) const 
     if (origin != request.end() && !IsOwnOrigin(origin->value(), host)) {
       return CrossOrigin("requests from another site's page are refused");
     }
-    if (Lowered(request["Sec-Fetch-Site"]) == "cross-site") {
+    if (text::AsciiLowered(request["Sec-Fetch-Site"]) == "cross-site") {
       return CrossOrigin("requests from another site's page are refused");
     }
   }
