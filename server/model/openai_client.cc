@@ -283,16 +283,14 @@ net::awaitable<Status> OpenAiClient::Open(Call& call, bool& reused) const {
   }
   error_code ec;
   const std::string where = host_ + ":" + port_;
-  bool private_target = false;
+  // A public-only client never gets a private address back, so a failure
+  // below is a public host's and may say why.
   auto endpoints = co_await outbound::Resolve(
       call.resolver, host_, port_,
       config_.public_addresses_only ? outbound::Reach::kPublicOnly : outbound::Reach::kPrivateToo,
-      core::codes::kModelError, &private_target);
+      core::codes::kModelError);
   if (!endpoints.ok()) co_return endpoints.status();
   co_await call.connection->tcp().async_connect(*endpoints, Token(ec));
-  if (ec && private_target && config_.public_addresses_only) {
-    co_return Status(core::codes::kModelError, "could not connect to " + host_);
-  }
   if (ec) {
     co_return Status(core::codes::kModelError,
                      "could not connect to " + where + ": " + ec.message());
