@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/text/bounded_json.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 
@@ -57,6 +58,12 @@ std::string ErrorOf(const json& body) {
   return "";
 }
 
+// `s` parsed, or null when it is not JSON or nests too deeply.
+json BoundedOrNull(std::string_view s) {
+  Result<json> parsed = text::ParseBoundedJson(s);
+  return parsed.ok() ? std::move(*parsed) : json();
+}
+
 Status ProviderError(std::string message) {
   return Status(codes::kModelError,
                 "the model provider reported an error: " +
@@ -66,8 +73,8 @@ Status ProviderError(std::string message) {
 }  // namespace
 
 std::string ProviderErrorMessage(std::string_view body) {
-  json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) return "";
+  json parsed = BoundedOrNull(body);
+  if (!parsed.is_object()) return "";
   std::string m = ErrorOf(parsed);
   if (m.empty()) {
     if (const std::string* top = StringField(parsed, "message")) m = *top;
@@ -100,8 +107,8 @@ Status StreamDecoder::Finish(std::vector<StreamEvent>& out) {
 
 Status StreamDecoder::DecodeCompletion(std::string_view body, std::vector<StreamEvent>& out) {
   if (!failed_.ok()) return failed_;
-  json parsed = json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (parsed.is_discarded() || !parsed.is_object()) {
+  json parsed = BoundedOrNull(body);
+  if (!parsed.is_object()) {
     return Fail(Status(codes::kMalformedJson, "the model's answer is not a JSON object"));
   }
   if (std::string m = ErrorOf(parsed); !m.empty()) return Fail(ProviderError(m));
@@ -122,8 +129,8 @@ Status StreamDecoder::OnEvent(const SseEvent& event, std::vector<StreamEvent>& o
     done_ = true;
     return Status::Ok();
   }
-  json chunk = json::parse(event.data, nullptr, /*allow_exceptions=*/false);
-  if (chunk.is_discarded() || !chunk.is_object()) {
+  json chunk = BoundedOrNull(event.data);
+  if (!chunk.is_object()) {
     return Fail(Status(codes::kMalformedJson,
                        "the model's stream sent an event that is not a JSON object"));
   }
@@ -255,14 +262,15 @@ void StreamDecoder::FlushToolCalls(std::vector<StreamEvent>& out) {
     } else if (args.empty()) {
       call.input = json::object();  // A call of a tool without inputs.
     } else {
-      json input = json::parse(args, nullptr, /*allow_exceptions=*/false);
-      if (input.is_discarded() || !input.is_object()) {
+      Result<json> parsed = text::ParseBoundedJson(args);
+      if (parsed.ok() && parsed->is_object()) {
+        call.input = std::move(*parsed);
+      } else {
         call.status = Status(codes::kMalformedToolCall,
                              "the arguments of the call of " +
                                  text::TruncateChars(text::RepairUtf8(call.name), 64) +
-                                 " are not a JSON object");
-      } else {
-        call.input = std::move(input);
+                                 " are not a JSON object" +
+                                 (parsed.ok() ? "" : ": their text " + parsed.status().message()));
       }
     }
     out.push_back(std::move(e));

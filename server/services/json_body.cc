@@ -1,5 +1,6 @@
 #include "server/services/json_body.h"
 
+#include "core/text/bounded_json.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::services {
@@ -10,17 +11,8 @@ using nlohmann::json;
 namespace codes = core::codes;
 
 core::Result<json> ParseJsonBody(const std::string& body) {
-  bool too_deep = false;
-  json::parser_callback_t limit_depth = [&too_deep](int depth, json::parse_event_t event, json&) {
-    if (depth > kMaxJsonDepth) too_deep = true;
-    return !too_deep;  // Stop building values once too deep.
-  };
-  json parsed = json::parse(body, limit_depth, /*allow_exceptions=*/false);
-  if (too_deep) {
-    return Status(codes::kMalformedJson,
-                  "the body nests deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-  }
-  if (parsed.is_discarded()) return Status(codes::kMalformedJson, "the body is not valid JSON");
+  core::Result<json> parsed = core::text::ParseBoundedJson(body, kMaxJsonDepth);
+  if (!parsed.ok()) return Status(parsed.status().code(), "the body " + parsed.status().message());
   return parsed;
 }
 

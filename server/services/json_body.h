@@ -11,13 +11,14 @@
 
 #include "core/base/status.h"
 #include "core/platform/env.h"
+#include "core/text/bounded_json.h"
 #include "server/http/message.h"
 
 namespace ensemble::server::services {
 
 // Deeper JSON than this is refused before anything looks at it; the sync
 // protocol nests a few levels (request, mutation, args, fields).
-inline constexpr int kMaxJsonDepth = 64;
+inline constexpr int kMaxJsonDepth = core::text::kMaxJsonDepth;
 
 // `body` parsed; MALFORMED_JSON when it is not JSON or nests too deeply. The
 // message never quotes the body (it may hold a password or a key).

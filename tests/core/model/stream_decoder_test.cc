@@ -340,5 +340,49 @@ TEST(StreamDecoder, ProviderErrorMessages) {
   EXPECT_LE(ProviderErrorMessage("{\"error\":\"" + std::string(5000, 'e') + "\"}").size(), 503u);
 }
 
+TEST(StreamDecoder, DeeplyNestedArgumentsAreAToolErrorNotACrash) {
+  // 200,000 open brackets as a call's arguments (a hostile or broken model):
+  // a readable refusal of that call, the stream itself intact.
+  // Well formed, so only a depth limit stops it being built.
+  const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+  const std::string stream =
+      "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c1\",\"function\":"
+      "{\"name\":\"hub_list_tasks\",\"arguments\":\"{\\\"a\\\":" +
+      deep + "}\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+  StreamDecoder decoder;
+  std::vector<StreamEvent> events;
+  ASSERT_TRUE(decoder.Feed(stream, events).ok());
+  ASSERT_TRUE(decoder.Finish(events).ok());
+  ASSERT_GE(events.size(), 1u);
+  EXPECT_EQ(events[0].call.status.code(), codes::kMalformedToolCall);
+  EXPECT_THAT(events[0].call.status.message(), HasSubstr("hub_list_tasks"));
+  EXPECT_THAT(events[0].call.status.message(), HasSubstr("nests deeper than 64 levels"));
+}
+
+TEST(StreamDecoder, ArgumentsNestedToTheLimitStillParse) {
+  auto call_with_depth = [](int depth) {
+    std::string args = std::string(depth - 1, '[') + "1" + std::string(depth - 1, ']');
+    args = "{\\\"a\\\":" + args + "}";
+    return "data: {\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"c\",\"function\":"
+           "{\"name\":\"t\",\"arguments\":\"" +
+           args + "\"}}]},\"finish_reason\":\"tool_calls\"}]}\n\ndata: [DONE]\n\n";
+  };
+  for (auto [depth, ok] : {std::pair{64, true}, std::pair{65, false}}) {
+    StreamDecoder decoder;
+    std::vector<StreamEvent> events;
+    ASSERT_TRUE(decoder.Feed(call_with_depth(depth), events).ok());
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events[0].call.status.ok(), ok) << depth << events[0].call.status.ToString();
+  }
+}
+
+TEST(StreamDecoder, AnEventNestedTooDeeplyFailsTheStreamReadably) {
+  const std::string deep(200000, '[');
+  StreamDecoder decoder;
+  std::vector<StreamEvent> events;
+  Status st = decoder.Feed("data: " + deep + "\n\n", events);
+  EXPECT_EQ(st.code(), codes::kMalformedJson);
+}
+
 }  // namespace
 }  // namespace ensemble::core::model

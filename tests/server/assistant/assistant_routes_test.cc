@@ -70,6 +70,15 @@ json Scenario() {
                {"name", "hub_create_tasks"},
                {"arguments", json{{"tasks", {{{"title", "Call Mira"}}}}}.dump()}}}}},
            {{"match", "add a task"}, {"afterTool", true}, {"text", "Proposed: Call Mira."}},
+           // A hostile model: 200,000 nested brackets, well formed.
+           {{"match", "nest deeply"},
+            {"afterTool", false},
+            {"toolCalls",
+             {{{"id", "call_deep"},
+               {"name", "hub_list_tasks"},
+               {"arguments",
+                "{\"a\":" + std::string(200000, '[') + std::string(200000, ']') + "}"}}}}},
+           {{"match", "nest deeply"}, {"afterTool", true}, {"text", "That call did not parse."}},
            {{"match", "slow answer"},
             {"text", {"one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"}},
             {"delayMs", 400}},
@@ -332,6 +341,21 @@ TEST_P(AssistantTest, AToolCallProducesToolRows) {
   ASSERT_EQ(messages.size(), 2u);
   ASSERT_EQ(messages[1]["toolCalls"].size(), 1u);
   EXPECT_EQ(messages[1]["toolCalls"][0]["name"], "hub_list_tasks");
+}
+
+TEST_P(AssistantTest, DeeplyNestedToolArgumentsAreAToolErrorAndTheServerStaysUp) {
+  std::string conversation = NewConversation();
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "nest deeply"}});
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(frames.back().event, "done");
+  // The refusal went back to the model as the call's outcome, readably.
+  json requests = fake_->Requests();
+  ASSERT_EQ(requests.size(), 2u);
+  const json& outcome = requests[1]["body"]["messages"].back();
+  EXPECT_EQ(outcome["role"], "tool");
+  EXPECT_THAT(outcome.dump(), HasSubstr("nests deeper than 64 levels"));
+  EXPECT_EQ(Send(bhttp::verb::get, "/healthz").status, 200);
+  EXPECT_EQ(Messages(conversation).size(), 2u);
 }
 
 TEST_P(AssistantTest, AHeldWriteUnderPreviewIsAProposal) {
