@@ -25,7 +25,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       credentials_(*secret_box_, config.operator_model, config.accounts, config.private_links),
       auth_(*pool_, env, config),
       settings_(*pool_, credentials_, env),
-      spaces_(*pool_, env),
+      spaces_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
       pokes_(config.max_event_subscribers),
       sse_heartbeat_(config.sse_heartbeat),
       sync_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
@@ -215,6 +215,26 @@ void App::AddSpaceRoutes() {
       bhttp::verb::delete_, "/api/spaces/:id/members/:account",
       AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
         return spaces_.RemoveMember(t, caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::delete_, "/api/spaces/:id/invitations/:invitation",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return spaces_.Withdraw(t, caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::get, "/api/invitations",
+      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
+        return spaces_.Invitations(caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/invitations/:id/accept",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return spaces_.Accept(t, caller);
+      }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/invitations/:id/decline",
+      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
+        return spaces_.Decline(t, caller);
       }));
 }
 

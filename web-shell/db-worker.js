@@ -134,15 +134,32 @@ async function start() {
   }
   const opened = storage === 'opfs' ? call('open', kDbFile, 'opfs-sah') : call('open', ':memory:', '');
   milestone('dbOpen');
+  setDb({state: 'ready', storage, clientId: opened.clientId, message: null, timings});
+  readyResolve();
+  startSync();
+}
+
+function startSync() {
   sync = new SyncLoop({
     core,
     baseUrl: self.location.origin,
     onState: (state) => emit({type: 'sync', ...state}),
     onChanged: () => emit({type: 'changed'}),
   });
-  setDb({state: 'ready', storage, clientId: opened.clientId, message: null, timings});
-  readyResolve();
   sync.start();
+}
+
+// Empties the database in place: the pool's files stay (their handles hold
+// the tab's claim on them), cut to nothing, and SQLite starts a new one.
+function emptyDatabase() {
+  call('close');
+  if (db.storage === 'opfs') {
+    for (const handle of core.sahPool?.handles ?? []) {
+      handle.truncate(0);
+      handle.flush();
+    }
+  }
+  return db.storage === 'opfs' ? call('open', kDbFile, 'opfs-sah') : call('open', ':memory:', '');
 }
 
 function mutate(name, args) {
@@ -238,6 +255,18 @@ const methods = {
   async dismissRejection({id}) {
     call('dismissRejection', id);
     return {};
+  },
+  // Removes this device's copy (signing out, or another account starting
+  // fresh here): every record, the outbox and the client id, which belonged
+  // to the account that synced them.
+  async forgetDevice() {
+    sync.stop();
+    await sync.running?.catch(() => {});
+    const opened = emptyDatabase();
+    setDb({clientId: opened.clientId});
+    emit({type: 'changed'});
+    startSync();
+    return {clientId: opened.clientId};
   },
   async syncNow() {
     await sync.kick();

@@ -122,12 +122,12 @@ export function oneAtATime(fn) {
   return call;
 }
 
-// Runs `work` and answers `done`, or why it failed (the error's message):
-// the status line of a view's button.
+// Runs `work` and answers `done` (or `done(result)` when it is a function),
+// or why it failed (the error's message): the status line of a view's button.
 export async function messageAfter(work, done) {
   try {
-    await work();
-    return done;
+    const result = await work();
+    return typeof done === 'function' ? done(result) : done;
   } catch (e) {
     return e.message;
   }

@@ -104,6 +104,18 @@ Result<int64_t> CountAccounts(store::Database& db) {
   return store::AsInt(rows.rows.at(0).at(0));
 }
 
+Result<bool> ClaimFirstAccount(store::Database& db) {
+  // A key can be inserted once: the unique index is what orders the racers,
+  // where two COUNT(*)s under read committed would both see zero.
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows claimed,
+      db.Query("INSERT INTO sync_state (key, int_value) VALUES ('first_account_claimed', 1)"
+               " ON CONFLICT (key) DO NOTHING RETURNING key"));
+  if (claimed.empty()) return false;
+  ENSEMBLE_ASSIGN_OR_RETURN(int64_t count, CountAccounts(db));
+  return count == 0;
+}
+
 Status InsertAccount(store::Database& db, const Account& a) {
   // Checked first so the answer is ALREADY_EXISTS rather than a constraint
   // failure (which PostgreSQL would also make abort the transaction).

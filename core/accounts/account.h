@@ -51,6 +51,11 @@ Status CheckPassword(std::string_view password);
 Result<std::string> NormalizeName(std::string_view name);
 
 Result<int64_t> CountAccounts(store::Database& db);
+// With sign-up for the first person only: true for exactly one caller ever,
+// however many transactions race (a concurrent one waits on PostgreSQL for
+// the first to end, then gets false; false when accounts already exist).
+// Run it in the transaction that inserts the account.
+Result<bool> ClaimFirstAccount(store::Database& db);
 // ALREADY_EXISTS when the email is taken.
 Status InsertAccount(store::Database& db, const Account& account);
 Result<std::optional<Account>> FindAccountByEmail(store::Database& db, std::string_view email);

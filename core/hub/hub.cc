@@ -24,6 +24,7 @@
 #include "core/reminders/watcher_news.h"
 #include "core/routines/routine.h"
 #include "core/routines/routine_runs.h"
+#include "core/spaces/invitations.h"
 #include "core/spaces/space_admin.h"
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
@@ -78,7 +79,9 @@ std::span<const store::Migration> Migrations() {
                                                      people::kAddPersonDistinctFrom,
                                                      reminders::kAddWatcherNews,
                                                      boards::kCreateBoardLayoutTable,
-                                                     connections::kCreateConnectionsTable};
+                                                     connections::kCreateConnectionsTable,
+                                                     sync::kCreateAccountAccessTable,
+                                                     spaces::kCreateSpaceInvitationsTable};
   return kAll;
 }
 

@@ -38,15 +38,6 @@ Result<sync::Role> RoleOf(store::Database& db, const std::string& caller,
   return *role;
 }
 
-Status OwnerOnly(store::Database& db, const std::string& caller, const std::string& space_id,
-                 std::string_view what) {
-  ENSEMBLE_ASSIGN_OR_RETURN(sync::Role role, RoleOf(db, caller, space_id));
-  if (role != sync::Role::kOwner) {
-    return Status(codes::kForbidden, "only an owner of the space can " + std::string(what));
-  }
-  return Status::Ok();
-}
-
 Result<int64_t> CountOwners(store::Database& db, const std::string& space_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
@@ -88,6 +79,48 @@ int RoleRank(sync::Role r) {
 const store::Migration kAddSpaceNames = {
     19, "space names", "ALTER TABLE spaces ADD COLUMN name TEXT NOT NULL DEFAULT '';"};
 
+// On PostgreSQL the row lock holds until the transaction ends, and the checks after it (read committed)
+// see what a change that held it before committed, so two owners demoting
+// each other at once cannot both pass "keeps an owner". SQLite has one
+// writer already.
+Status LockSpace(store::Database& db, const std::string& space_id) {
+  return db.Exec("UPDATE spaces SET name = name WHERE id = $1", {Value(space_id)});
+}
+
+Status OwnerOnly(store::Database& db, const std::string& caller, const std::string& space_id,
+                 std::string_view what) {
+  ENSEMBLE_ASSIGN_OR_RETURN(sync::Role role, RoleOf(db, caller, space_id));
+  if (role != sync::Role::kOwner) {
+    return Status(codes::kForbidden, "only an owner of the space can " + std::string(what));
+  }
+  return Status::Ok();
+}
+
+Status CheckRoomInSpace(store::Database& db, const std::string& space_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows count,
+      db.Query("SELECT (SELECT COUNT(*) FROM space_members WHERE space_id = $1) +"
+               " (SELECT COUNT(*) FROM space_invitations WHERE space_id = $1)",
+               {Value(space_id)}));
+  if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxMembersPerSpace) {
+    return Status(codes::kLimitReached, "a space holds at most " +
+                                            std::to_string(kMaxMembersPerSpace) +
+                                            " members and invitations");
+  }
+  return Status::Ok();
+}
+
+Status CheckRoomForAnotherSpace(store::Database& db, const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows count,
+      db.Query("SELECT COUNT(*) FROM space_members WHERE account_id = $1", {Value(account_id)}));
+  if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxSpacesPerAccount) {
+    return Status(codes::kLimitReached, "an account belongs to at most " +
+                                            std::to_string(kMaxSpacesPerAccount) + " spaces");
+  }
+  return Status::Ok();
+}
+
 Result<std::vector<SpaceInfo>> SpacesOf(store::Database& db, const std::string& account_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows, db.Query("SELECT s.id, s.name, m.role,"
@@ -107,13 +140,7 @@ Result<std::vector<SpaceInfo>> SpacesOf(store::Database& db, const std::string& 
 Result<SpaceInfo> CreateSpace(store::Database& db, const std::string& account_id,
                               const std::string& space_id, std::string_view name) {
   ENSEMBLE_ASSIGN_OR_RETURN(std::string clean, NormalizeSpaceName(name));
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows count,
-      db.Query("SELECT COUNT(*) FROM space_members WHERE account_id = $1", {Value(account_id)}));
-  if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxSpacesPerAccount) {
-    return Status(codes::kLimitReached, "an account belongs to at most " +
-                                            std::to_string(kMaxSpacesPerAccount) + " spaces");
-  }
+  ENSEMBLE_RETURN_IF_ERROR(CheckRoomForAnotherSpace(db, account_id));
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows inserted,
       db.Query("INSERT INTO spaces (id, name) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING"
@@ -150,33 +177,29 @@ Result<std::vector<Member>> MembersOf(store::Database& db, const std::string& ca
   return out;
 }
 
-Result<Member> SetMemberByEmail(store::Database& db, const std::string& caller,
-                                const std::string& space_id, std::string_view email,
-                                sync::Role role) {
-  ENSEMBLE_RETURN_IF_ERROR(OwnerOnly(db, caller, space_id, "share it or change roles"));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string normalized, accounts::NormalizeEmail(email));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<accounts::Account> account,
-                            accounts::FindAccountByEmail(db, normalized));
-  if (!account) return Status(codes::kNotFound, "no account with that email");
+Result<Member> ChangeRole(store::Database& db, const std::string& caller,
+                          const std::string& space_id, const std::string& account_id,
+                          sync::Role role) {
+  ENSEMBLE_RETURN_IF_ERROR(LockSpace(db, space_id));
+  ENSEMBLE_RETURN_IF_ERROR(OwnerOnly(db, caller, space_id, "change roles"));
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<sync::Role> current,
-                            sync::RoleIn(db, space_id, account->id));
-  if (!current) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        store::Rows count,
-        db.Query("SELECT COUNT(*) FROM space_members WHERE space_id = $1", {Value(space_id)}));
-    if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxMembersPerSpace) {
-      return Status(codes::kLimitReached,
-                    "a space holds at most " + std::to_string(kMaxMembersPerSpace) + " members");
-    }
-  } else if (role != sync::Role::kOwner) {
-    ENSEMBLE_RETURN_IF_ERROR(KeepAnOwner(db, space_id, account->id));
+                            sync::RoleIn(db, space_id, account_id));
+  if (!current) return Status(codes::kNotFound, "no member " + account_id + " in this space");
+  if (role == sync::Role::kOwner && *current != sync::Role::kOwner) {
+    return Status(codes::kFailedPrecondition,
+                  "becoming an owner needs the member's consent: invite them as an owner");
   }
-  ENSEMBLE_RETURN_IF_ERROR(sync::SetMember(db, space_id, account->id, role));
+  if (role != sync::Role::kOwner) ENSEMBLE_RETURN_IF_ERROR(KeepAnOwner(db, space_id, account_id));
+  ENSEMBLE_RETURN_IF_ERROR(sync::SetMember(db, space_id, account_id, role));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<accounts::Account> account,
+                            accounts::FindAccount(db, account_id));
+  if (!account) return Member{account_id, "", "", role};
   return Member{account->id, account->email, account->name, role};
 }
 
 Status RemoveMember(store::Database& db, const std::string& caller, const std::string& space_id,
                     const std::string& account_id) {
+  ENSEMBLE_RETURN_IF_ERROR(LockSpace(db, space_id));
   ENSEMBLE_ASSIGN_OR_RETURN(sync::Role role, RoleOf(db, caller, space_id));
   if (caller != account_id && role != sync::Role::kOwner) {
     return Status(codes::kForbidden, "only an owner of the space can remove others");
@@ -185,8 +208,7 @@ Status RemoveMember(store::Database& db, const std::string& caller, const std::s
                             sync::RoleIn(db, space_id, account_id));
   if (!theirs) return Status(codes::kNotFound, "no member " + account_id + " in this space");
   ENSEMBLE_RETURN_IF_ERROR(KeepAnOwner(db, space_id, account_id));
-  return db.Exec("DELETE FROM space_members WHERE space_id = $1 AND account_id = $2",
-                 {Value(space_id), Value(account_id)});
+  return sync::DropMember(db, space_id, account_id);
 }
 
 }  // namespace ensemble::core::spaces

@@ -6,7 +6,8 @@
 // assistant tool calls them; the server's /api/spaces routes do.
 //
 // Rules: only an owner shares, changes roles or removes others; anyone may
-// leave; a space always keeps at least one owner (FAILED_PRECONDITION). A
+// leave; a space always keeps at least one owner (FAILED_PRECONDITION);
+// nobody joins or becomes an owner without accepting (invitations.h). A
 // space the caller is not a member of is NOT_FOUND, never FORBIDDEN, so its
 // id is not confirmed. Membership itself is sync/authorization.h's.
 //
@@ -69,11 +70,25 @@ Status RenameSpace(store::Database& db, const std::string& caller, const std::st
 Result<std::vector<Member>> MembersOf(store::Database& db, const std::string& caller,
                                       const std::string& space_id);
 
-// Shares the space with the account of `email` in `role`, or changes that
-// member's role. NOT_FOUND "no account with that email" when there is none.
-Result<Member> SetMemberByEmail(store::Database& db, const std::string& caller,
-                                const std::string& space_id, std::string_view email,
-                                sync::Role role);
+// Changes the role of `account_id`, a member already, to `role` (owners
+// only; FAILED_PRECONDITION for the last owner). Becoming an owner is not
+// here: that needs the member's consent (invitations.h).
+Result<Member> ChangeRole(store::Database& db, const std::string& caller,
+                          const std::string& space_id, const std::string& account_id,
+                          sync::Role role);
+
+// The checks sharing and accepting share:
+// Serializes membership changes of one space until the transaction ends.
+Status LockSpace(store::Database& db, const std::string& space_id);
+// FORBIDDEN unless the caller owns the space ("only an owner of the space
+// can <what>"); NOT_FOUND when not a member.
+Status OwnerOnly(store::Database& db, const std::string& caller, const std::string& space_id,
+                 std::string_view what);
+// LIMIT_REACHED when the space's members and pending invitations fill
+// kMaxMembersPerSpace.
+Status CheckRoomInSpace(store::Database& db, const std::string& space_id);
+// LIMIT_REACHED when the account is in kMaxSpacesPerAccount spaces already.
+Status CheckRoomForAnotherSpace(store::Database& db, const std::string& account_id);
 
 // Removes `account_id` from the space: an owner removes anyone, a member
 // themself (leaving).

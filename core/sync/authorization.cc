@@ -4,6 +4,8 @@
 #include <array>
 #include <utility>
 
+#include "core/sync/sync_state.h"
+
 namespace ensemble::core::sync {
 
 using nlohmann::json;
@@ -28,13 +30,6 @@ constexpr std::array<std::string_view, 6> kOwnerOnlyKinds = {
 
 Status Forbidden(std::string message) { return Status(codes::kForbidden, std::move(message)); }
 
-bool IsOwnerOnly(std::string_view kind) {
-  for (std::string_view k : kOwnerOnlyKinds) {
-    if (k == kind) return true;
-  }
-  return false;
-}
-
 // "desk_list_item" as words: "desk list item".
 std::string Spoken(std::string_view kind) {
   std::string out(kind);
@@ -49,7 +44,29 @@ bool IsGuestContent(std::string_view kind) {
   return false;
 }
 
+// Gives the account's access change a server version of its own, so every
+// cursor taken before it is below it.
+Status MarkAccessChanged(store::Database& db, const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(int64_t version, ReserveServerVersions(db, 1));
+  return db.Exec(
+      "INSERT INTO account_access (account_id, changed_version) VALUES ($1, $2)"
+      " ON CONFLICT (account_id) DO UPDATE SET changed_version = excluded.changed_version",
+      {Value(account_id), Value(version)});
+}
+
 }  // namespace
+
+bool IsOwnerOnlyKind(std::string_view kind) {
+  for (std::string_view k : kOwnerOnlyKinds) {
+    if (k == kind) return true;
+  }
+  return false;
+}
+
+const store::Migration kCreateAccountAccessTable = {
+    28, "account access changes",
+    "CREATE TABLE account_access (account_id TEXT PRIMARY KEY,"
+    " changed_version BIGINT NOT NULL);"};
 
 const store::Migration kCreateSpaceTables = {
     7, "create spaces and members",
@@ -92,12 +109,36 @@ std::optional<Role> ParseRole(std::string_view name) {
 
 Status SetMember(store::Database& db, const std::string& space_id, const std::string& account_id,
                  Role role) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Role> before, RoleIn(db, space_id, account_id));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec(
       "INSERT INTO spaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", {Value(space_id)}));
-  return db.Exec(
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec(
       "INSERT INTO space_members (space_id, account_id, role) VALUES ($1, $2, $3)"
       " ON CONFLICT (space_id, account_id) DO UPDATE SET role = excluded.role",
-      {Value(space_id), Value(account_id), Value(std::string(RoleName(role)))});
+      {Value(space_id), Value(account_id), Value(std::string(RoleName(role)))}));
+  // Other role changes keep what the account reads; only these change it.
+  const bool reads_more_or_less =
+      !before || ((*before == Role::kOwner) != (role == Role::kOwner));
+  if (!reads_more_or_less) return Status::Ok();
+  return MarkAccessChanged(db, account_id);
+}
+
+Status DropMember(store::Database& db, const std::string& space_id,
+                  const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows gone,
+      db.Query("DELETE FROM space_members WHERE space_id = $1 AND account_id = $2 RETURNING role",
+               {Value(space_id), Value(account_id)}));
+  if (gone.empty()) return Status::Ok();
+  return MarkAccessChanged(db, account_id);
+}
+
+Result<int64_t> AccessChangedAt(store::Database& db, const std::string& account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT changed_version FROM account_access WHERE account_id = $1",
+               {Value(account_id)}));
+  return rows.empty() ? int64_t{0} : store::AsInt(rows.rows[0][0]);
 }
 
 Result<std::optional<Role>> RoleIn(store::Database& db, const std::string& space_id,
@@ -147,7 +188,7 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
     case Role::kOwner:
       return Status::Ok();
     case Role::kEditor:
-      if (!IsOwnerOnly(kind)) return Status::Ok();
+      if (!IsOwnerOnlyKind(kind)) return Status::Ok();
       return Forbidden("only the space's owner keeps its " + Spoken(kind) + "s");
     case Role::kGuest:
       if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();

@@ -19,6 +19,13 @@
 // A record in a space the account cannot read is answered as not found, so a
 // refusal does not confirm that an id exists.
 //
+// What an account reads follows the same roles: the rows of its spaces,
+// except the owner's own kinds (IsOwnerOnlyKind), which only owners receive.
+// Whenever that set changes (joining, leaving, becoming or ceasing to be an
+// owner) the change takes a server version of its own, recorded in
+// account_access; a client whose cursor is below it gets reset pages, so a
+// new member receives every existing row and a removed one drops them.
+//
 // Thread-safety: stateless; as the Database given.
 
 #ifndef ENSEMBLE_CORE_SYNC_AUTHORIZATION_H_
@@ -46,12 +53,27 @@ std::string_view RoleName(Role role);
 bool RoleAtLeast(Role role, Role least);
 std::optional<Role> ParseRole(std::string_view name);
 
+// Kinds that are the space owner's own: only owners write and receive them.
+bool IsOwnerOnlyKind(std::string_view kind);
+
 // The spaces and space_members tables, in the hub's migration list.
 extern const store::Migration kCreateSpaceTables;
+// Migration 28: account_access, the server version of each account's latest
+// change of what it may read.
+extern const store::Migration kCreateAccountAccessTable;
 
 // Gives `account_id` `role` in `space_id`, creating the space if needed.
+// Records an access change when the account joins or its owner rights
+// change. Run it in the caller's transaction (it locks the version counter).
 Status SetMember(store::Database& db, const std::string& space_id, const std::string& account_id,
                  Role role);
+
+// Takes `account_id` out of `space_id` and records the access change;
+// nothing happens when it is not a member.
+Status DropMember(store::Database& db, const std::string& space_id, const std::string& account_id);
+
+// The server version of the account's latest access change, 0 when none.
+Result<int64_t> AccessChangedAt(store::Database& db, const std::string& account_id);
 
 // The account's role in the space, or nullopt when it has none.
 Result<std::optional<Role>> RoleIn(store::Database& db, const std::string& space_id,

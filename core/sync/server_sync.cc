@@ -56,19 +56,6 @@ constexpr std::string_view kServerVersionKey = "server_version";
 // Cursors below it may have missed removed tombstones; see Compact().
 constexpr std::string_view kMinCursorKey = "min_cursor";
 
-// Reserves `count` server versions and returns the first. The counter's row
-// stays locked until the transaction ends, so pushes take versions in commit
-// order and a pull never sees a version before an earlier one is committed.
-Result<int64_t> ReserveServerVersions(store::Database& db, int64_t count) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("UPDATE sync_state SET int_value = int_value + $1 WHERE key = 'server_version'"
-               " RETURNING int_value",
-               {Value(count)}));
-  if (rows.empty()) return Status(codes::kInternal, "server_version is missing");
-  return store::AsInt(rows.rows[0][0]) - count + 1;
-}
-
 // How many mutations of a validated push would be applied or rejected (not
 // skipped or refused): the run of ids from last + 1 on.
 int64_t ConsumableCount(const json& mutations, int64_t last) {
@@ -331,16 +318,20 @@ constexpr int64_t kNoLimit = std::numeric_limits<int64_t>::max();
 
 // Appends the rows of every synced table that `where` selects (its $1 is
 // `bound`), at most `limit` per table (kNoLimit: all), ordered by row_version;
-// with an account, only rows of the spaces it is a member of.
+// with an account, only the rows it may read (sync/authorization.h).
 Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
                    const std::string& where, int64_t bound, int64_t limit,
                    const std::string* account_id, std::vector<Change>& out) {
-  const std::string readable =
-      account_id ? " AND space_id IN (SELECT space_id FROM space_members WHERE account_id = $3)"
-                 : "";
   std::vector<Value> params = {Value(bound), Value(limit)};
   if (account_id) params.emplace_back(*account_id);
   for (const SyncedTable& table : tables) {
+    std::string readable;
+    if (account_id) {
+      readable = IsOwnerOnlyKind(table.kind)
+                     ? " AND space_id IN (SELECT space_id FROM space_members"
+                       " WHERE account_id = $3 AND role = 'owner')"
+                     : " AND space_id IN (SELECT space_id FROM space_members WHERE account_id = $3)";
+    }
     ENSEMBLE_ASSIGN_OR_RETURN(
         store::Rows rows, db.Query("SELECT * FROM " + std::string(table.table) + " WHERE " + where +
                                        readable + " ORDER BY row_version, id LIMIT $2",
@@ -407,10 +398,16 @@ Result<json> ServerSync::PullAs(store::Database& db, const std::string* account_
   int64_t next_cursor = server_version;
   bool more = false;
   // Below the floor, tombstones this client has not seen may be gone
-  // (Compact): the pages hold live rows only, and the client replaces its
+  // (Compact), or the account's access changed since (rows it may now read
+  // carry older versions; rows it may no longer read never come as
+  // tombstones): the pages hold live rows only, and the client replaces its
   // copy with them. Paged like any pull, since each row comes once, at its
   // latest version.
-  const int64_t floor = min_cursor.value_or(0);
+  int64_t floor = min_cursor.value_or(0);
+  if (account_id) {
+    ENSEMBLE_ASSIGN_OR_RETURN(int64_t access_changed, AccessChangedAt(db, *account_id));
+    floor = std::max(floor, access_changed);
+  }
   const bool reset = cursor < floor;
   const std::string filter = reset ? "deleted = 0 AND " : "";
   // Rows the server wrote carry versions from 1; a reset from 0 takes all.

@@ -92,11 +92,13 @@ class ServerSync {
   // Returns {cursor, lastMutationId, changes: [{kind, row}], more}; at most
   // kMaxPullRows rows, cut at a whole change (a single change with more rows
   // comes whole in one page), and more=true when the client should pull
-  // again. A cursor below the compaction floor gets reset pages,
-  // {..., reset: true, floor}, holding live rows only (paged the same way);
-  // they replace the client's copy (see ClientReplica::ApplyPull).
+  // again. A cursor below the floor (the compaction floor, or with an
+  // account its latest access change) gets reset pages, {..., reset: true,
+  // floor}, holding live rows only (paged the same way); they replace the
+  // client's copy (see ClientReplica::ApplyPull).
   Result<nlohmann::json> Pull(store::Database& db, const std::string& client_id, int64_t cursor);
-  // The same, holding only rows of the spaces `account_id` is a member of.
+  // The same, holding only the rows `account_id` may read: its spaces', and
+  // of the owner's own kinds only those of spaces it owns.
   Result<nlohmann::json> Pull(store::Database& db, const std::string& account_id,
                               const std::string& client_id, int64_t cursor);
 

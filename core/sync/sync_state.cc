@@ -37,6 +37,16 @@ Status SetStateText(store::Database& db, std::string_view key, const std::string
       {Value(std::string(key)), Value(value)});
 }
 
+Result<int64_t> ReserveServerVersions(store::Database& db, int64_t count) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("UPDATE sync_state SET int_value = int_value + $1 WHERE key = 'server_version'"
+               " RETURNING int_value",
+               {Value(count)}));
+  if (rows.empty()) return Status(codes::kInternal, "server_version is missing");
+  return store::AsInt(rows.rows[0][0]) - count + 1;
+}
+
 Status DeleteState(store::Database& db, std::string_view key) {
   return db.Exec("DELETE FROM sync_state WHERE key = $1", {store::Value(std::string(key))});
 }

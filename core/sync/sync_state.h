@@ -22,6 +22,12 @@ Status SetStateText(store::Database& db, std::string_view key, const std::string
 // Removes `key`; nothing happens when it is not set.
 Status DeleteState(store::Database& db, std::string_view key);
 
+// Reserves `count` server versions and returns the first. The counter's row
+// stays locked until the transaction ends, so writers take versions in
+// commit order and a pull never sees a version before an earlier one is
+// committed. INTERNAL when the counter is missing (an unmigrated store).
+Result<int64_t> ReserveServerVersions(store::Database& db, int64_t count);
+
 }  // namespace ensemble::core::sync
 
 #endif  // ENSEMBLE_CORE_SYNC_SYNC_STATE_H_

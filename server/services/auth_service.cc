@@ -164,8 +164,8 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     if (!open_signup_) {
       // Again inside the transaction: two first sign-ups may have raced.
-      ENSEMBLE_ASSIGN_OR_RETURN(int64_t count, core::accounts::CountAccounts(db));
-      if (count > 0) return closed;
+      ENSEMBLE_ASSIGN_OR_RETURN(bool first, core::accounts::ClaimFirstAccount(db));
+      if (!first) return closed;
     }
     ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertAccount(db, account));
     ENSEMBLE_RETURN_IF_ERROR(

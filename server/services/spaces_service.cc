@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "core/base/id.h"
+#include "core/spaces/invitations.h"
 #include "core/spaces/space_admin.h"
+#include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
 #include "server/http/router.h"
 #include "server/services/json_body.h"
@@ -25,6 +27,8 @@ using nlohmann::json;
 // account the fifth.
 constexpr size_t kSpaceSegment = 2;
 constexpr size_t kAccountSegment = 4;
+// "/api/invitations/:id/accept": the id is the third segment.
+constexpr size_t kInvitationSegment = 2;
 
 constexpr char kLocalMode[] =
     "spaces are shared between accounts, and accounts are off on this server (single-person "
@@ -42,6 +46,23 @@ json MemberJson(const spaces::Member& m) {
           {"email", m.email},
           {"name", m.name},
           {"role", core::sync::RoleName(m.role)}};
+}
+
+// The invitee sees the space and who asked; the owner sees whom they asked.
+json InvitationJson(const spaces::Invitation& i) {
+  return {{"id", i.id},
+          {"spaceId", i.space_id},
+          {"spaceName", i.space_name},
+          {"role", core::sync::RoleName(i.role)},
+          {"email", i.email},
+          {"from", i.from_email},
+          {"fromName", i.from_name}};
+}
+
+json InvitationsJson(const std::vector<spaces::Invitation>& list) {
+  json out = json::array();
+  for (const spaces::Invitation& i : list) out.push_back(InvitationJson(i));
+  return out;
 }
 
 // The string `key` of an object body, or INVALID_ARGUMENT naming it.
@@ -62,8 +83,21 @@ Result<std::string> SpaceIdOf(const http::Target& target) {
 
 }  // namespace
 
-SpacesService::SpacesService(store::StorePool& pool, core::platform::Env env)
-    : pool_(pool), env_(env) {}
+SpacesService::SpacesService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
+    : pool_(pool), env_(env), on_commit_(std::move(on_commit)) {}
+
+Result<events::Poke> SpacesService::AccessPoke(core::store::Database& db,
+                                               const std::string& account_id) {
+  events::Poke poke;
+  ENSEMBLE_ASSIGN_OR_RETURN(poke.version, core::sync::AccessChangedAt(db, account_id));
+  poke.readers = std::make_shared<const std::vector<std::string>>(1, account_id);
+  ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
+  return poke;
+}
+
+void SpacesService::Publish(const events::Poke& poke) const {
+  if (poke.version > 0 && on_commit_) on_commit_(poke);
+}
 
 net::awaitable<http::Response> SpacesService::List(const Caller& caller) {
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
@@ -123,12 +157,17 @@ net::awaitable<http::Response> SpacesService::Members(const http::Target& target
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
   Result<std::string> id = SpaceIdOf(target);
   if (!id.ok()) co_return http::ErrorResponse(id.status());
-  Result<std::vector<spaces::Member>> members = co_await pool_.Run(
-      [&](core::store::Database& db) { return spaces::MembersOf(db, caller.account_id, *id); });
-  if (!members.ok()) co_return FailureResponse(members.status(), "spaces", *env_.logger);
-  json out = json::array();
-  for (const spaces::Member& m : *members) out.push_back(MemberJson(m));
-  co_return http::JsonResponse(bhttp::status::ok, {{"members", std::move(out)}});
+  Result<json> listed = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::vector<spaces::Member> members,
+                              spaces::MembersOf(db, caller.account_id, *id));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::vector<spaces::Invitation> invited,
+                              spaces::InvitationsOf(db, caller.account_id, *id));
+    json out = json::array();
+    for (const spaces::Member& m : members) out.push_back(MemberJson(m));
+    return json{{"members", std::move(out)}, {"invitations", InvitationsJson(invited)}};
+  });
+  if (!listed.ok()) co_return FailureResponse(listed.status(), "spaces", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, std::move(*listed));
 }
 
 net::awaitable<http::Response> SpacesService::PutMember(const http::Request& request,
@@ -148,17 +187,29 @@ net::awaitable<http::Response> SpacesService::PutMember(const http::Request& req
     co_return http::ErrorResponse(codes::kInvalidArgument,
                                   "role must be owner, editor, guest or viewer");
   }
-  Result<spaces::Member> member =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::Member> {
+  const std::string invitation_id = core::NewId(*env_.clock, *env_.random);
+  const int64_t now = env_.clock->NowMillis();
+  events::Poke poke;
+  Result<spaces::Shared> shared =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::Shared> {
         core::store::Transaction txn(db);
         ENSEMBLE_RETURN_IF_ERROR(txn.status());
-        ENSEMBLE_ASSIGN_OR_RETURN(
-            spaces::Member m, spaces::SetMemberByEmail(db, caller.account_id, *id, *email, *role));
+        ENSEMBLE_ASSIGN_OR_RETURN(spaces::Shared done,
+                                  spaces::Share(db, caller.account_id, *id, *email, *role,
+                                                invitation_id, now));
+        if (done.member) {
+          ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, done.member->account_id));
+        }
         ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-        return m;
+        return done;
       });
-  if (!member.ok()) co_return FailureResponse(member.status(), "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"member", MemberJson(*member)}});
+  if (!shared.ok()) co_return FailureResponse(shared.status(), "spaces", *env_.logger);
+  Publish(poke);
+  if (shared->member) {
+    co_return http::JsonResponse(bhttp::status::ok, {{"member", MemberJson(*shared->member)}});
+  }
+  co_return http::JsonResponse(bhttp::status::accepted,
+                               {{"invitation", InvitationJson(*shared->invitation)}});
 }
 
 net::awaitable<http::Response> SpacesService::RemoveMember(const http::Target& target,
@@ -168,14 +219,83 @@ net::awaitable<http::Response> SpacesService::RemoveMember(const http::Target& t
   if (!id.ok()) co_return http::ErrorResponse(id.status());
   std::optional<std::string> account = http::PathSegment(target.path, kAccountSegment);
   if (!account || account->empty()) co_return http::ErrorResponse(codes::kNotFound, "no member");
+  events::Poke poke;
   Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
     core::store::Transaction txn(db);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
     ENSEMBLE_RETURN_IF_ERROR(spaces::RemoveMember(db, caller.account_id, *id, *account));
+    ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, *account));
     return txn.Commit();
   });
   if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
+  Publish(poke);
   co_return http::JsonResponse(bhttp::status::ok, {{"removed", true}});
+}
+
+net::awaitable<http::Response> SpacesService::Withdraw(const http::Target& target,
+                                                       const Caller& caller) {
+  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
+  Result<std::string> id = SpaceIdOf(target);
+  if (!id.ok()) co_return http::ErrorResponse(id.status());
+  std::optional<std::string> invitation = http::PathSegment(target.path, kAccountSegment);
+  if (!invitation || invitation->empty()) {
+    co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
+  }
+  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
+    core::store::Transaction txn(db);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    ENSEMBLE_RETURN_IF_ERROR(
+        spaces::WithdrawInvitation(db, caller.account_id, *id, *invitation));
+    return txn.Commit();
+  });
+  if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"withdrawn", true}});
+}
+
+net::awaitable<http::Response> SpacesService::Invitations(const Caller& caller) {
+  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
+  Result<std::vector<spaces::Invitation>> list =
+      co_await pool_.Run([&caller](core::store::Database& db) {
+        return spaces::InvitationsFor(db, caller.account_id);
+      });
+  if (!list.ok()) co_return FailureResponse(list.status(), "spaces", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"invitations", InvitationsJson(*list)}});
+}
+
+net::awaitable<http::Response> SpacesService::Accept(const http::Target& target,
+                                                     const Caller& caller) {
+  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
+  std::optional<std::string> id = http::PathSegment(target.path, kInvitationSegment);
+  if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
+  events::Poke poke;
+  Result<spaces::SpaceInfo> joined =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
+        core::store::Transaction txn(db);
+        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+        ENSEMBLE_ASSIGN_OR_RETURN(spaces::SpaceInfo s,
+                                  spaces::AcceptInvitation(db, caller.account_id, *id));
+        ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, caller.account_id));
+        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        return s;
+      });
+  if (!joined.ok()) co_return FailureResponse(joined.status(), "spaces", *env_.logger);
+  Publish(poke);
+  co_return http::JsonResponse(bhttp::status::ok, {{"space", SpaceJson(*joined)}});
+}
+
+net::awaitable<http::Response> SpacesService::Decline(const http::Target& target,
+                                                      const Caller& caller) {
+  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
+  std::optional<std::string> id = http::PathSegment(target.path, kInvitationSegment);
+  if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
+  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
+    core::store::Transaction txn(db);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    ENSEMBLE_RETURN_IF_ERROR(spaces::DeclineInvitation(db, caller.account_id, *id));
+    return txn.Commit();
+  });
+  if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"declined", true}});
 }
 
 }  // namespace ensemble::server::services

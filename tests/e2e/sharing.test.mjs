@@ -1,17 +1,22 @@
 // Accounts in the app (ENSEMBLE_ACCOUNTS=on): signing up and in through the
-// page, a space made and shared from Sharing, a role changed and a member
-// removed, each seen by the other account through the server; sign-out hides
-// the work, and another account cannot sign in over this device's copy. In
-// local mode Sharing says why it is not there.
+// page; a space made and shared from Sharing, which invites: nobody joins
+// until they accept, and an owner sees and may withdraw what is pending; a
+// role changed and a member removed, each seen by the other account through
+// the server. Sign-out hides the work and offers to remove this device's
+// copy; another account signing in here is refused until it does, then
+// starts fresh, accepts an invitation in Sharing and receives the space's
+// rows written before it joined. In local mode Sharing says why it is not
+// there.
 
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 
-import {byTestId, expectText, screenshot, startApp} from './app_harness.mjs';
+import {addTask, byTestId, expectText, screenshot, startApp, synced} from './app_harness.mjs';
 
 const kPassword = 'correct horse battery staple';
 
-// Bo, signed up straight through the API, with his own session cookie.
+// Bo, signed up straight through the API: his spaces and invitations as the
+// server tells them to his own session.
 async function signUpBo(server) {
   const res = await fetch(`${server.url}/api/auth/signup`, {
     method: 'POST',
@@ -20,9 +25,15 @@ async function signUpBo(server) {
   });
   assert.equal(res.status, 201, await res.text());
   const cookie = res.headers.get('set-cookie').split(';')[0];
-  return async () => {
-    const spaces = await fetch(`${server.url}/api/spaces`, {headers: {cookie}});
-    return (await spaces.json()).spaces;
+  const get = async (path) => (await fetch(`${server.url}${path}`, {headers: {cookie}})).json();
+  return {
+    spaces: async () => (await get('/api/spaces')).spaces,
+    invitations: async () => (await get('/api/invitations')).invitations,
+    accept: async (id) => {
+      const r = await fetch(`${server.url}/api/invitations/${id}/accept`, {
+        method: 'POST', headers: {cookie, 'content-type': 'application/json'}, body: '{}'});
+      assert.equal(r.status, 200, await r.text());
+    },
   };
 }
 
@@ -33,7 +44,15 @@ async function signIn(page, button, email, name = '') {
   await page.click(byTestId(button));
 }
 
-test('a space is made, shared, changed and unshared from Sharing', async () => {
+async function share(page, email, role) {
+  await page.fill(byTestId('share-email'), email);
+  await page.selectOption(byTestId('share-role'), role);
+  await page.click(byTestId('share-submit'));
+  await expectText(page, byTestId('sharing-message'),
+                   `Invited ${email} as ${role}; they join when they accept.`);
+}
+
+test('sharing invites, and a new account on this device starts fresh', async () => {
   const app = await startApp({env: {ENSEMBLE_ACCOUNTS: 'on', ENSEMBLE_SIGNUP: 'open'}});
   const {page, server} = app;
   try {
@@ -43,7 +62,7 @@ test('a space is made, shared, changed and unshared from Sharing', async () => {
     await signIn(page, 'signup-submit', 'ana@example.com', 'Ana');
     await expectText(page, byTestId('account-name'), 'Ana');
     assert.equal(await page.isVisible(byTestId('signin')), false);
-    const boSpaces = await signUpBo(server);
+    const bo = await signUpBo(server);
 
     await page.click(byTestId('nav-sharing'));
     await page.fill(byTestId('new-space-name'), 'Launch');
@@ -53,37 +72,69 @@ test('a space is made, shared, changed and unshared from Sharing', async () => {
     assert.match(await page.$eval(byTestId('space-select'), (s) => s.selectedOptions[0].textContent),
                  /^Launch/);
 
-    await page.fill(byTestId('share-email'), 'bo@example.com');
-    await page.selectOption(byTestId('share-role'), 'editor');
-    await page.click(byTestId('share-submit'));
-    await expectText(page, byTestId('sharing-message'), 'Shared with bo@example.com as editor.');
-    const bo = `${byTestId('member')}[data-email="bo@example.com"]`;
-    await page.waitForSelector(`${bo}[data-role="editor"]`);
-    assert.deepEqual((await boSpaces()).filter((s) => s.id === launch).map((s) => s.role),
+    // Sharing invites: Bo is not a member until he accepts; Ana may withdraw.
+    await share(page, 'bo@example.com', 'editor');
+    const pendingBo = `${byTestId('pending-invitation')}[data-email="bo@example.com"]`;
+    await page.waitForSelector(`${pendingBo}[data-role="editor"]`);
+    assert.deepEqual((await bo.spaces()).filter((s) => s.id === launch), []);
+    assert.deepEqual((await bo.invitations()).map((i) => [i.spaceName, i.role, i.from]),
+                     [['Launch', 'editor', 'ana@example.com']]);
+    await page.click(`${pendingBo} ${byTestId('pending-withdraw')}`);
+    await page.waitForSelector(pendingBo, {state: 'detached'});
+    assert.deepEqual(await bo.invitations(), []);
+
+    await share(page, 'bo@example.com', 'viewer');
+    await bo.accept((await bo.invitations())[0].id);
+    await page.reload();
+    await page.click(byTestId('nav-sharing'));
+    const boRow = `${byTestId('member')}[data-email="bo@example.com"]`;
+    await page.waitForSelector(`${boRow}[data-role="viewer"]`);
+    assert.equal(await page.locator(pendingBo).count(), 0);
+    await page.selectOption(`${boRow} ${byTestId('member-role')}`, 'editor');
+    await page.waitForSelector(`${boRow}[data-role="editor"]`);
+    assert.deepEqual((await bo.spaces()).filter((s) => s.id === launch).map((s) => s.role),
                      ['editor']);
-
-    await page.selectOption(`${bo} ${byTestId('member-role')}`, 'viewer');
-    await page.waitForSelector(`${bo}[data-role="viewer"]`);
-    assert.deepEqual((await boSpaces()).filter((s) => s.id === launch).map((s) => s.role),
-                     ['viewer']);
-
-    await page.click(`${bo} ${byTestId('member-remove')}`);
-    await page.waitForSelector(bo, {state: 'detached'});
+    await page.click(`${boRow} ${byTestId('member-remove')}`);
+    await page.waitForSelector(boRow, {state: 'detached'});
     assert.equal(await page.locator(byTestId('member')).count(), 1);
-    assert.deepEqual((await boSpaces()).filter((s) => s.id === launch), []);
+    assert.deepEqual((await bo.spaces()).filter((s) => s.id === launch), []);
+
+    // Written before Bo is in the space: he must receive it all the same.
+    await addTask(page, 'Launch checklist');
+    await synced(page);
+    await page.click(byTestId('nav-sharing'));
+    await share(page, 'bo@example.com', 'editor');
     await screenshot(page, 'sharing');
 
-    // Signing out hides the work; Bo cannot sign in over Ana's copy here.
+    // Signing out hides the work and offers to remove this device's copy.
     await page.click(byTestId('sign-out'));
     await page.waitForSelector(`${byTestId('signin')}:not([hidden])`);
     assert.equal(await page.isVisible(byTestId('view-sharing')), false);
+    await page.waitForSelector(`${byTestId('device-copy')}:not([hidden])`);
+    // Bo is refused over Ana's copy, and may remove it to start fresh.
     await signIn(page, 'signin-submit', 'bo@example.com');
     await page.waitForFunction(
       (sel) => document.querySelector(sel)?.textContent.includes('another account'),
       byTestId('signin-message'));
     assert.equal(await page.isVisible(byTestId('signin')), true);
-    await signIn(page, 'signin-submit', 'ana@example.com');
-    await expectText(page, byTestId('account-name'), 'Ana');
+    await page.click(byTestId('forget-device'));
+    await expectText(page, byTestId('signin-message'),
+                     'This device\u2019s copy is removed. Sign in to start fresh.');
+    const left = await page.evaluate(() => window.ensemble.rpc('listRecords', {kind: 'task'}));
+    assert.deepEqual(left, []);
+    await signIn(page, 'signin-submit', 'bo@example.com');
+    await expectText(page, byTestId('account-name'), 'Bo');
+
+    // Bo answers Ana's invitation in Sharing and receives the older task.
+    await page.click(byTestId('nav-sharing'));
+    const invitation = `${byTestId('invitation')}[data-space="${launch}"]`;
+    await page.waitForSelector(invitation);
+    await page.click(`${invitation} ${byTestId('invitation-accept')}`);
+    await expectText(page, byTestId('sharing-message'),
+                     'You joined \u201CLaunch\u201D as editor.');
+    assert.equal(await page.$eval(byTestId('space-select'), (s) => s.value), launch);
+    await page.click(byTestId('nav-tasks'));
+    await page.locator(byTestId('task-row'), {hasText: 'Launch checklist'}).waitFor();
     assert.deepEqual(app.pageErrors, []);
   } finally {
     await app.close();

@@ -39,8 +39,10 @@ test('another member\'s change shows under Watched changes until Seen', {timeout
       const bo = signup.res.headers.get('set-cookie').split(';')[0];
       const anaCookie = (await page.context().cookies())
         .map((c) => `${c.name}=${c.value}`).join('; ');
-      await api(server, anaCookie, 'PUT', `/api/spaces/${encodeURIComponent(space)}/members`,
-                {email: 'bo@example.com', role: 'editor'});
+      const invited = await api(server, anaCookie, 'PUT',
+                                `/api/spaces/${encodeURIComponent(space)}/members`,
+                                {email: 'bo@example.com', role: 'editor'});
+      await api(server, bo, 'POST', `/api/invitations/${invited.body.invitation.id}/accept`, {});
 
       const row = await addTask(page, 'Draft the plan');
       const task = await row.getAttribute('data-id');
@@ -78,12 +80,17 @@ test('another member\'s change shows under Watched changes until Seen', {timeout
       await item.waitFor({state: 'detached'});
       await page.locator(byTestId('today-count')).waitFor({state: 'detached'});
       await synced(page);
-      // The server has it seen too: Bo (a member) pulls the space afresh.
-      const pulled = await api(server, bo, 'GET',
+      // The server has it seen too: a fresh copy of Ana's has it so.
+      const pulled = await api(server, anaCookie, 'GET',
                                '/api/sync/pull?clientId=01JB00000000000000000000C7&cursor=0');
       const watcher = pulled.body.changes.find((c) => c.kind === 'watcher');
       assert.equal(watcher.row.changes, 0);
       assert.equal(watcher.row.last_change, 'Bo changed status');
+      // A watcher is its owner's own: Bo, a member, never receives it.
+      const bos = await api(server, bo, 'GET',
+                            '/api/sync/pull?clientId=01JB00000000000000000000C9&cursor=0');
+      assert.equal(bos.body.changes.filter((c) => c.kind === 'watcher').length, 0);
+      assert.ok(bos.body.changes.some((c) => c.kind === 'task'));
       assert.deepEqual(app.pageErrors, []);
     } finally {
       await app.close();

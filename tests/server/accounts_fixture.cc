@@ -111,13 +111,27 @@ std::string AccountsServerTest::SessionCookieOf(const HttpReply& reply) {
 AccountsServerTest::Member AccountsServerTest::SignedUp(const std::string& email) const {
   HttpReply r = Signup(email, kPassword, "Someone");
   EXPECT_EQ(r.status, 201) << r.body();
-  return {SessionCookieOf(r), r.json()["account"]["id"].get<std::string>()};
+  return {SessionCookieOf(r), r.json()["account"]["id"].get<std::string>(), email};
 }
 
 std::string AccountsServerTest::MakeSpace(const Member& m, const std::string& name) const {
   HttpReply r = Call(m, boost::beast::http::verb::post, "/api/spaces", {{"name", name}});
   EXPECT_EQ(r.status, 201) << r.body();
   return r.json()["space"]["id"].get<std::string>();
+}
+
+bool AccountsServerTest::Share(const Member& owner, const std::string& space,
+                               const Member& member, const std::string& role) const {
+  namespace bhttp = boost::beast::http;
+  HttpReply invited = Call(owner, bhttp::verb::put, "/api/spaces/" + space + "/members",
+                           {{"email", member.email}, {"role", role}});
+  EXPECT_EQ(invited.status, 202) << invited.body();
+  if (invited.status != 202) return false;
+  const std::string id = invited.json()["invitation"]["id"].get<std::string>();
+  HttpReply accepted = Call(member, bhttp::verb::post, "/api/invitations/" + id + "/accept",
+                            nlohmann::json::object());
+  EXPECT_EQ(accepted.status, 200) << accepted.body();
+  return accepted.status == 200;
 }
 
 }  // namespace ensemble::testing

@@ -73,6 +73,7 @@ class AccountsServerTest : public ::testing::TestWithParam<StoreKind> {
   struct Member {
     std::string cookie;
     std::string account_id;
+    std::string email;
   };
   Member SignedUp(const std::string& email) const;
   // One request as `m`, with `body` as JSON unless it is null.
@@ -82,6 +83,11 @@ class AccountsServerTest : public ::testing::TestWithParam<StoreKind> {
   }
   // A space `m` makes (and owns); its id.
   std::string MakeSpace(const Member& m, const std::string& name) const;
+  // `owner` shares `space` with `member` in `role` and `member` accepts the
+  // invitation: the two steps consent takes. False (and a test failure)
+  // when either fails.
+  bool Share(const Member& owner, const std::string& space, const Member& member,
+             const std::string& role) const;
 
   // The Cookie header that sends back the session a reply set ("" if none).
   static std::string SessionCookieOf(const HttpReply& reply);

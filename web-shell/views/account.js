@@ -3,14 +3,16 @@
 // out in the sidebar. Local mode (one person, the default) shows neither.
 //
 // This device's replica belongs to one account: a different account signing
-// in here is signed out again with a message, so nobody reads or pushes
-// another person's offline copy.
+// in here is signed out again, so nobody reads or pushes another person's
+// offline copy, and offered to remove that copy and start fresh. Signing
+// out offers the same, for a shared or borrowed device.
 
-import {poke} from '../rpc.js';
+import {poke, rpc} from '../rpc.js';
 import {loadSpaces, notify, state} from '../state.js';
 import {byTestId} from '../util.js';
 
 const kAccountKey = 'ensemble-account';
+let offered = false;  // Whether this signed-out spell has offered to forget.
 
 const el = {
   app: byTestId('app'),
@@ -24,6 +26,9 @@ const el = {
   account: byTestId('account'),
   accountName: byTestId('account-name'),
   signOut: byTestId('sign-out'),
+  copy: byTestId('device-copy'),
+  copyNote: byTestId('device-copy-note'),
+  forget: byTestId('forget-device'),
 };
 
 // The server's error message from a refused request, or a generic one.
@@ -50,6 +55,37 @@ async function signOut(message = '') {
   notify('space');
 }
 
+// Shows "Remove this device's copy" while the device keeps an account's
+// work, saying how many changes would be lost with it.
+async function offerToForget() {
+  const kept = localStorage.getItem(kAccountKey);
+  el.copy.hidden = !kept;
+  if (!kept) return;
+  let unsent = 0;
+  try {
+    unsent = (await rpc('status')).sync?.pending ?? 0;
+  } catch {
+    // The database is not up: the note stays general.
+  }
+  el.copyNote.textContent = 'This device keeps a copy of the last account\u2019s work' +
+    (unsent ? `, with ${unsent} change${unsent === 1 ? '' : 's'} not yet sent, which ` +
+              'removing it loses.' : '.');
+}
+
+async function forgetDevice() {
+  el.forget.disabled = true;
+  try {
+    await rpc('forgetDevice');
+    localStorage.removeItem(kAccountKey);
+    el.copy.hidden = true;
+    el.message.textContent = 'This device\u2019s copy is removed. Sign in to start fresh.';
+  } catch (e) {
+    el.message.textContent = `Could not remove this device\u2019s copy: ${e.message}`;
+  } finally {
+    el.forget.disabled = false;
+  }
+}
+
 async function submit(path) {
   const body = {email: el.email.value.trim(), password: el.password.value};
   if (path.endsWith('signup')) body.name = el.name.value.trim();
@@ -71,7 +107,7 @@ async function submit(path) {
   const before = localStorage.getItem(kAccountKey);
   if (id && before && before !== id) {
     await signOut('This browser keeps another account\u2019s offline copy. Sign in as that ' +
-                  'account, or use another browser profile for this one.');
+                  'account, or remove the copy below and sign in again to start fresh.');
     return;
   }
   if (id) localStorage.setItem(kAccountKey, id);
@@ -86,6 +122,10 @@ export function render() {
   const signedIn = account?.mode === 'accounts' && !signedOut;
   el.account.hidden = !signedIn;
   el.accountName.textContent = signedIn ? (account.name || account.email || '') : '';
+  // Once per signing out (also one found on opening the app).
+  if (signedOut && !offered) offerToForget();
+  if (!signedOut) el.copy.hidden = true;
+  offered = signedOut;
   if (signedOut && !el.panel.contains(document.activeElement)) el.email.focus();
 }
 
@@ -96,4 +136,5 @@ export function init() {
   });
   el.signup.addEventListener('click', () => submit('/api/auth/signup'));
   el.signOut.addEventListener('click', () => signOut());
+  el.forget.addEventListener('click', () => forgetDevice());
 }

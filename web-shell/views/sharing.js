@@ -1,12 +1,14 @@
 // Sharing: the open space's members and roles (spec 002 §2 "Spaces and
 // sharing"), through the server's /api/spaces routes: an owner shares by
-// email in a role, changes roles and removes members; anyone may leave; a new
-// space can be made here. These are the person's own decisions, so the
-// assistant never makes them. Sharing needs the network and accounts: local
-// mode and offline say so instead.
+// email in a role, which invites (nobody joins, or becomes an owner, without
+// accepting), sees who has not answered yet and may withdraw it, changes
+// roles and removes members; anyone answers their own invitations and may
+// leave; a new space can be made here. These are the person's own decisions,
+// so the assistant never makes them. Sharing needs the network and accounts:
+// local mode and offline say so instead.
 
 import {loadSpaces, setSpace, state} from '../state.js';
-import {byTestId, fill, h, messageAfter, oneAtATime, requestJson as api} from '../util.js';
+import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime, requestJson as api} from '../util.js';
 
 const body = byTestId('sharing-body');
 const kRoles = ['owner', 'editor', 'viewer', 'guest'];
@@ -18,18 +20,29 @@ const kRoleNotes = {
 };
 
 let members = null;  // For membersOf; null until read.
-let membersOf = null;
+let pending = [];  // The space's invitations not yet answered (owners see them).
+let invitations = [];  // The person's own, from any space.
+let membersOf = null;  // "account space": what was read, and for whom.
 let message = '';
+let shownTo = null;  // The account the view last showed.
 
 const readMembers = oneAtATime(async (space) => {
-  try {
-    members = (await api('GET', `/api/spaces/${encodeURIComponent(space)}/members`)).members;
-    membersOf = space;
-  } catch (e) {
+  const key = `${state.account?.id} ${space}`;
+  // The person's invitations stand whatever becomes of the space's list.
+  const [listed, mine] = await Promise.allSettled([
+    api('GET', `/api/spaces/${encodeURIComponent(space)}/members`),
+    api('GET', '/api/invitations'),
+  ]);
+  invitations = mine.status === 'fulfilled' ? mine.value.invitations : [];
+  if (listed.status === 'fulfilled') {
+    members = listed.value.members;
+    pending = listed.value.invitations ?? [];
+  } else {
     members = [];
-    membersOf = space;
-    message = `Could not read the members: ${e.message}`;
+    pending = [];
+    message = `Could not read the members: ${listed.reason.message}`;
   }
+  membersOf = key;
 });
 
 async function loadMembers(space) {
@@ -61,10 +74,12 @@ function memberRow(m, me, owner) {
   return h('li', {class: 'member', dataset: {testid: 'member', email: m.email, role: m.role}},
     h('span', {class: 'member-name'}, mine ? `${who} \u2014 you` : who),
     owner && !mine
-      ? roleSelect(m.role, `Role of ${who}`, (e) => act(
-        () => api('PUT', `/api/spaces/${encodeURIComponent(state.space)}/members`,
-                  {email: m.email, role: e.target.value}),
-        `${who} is now ${e.target.value}.`), 'member-role')
+      ? roleSelect(m.role, `Role of ${who}`, (e) => {
+        const role = e.target.value;
+        act(() => api('PUT', `/api/spaces/${encodeURIComponent(state.space)}/members`,
+                      {email: m.email, role}),
+            (reply) => sharedMessage(reply, who, role));
+      }, 'member-role')
       : h('span', {class: 'badge', dataset: {testid: 'member-role-text'}}, m.role),
     owner && !mine
       ? h('button', {type: 'button', dataset: {testid: 'member-remove'},
@@ -74,7 +89,62 @@ function memberRow(m, me, owner) {
       : null);
 }
 
+// What a share did: a member's role changed at once, or someone was asked.
+function sharedMessage(reply, who, role) {
+  if (reply.member) return `${who} is now ${role}.`;
+  return role === 'owner' && members?.some((m) => m.email === reply.invitation.email)
+    ? `Asked ${who} to become an owner; they become one when they accept.`
+    : `Invited ${who} as ${role}; they join when they accept.`;
+}
+
+function pendingRow(inv) {
+  return h('li', {class: 'member', dataset: {testid: 'pending-invitation', email: inv.email,
+                                               role: inv.role}},
+    h('span', {class: 'member-name'}, `${inv.email} — invited`),
+    h('span', {class: 'badge'}, inv.role),
+    h('button', {type: 'button', dataset: {testid: 'pending-withdraw'},
+                 'aria-label': `Withdraw the invitation to ${inv.email}`,
+                 onclick: () => act(
+                   () => api('DELETE', `/api/spaces/${encodeURIComponent(state.space)}` +
+                                       `/invitations/${encodeURIComponent(inv.id)}`),
+                   `The invitation to ${inv.email} is withdrawn.`)}, 'Withdraw'));
+}
+
+function invitationRow(inv) {
+  const from = inv.fromName ? `${inv.fromName} (${inv.from})` : inv.from;
+  const space = inv.spaceName || 'a space';
+  const answer = (verb) => `/api/invitations/${encodeURIComponent(inv.id)}/${verb}`;
+  return h('li', {class: 'member', dataset: {testid: 'invitation', space: inv.spaceId}},
+    h('span', {class: 'member-name'}, `${from} invites you to “${space}” as ${inv.role}.`),
+    h('button', {type: 'button', dataset: {testid: 'invitation-accept'},
+                 'aria-label': `Accept the invitation to ${space}`,
+                 onclick: () => act(async () => {
+                   const joined = await api('POST', answer('accept'), {});
+                   await loadSpaces();
+                   setSpace(joined.space.id);
+                 }, `You joined “${space}” as ${inv.role}.`)}, 'Accept'),
+    h('button', {type: 'button', dataset: {testid: 'invitation-decline'},
+                 'aria-label': `Decline the invitation to ${space}`,
+                 onclick: () => act(() => api('POST', answer('decline'), {}),
+                                    `You declined “${space}”.`)}, 'Decline'));
+}
+
+// The two forms are made once and kept: a render (a sync landing, the list
+// read again) must not drop what the person is typing into them.
+let shareFormEl = null;
+let newSpaceFormEl = null;
+
 function shareForm() {
+  shareFormEl ??= makeShareForm();
+  return shareFormEl;
+}
+
+function newSpaceForm() {
+  newSpaceFormEl ??= makeNewSpaceForm();
+  return newSpaceFormEl;
+}
+
+function makeShareForm() {
   const email = h('input', {type: 'email', required: true, placeholder: 'name@example.com',
                             'aria-label': 'Email of the person to share with',
                             dataset: {testid: 'share-email'}});
@@ -83,13 +153,17 @@ function shareForm() {
     e.preventDefault();
     const address = email.value.trim();
     if (!address) return;
-    act(() => api('PUT', `/api/spaces/${encodeURIComponent(state.space)}/members`,
-                  {email: address, role: role.value}),
-        `Shared with ${address} as ${role.value}.`);
+    const wanted = role.value;
+    act(async () => {
+      const reply = await api('PUT', `/api/spaces/${encodeURIComponent(state.space)}/members`,
+                              {email: address, role: wanted});
+      email.value = '';
+      return reply;
+    }, (reply) => sharedMessage(reply, address, wanted));
   }}, email, role, h('button', {type: 'submit', dataset: {testid: 'share-submit'}}, 'Share'));
 }
 
-function newSpaceForm() {
+function makeNewSpaceForm() {
   const name = h('input', {type: 'text', required: true, maxlength: 100, placeholder: 'Name',
                            'aria-label': 'Name of the new space',
                            dataset: {testid: 'new-space-name'}});
@@ -99,6 +173,7 @@ function newSpaceForm() {
     if (!wanted) return;
     act(async () => {
       const made = await api('POST', '/api/spaces', {name: wanted});
+      name.value = '';
       await loadSpaces();
       setSpace(made.space.id);
     }, `Made the space \u201C${wanted}\u201D.`);
@@ -121,19 +196,33 @@ export function render() {
     fill(body, h('p', {class: 'empty'}, 'Sharing needs the server; you are offline.'));
     return;
   }
-  if (membersOf !== state.space) {
+  if (shownTo !== account.id) {
+    message = '';  // Another person's last action is not theirs to read.
+    shownTo = account.id;
+  }
+  if (membersOf !== `${account.id} ${state.space}`) {
     loadMembers(state.space);
     fill(body, h('p', {class: 'note'}, 'Reading the members\u2026'));
     return;
   }
   const space = state.spaces.find((s) => s.id === state.space);
   const owner = space?.role === 'owner';
-  fill(body,
+  keepFocus(() => fill(body,
     h('p', {class: 'note', role: 'status', dataset: {testid: 'sharing-message'}}, message),
     h('p', {}, `${space?.name || 'This space'}: you are ${space?.role ?? 'a member'} ` +
                `(${kRoleNotes[space?.role] ?? ''}).`),
+    invitations.length
+      ? [h('h3', {}, 'Invitations to you'),
+         h('ul', {class: 'member-list', dataset: {testid: 'invitation-list'}},
+           invitations.map(invitationRow))]
+      : null,
     h('ul', {class: 'member-list', dataset: {testid: 'member-list'}},
       (members ?? []).map((m) => memberRow(m, account.id, owner))),
+    owner && pending.length
+      ? [h('h3', {}, 'Not answered yet'),
+         h('ul', {class: 'member-list', dataset: {testid: 'pending-list'}},
+           pending.map(pendingRow))]
+      : null,
     owner ? shareForm() : null,
     h('button', {type: 'button', dataset: {testid: 'leave-space'}, onclick: () => act(async () => {
       await api('DELETE', memberPath(account.id));
@@ -141,5 +230,5 @@ export function render() {
       if (state.spaces[0]) setSpace(state.spaces[0].id);
     }, 'You left the space.')}, 'Leave this space'),
     h('h3', {}, 'A new space'),
-    newSpaceForm());
+    newSpaceForm()));
 }

@@ -8,31 +8,26 @@
 
 #include <memory>
 #include <string>
-#include <tuple>
 
-#include "core/accounts/account.h"
-#include "core/hub/hub.h"
-#include "core/store/sqlite_database.h"
+#include "core/spaces/invitations.h"
+#include "tests/core/spaces/spaces_fixture.h"
 
 namespace ensemble::core::spaces {
 namespace {
 
 using sync::Role;
 
-class SpaceAdminTest : public ::testing::Test {
+class SpaceAdminTest : public SpacesTest {
  protected:
-  void SetUp() override {
-    db_ = std::move(store::SqliteDatabase::Open(":memory:")).value();
-    ASSERT_TRUE(hub::Migrate(*db_).ok());
-    for (const auto& [id, email, name] :
-         {std::tuple{"ana", "ana@example.org", "Ana"}, std::tuple{"bo", "bo@example.org", "Bo"},
-          std::tuple{"cy", "cy@example.org", "Cy"}}) {
-      ASSERT_TRUE(accounts::InsertAccount(*db_, {id, email, name, "$argon2id$x", 1}).ok());
-    }
-    ASSERT_TRUE(CreateSpace(*db_, "ana", "team", "  Team  ").ok());
+  // `owner` shares the space with `account` (at `email`) and they accept.
+  void Join(const std::string& owner, const std::string& email, const std::string& account,
+            Role role) {
+    auto shared = Share(*db_, owner, "team", email, role, "inv-" + account, 1);
+    ASSERT_TRUE(shared.ok()) << shared.status().ToString();
+    ASSERT_TRUE(shared->invitation);
+    auto joined = AcceptInvitation(*db_, account, shared->invitation->id);
+    ASSERT_TRUE(joined.ok()) << joined.status().ToString();
   }
-
-  std::unique_ptr<store::SqliteDatabase> db_;
 };
 
 TEST_F(SpaceAdminTest, AMadeSpaceIsListedWithItsNameAndTheOwner) {
@@ -49,48 +44,54 @@ TEST_F(SpaceAdminTest, AMadeSpaceIsListedWithItsNameAndTheOwner) {
   EXPECT_EQ(CreateSpace(*db_, "ana", "x", "a\x01").status().code(), codes::kInvalidArgument);
 }
 
-TEST_F(SpaceAdminTest, SharingByEmailAddsAMemberInARole) {
-  auto added = SetMemberByEmail(*db_, "ana", "team", " Bo@Example.org ", Role::kEditor);
-  ASSERT_TRUE(added.ok()) << added.status().ToString();
-  EXPECT_EQ(added->account_id, "bo");
+TEST_F(SpaceAdminTest, ASharedMemberIsListedInTheirRole) {
+  Join("ana", " Bo@Example.org ", "bo", Role::kEditor);
   EXPECT_EQ(*sync::RoleIn(*db_, "team", "bo"), Role::kEditor);
   auto members = MembersOf(*db_, "bo", "team");
   ASSERT_TRUE(members.ok());
   ASSERT_EQ(members->size(), 2u);
   EXPECT_EQ((*members)[0].account_id, "ana");  // Owners first.
   EXPECT_EQ((*members)[1].email, "bo@example.org");
-  EXPECT_EQ(
-      SetMemberByEmail(*db_, "ana", "team", "nobody@example.org", Role::kViewer).status().code(),
-      codes::kNotFound);
 }
 
-TEST_F(SpaceAdminTest, OnlyOwnersShareAndStrangersSeeNothing) {
-  ASSERT_TRUE(SetMemberByEmail(*db_, "ana", "team", "bo@example.org", Role::kEditor).ok());
-  EXPECT_EQ(SetMemberByEmail(*db_, "bo", "team", "cy@example.org", Role::kViewer).status().code(),
+TEST_F(SpaceAdminTest, OnlyOwnersChangeRolesAndStrangersSeeNothing) {
+  Join("ana", "bo@example.org", "bo", Role::kEditor);
+  EXPECT_EQ(ChangeRole(*db_, "bo", "team", "bo", Role::kViewer).status().code(),
             codes::kForbidden);
   EXPECT_EQ(RenameSpace(*db_, "bo", "team", "Mine").code(), codes::kForbidden);
   EXPECT_EQ(MembersOf(*db_, "cy", "team").status().code(), codes::kNotFound);
-  EXPECT_EQ(SetMemberByEmail(*db_, "cy", "team", "cy@example.org", Role::kOwner).status().code(),
+  EXPECT_EQ(ChangeRole(*db_, "cy", "team", "cy", Role::kOwner).status().code(),
             codes::kNotFound);
   EXPECT_EQ(RemoveMember(*db_, "cy", "team", "bo").code(), codes::kNotFound);
   EXPECT_EQ(RemoveMember(*db_, "bo", "team", "ana").code(), codes::kForbidden);
   EXPECT_FALSE(sync::RoleIn(*db_, "team", "cy")->has_value());
 }
 
+TEST_F(SpaceAdminTest, ARoleChangeShortOfOwnerIsAtOnceButOwnerNeedsConsent) {
+  Join("ana", "bo@example.org", "bo", Role::kViewer);
+  auto changed = ChangeRole(*db_, "ana", "team", "bo", Role::kGuest);
+  ASSERT_TRUE(changed.ok()) << changed.status().ToString();
+  EXPECT_EQ(changed->email, "bo@example.org");
+  EXPECT_EQ(*sync::RoleIn(*db_, "team", "bo"), Role::kGuest);
+  EXPECT_EQ(ChangeRole(*db_, "ana", "team", "bo", Role::kOwner).status().code(),
+            codes::kFailedPrecondition);
+  EXPECT_EQ(*sync::RoleIn(*db_, "team", "bo"), Role::kGuest);
+}
+
 TEST_F(SpaceAdminTest, ASpaceAlwaysKeepsAnOwner) {
   EXPECT_EQ(RemoveMember(*db_, "ana", "team", "ana").code(), codes::kFailedPrecondition);
-  EXPECT_EQ(SetMemberByEmail(*db_, "ana", "team", "ana@example.org", Role::kEditor).status().code(),
+  EXPECT_EQ(ChangeRole(*db_, "ana", "team", "ana", Role::kEditor).status().code(),
             codes::kFailedPrecondition);
-  ASSERT_TRUE(SetMemberByEmail(*db_, "ana", "team", "bo@example.org", Role::kOwner).ok());
+  Join("ana", "bo@example.org", "bo", Role::kOwner);
   // With a second owner, the first may step down or leave.
-  EXPECT_TRUE(SetMemberByEmail(*db_, "ana", "team", "ana@example.org", Role::kEditor).ok());
+  EXPECT_TRUE(ChangeRole(*db_, "ana", "team", "ana", Role::kEditor).ok());
   EXPECT_TRUE(RemoveMember(*db_, "ana", "team", "ana").ok());
   EXPECT_FALSE(sync::RoleIn(*db_, "team", "ana")->has_value());
   EXPECT_EQ(SpacesOf(*db_, "ana")->size(), 0u);
 }
 
 TEST_F(SpaceAdminTest, AMemberMayLeaveAndAnOwnerRenames) {
-  ASSERT_TRUE(SetMemberByEmail(*db_, "ana", "team", "bo@example.org", Role::kViewer).ok());
+  Join("ana", "bo@example.org", "bo", Role::kViewer);
   EXPECT_TRUE(RemoveMember(*db_, "bo", "team", "bo").ok());
   EXPECT_TRUE(RenameSpace(*db_, "ana", "team", "Crew").ok());
   EXPECT_EQ((*SpacesOf(*db_, "ana"))[0].name, "Crew");

@@ -79,10 +79,7 @@ TEST_P(ConnectionsRoutes, OtherMembersCannotAddSeeOrRemoveTheOwnersConnections) 
   Member bo = SignedUp("bo@example.org");
   Member cy = SignedUp("cy@example.org");
   const std::string space = MakeSpace(ana, "Work");
-  ASSERT_EQ(Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
-                 {{"email", "bo@example.org"}, {"role", "editor"}})
-                .status,
-            200);
+  ASSERT_TRUE(Share(ana, space, bo, "editor"));
   HttpReply added = Call(ana, bhttp::verb::post, "/api/connections",
                          Body(space, "https://calendar.example.com/a.ics"));
   ASSERT_EQ(added.status, 201) << added.body();

@@ -68,8 +68,12 @@ TEST_P(SpacesRoutes, SharedAsAViewerReadsButCannotWriteUntilMadeAnEditor) {
 
   HttpReply shared = Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
                           {{"email", "BO@example.org"}, {"role", "viewer"}});
-  ASSERT_EQ(shared.status, 200) << shared.body();
-  EXPECT_EQ(shared.json()["member"]["accountId"], bo.account_id);
+  ASSERT_EQ(shared.status, 202) << shared.body();
+  const std::string invitation = shared.json()["invitation"]["id"];
+  ASSERT_EQ(Call(bo, bhttp::verb::post, "/api/invitations/" + invitation + "/accept",
+                 json::object())
+                .status,
+            200);
   HttpReply members = Call(bo, bhttp::verb::get, "/api/spaces/" + space + "/members");
   ASSERT_EQ(members.status, 200);
   ASSERT_EQ(members.json()["members"].size(), 2u);
@@ -82,10 +86,10 @@ TEST_P(SpacesRoutes, SharedAsAViewerReadsButCannotWriteUntilMadeAnEditor) {
                 .status,
             403);
 
-  ASSERT_EQ(Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
-                 {{"email", "bo@example.org"}, {"role", "editor"}})
-                .status,
-            200);
+  HttpReply promoted = Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
+                            {{"email", "bo@example.org"}, {"role", "editor"}});
+  ASSERT_EQ(promoted.status, 200) << promoted.body();
+  EXPECT_EQ(promoted.json()["member"]["accountId"], bo.account_id);
   HttpReply pushed = PushTask(bo, space, "01J00000000000000000000003");
   ASSERT_EQ(pushed.status, 200) << pushed.body();
   EXPECT_EQ(pushed.json()["results"][0]["status"], "applied") << pushed.body();
@@ -95,10 +99,7 @@ TEST_P(SpacesRoutes, LeavingAndTheLastOwner) {
   Member ana = SignedUp("ana@example.org");
   Member bo = SignedUp("bo@example.org");
   const std::string space = MakeSpace(ana, "Team");
-  ASSERT_EQ(Call(ana, bhttp::verb::put, "/api/spaces/" + space + "/members",
-                 {{"email", "bo@example.org"}, {"role", "guest"}})
-                .status,
-            200);
+  ASSERT_TRUE(Share(ana, space, bo, "guest"));
   HttpReply last =
       Call(ana, bhttp::verb::delete_, "/api/spaces/" + space + "/members/" + ana.account_id);
   EXPECT_EQ(last.status, 409);
