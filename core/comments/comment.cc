@@ -5,6 +5,7 @@
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/records/record_mutators.h"
+#include "core/sync/authorization.h"
 #include "core/tasks/task.h"
 
 namespace ensemble::core::comments {
@@ -78,6 +79,47 @@ Status UpdateComment(sync::MutationContext& ctx, const json& args) {
                   "a comment stays on its record: target and target_kind cannot change");
   }
   return records::UpdateRecord(kCommentKind, ctx, args);
+}
+
+const store::Migration kAddCommentAuthors = {
+    30, "comment authors", "ALTER TABLE comments ADD COLUMN author TEXT NOT NULL DEFAULT '';"};
+
+Status CheckCommentWriter(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const json& args) {
+  const bool edit = mutation == "comment.update";
+  const bool remove = mutation == "comment.delete" || mutation == "comment.restore";
+  if ((!edit && !remove) || !args.is_object() || !args.contains("id") || !args["id"].is_string()) {
+    return Status::Ok();
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db.Query("SELECT author, space_id FROM comments WHERE id = $1",
+                                     {Value(args["id"].get<std::string>())}));
+  if (rows.empty()) return Status::Ok();  // The mutator answers NOT_FOUND itself.
+  const std::string author = store::AsText(rows.rows[0][0]);
+  if (author == account_id) return Status::Ok();
+  if (edit) {
+    // Resolving or reopening a thread is not editing what someone said.
+    const json& fields = args.value("fields", json::object());
+    if (fields.is_object() && fields.size() == 1 && fields.contains("resolved")) {
+      return Status::Ok();
+    }
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<sync::Role> role,
+                            sync::RoleIn(db, store::AsText(rows.rows[0][1]), account_id));
+  const bool owner = role == sync::Role::kOwner;
+  if (owner && (remove || author.empty())) return Status::Ok();
+  return Status(codes::kForbidden, edit ? "only its author edits a comment"
+                                        : "only its author or the space's owner deletes a comment");
+}
+
+Status StampCommentAuthor(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const json& args) {
+  if (mutation != "comment.create" || !args.is_object() || !args.contains("id") ||
+      !args["id"].is_string()) {
+    return Status::Ok();
+  }
+  return db.Exec("UPDATE comments SET author = $1 WHERE id = $2",
+                 {Value(account_id), Value(args["id"].get<std::string>())});
 }
 
 void RegisterMutators(sync::MutatorRegistry& registry) {

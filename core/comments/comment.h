@@ -9,6 +9,13 @@
 //     change (INVALID_ARGUMENT). Editing the body and resolving are updates.
 // Delete is soft (Trash), like every record.
 //
+// A comment carries its author: the account that wrote it, stamped by the
+// server (StampCommentAuthor; a device's own copy has it empty until the
+// server's row arrives). Only the author edits a comment's body, and only
+// the author or the space's owner deletes or restores one; anyone who may
+// write comments resolves or reopens it (CheckCommentWriter). A comment
+// from before authors belongs, for these rules, to the space's owner.
+//
 // Thread-safety: constants and stateless functions; as the context given.
 
 #ifndef ENSEMBLE_CORE_COMMENTS_COMMENT_H_
@@ -23,6 +30,7 @@
 #include "core/base/status.h"
 #include "core/records/record_kind.h"
 #include "core/store/database.h"
+#include "core/store/migrations.h"
 #include "core/sync/mutator.h"
 
 namespace ensemble::core::comments {
@@ -75,6 +83,18 @@ Status CreateComment(sync::MutationContext& ctx, const nlohmann::json& args);
 Status UpdateComment(sync::MutationContext& ctx, const nlohmann::json& args);
 
 void RegisterMutators(sync::MutatorRegistry& registry);
+
+// Migration 30: comments get an author.
+extern const store::Migration kAddCommentAuthors;
+
+// The author rules above, for `account_id` running `mutation` (any
+// mutation; only comment ones are checked). FORBIDDEN when they refuse.
+Status CheckCommentWriter(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const nlohmann::json& args);
+
+// After comment.create applies on the server: the writer is its author.
+Status StampCommentAuthor(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const nlohmann::json& args);
 
 // The live comments on `target` in the space, oldest first, each
 // {id, target_kind, target, body, resolved, version}.

@@ -49,6 +49,21 @@ const store::Migration& AddRemindersAndRoutines() {
   return m;
 }
 
+// What follows a mutation on the server: the news of a change a watcher
+// waits for, and the author of the kinds that speak or act for a person.
+Status AfterMutation(sync::MutationContext& ctx, const std::string* account_id,
+                     std::string_view mutation, const nlohmann::json& args) {
+  ENSEMBLE_RETURN_IF_ERROR(reminders::RecordWatcherNews(ctx, account_id, mutation, args));
+  if (!account_id) return Status::Ok();  // The trusted local person, or the server itself.
+  ENSEMBLE_RETURN_IF_ERROR(comments::StampCommentAuthor(ctx.db(), *account_id, mutation, args));
+  return routines::StampRoutineAuthor(ctx.db(), *account_id, mutation, args);
+}
+
+Status CheckWriter(store::Database& db, const std::string& account_id, std::string_view mutation,
+                   const nlohmann::json& args) {
+  return comments::CheckCommentWriter(db, account_id, mutation, args);
+}
+
 }  // namespace
 
 std::span<const store::Migration> Migrations() {
@@ -81,7 +96,9 @@ std::span<const store::Migration> Migrations() {
                                                      boards::kCreateBoardLayoutTable,
                                                      connections::kCreateConnectionsTable,
                                                      sync::kCreateAccountAccessTable,
-                                                     spaces::kCreateSpaceInvitationsTable};
+                                                     spaces::kCreateSpaceInvitationsTable,
+                                                     comments::kAddCommentAuthors,
+                                                     routines::kAddRoutineAuthors};
   return kAll;
 }
 
@@ -141,7 +158,7 @@ sync::SyncConfig Config() {
       {desk::kListKind, desk::kListTable},
       {desk::kItemKind, desk::kItemTable},
       {boards::kLayoutKind, boards::kLayoutTable}};
-  return sync::SyncConfig{registry, kTables, reminders::RecordWatcherNews};
+  return sync::SyncConfig{registry, kTables, AfterMutation, CheckWriter};
 }
 
 }  // namespace ensemble::core::hub

@@ -60,6 +60,20 @@ const std::string_view kCreateRoutineTableSql =
     "CREATE INDEX routines_space ON routines (space_id, id);"
     "CREATE INDEX routines_row_version ON routines (row_version);";
 
+const store::Migration kAddRoutineAuthors = {
+    31, "routine authors", "ALTER TABLE routines ADD COLUMN author TEXT NOT NULL DEFAULT '';"};
+
+Status StampRoutineAuthor(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const json& args) {
+  if ((mutation != "routine.create" && mutation != "routine.update" &&
+       mutation != "routine.restore") ||
+      !args.is_object() || !args.contains("id") || !args["id"].is_string()) {
+    return Status::Ok();
+  }
+  return db.Exec("UPDATE routines SET author = $1 WHERE id = $2",
+                 {store::Value(account_id), store::Value(args["id"].get<std::string>())});
+}
+
 Status CheckSchedule(const json& s) {
   if (!s.is_object()) return InvalidArgument("schedule must be an object");
   for (const auto& [key, value] : s.items()) {

@@ -9,8 +9,12 @@
 // A schedule is {frequency, time, dayOfWeek?, dayOfMonth?}: frequency one of
 // daily, weekdays, weekly (needs dayOfWeek, mon..sun) or monthly (needs
 // dayOfMonth, 1..31; a shorter month runs on its last day); time "HH:MM" in
-// the owner's time zone (settings general.timeZone). Only the space's owner
-// writes routines (sync::AuthorizeMutation).
+// the author's time zone (settings general.timeZone). Only the space's
+// owners write routines (sync::AuthorizeMutation).
+//
+// A routine runs as its author (routine_runs.h): the account that last made,
+// changed or restored it, stamped by the server (StampRoutineAuthor), so
+// whoever says what it does is whom it acts as; never anyone else.
 //
 // Thread-safety: constants and stateless functions; as the context given.
 
@@ -24,6 +28,8 @@
 
 #include "core/base/status.h"
 #include "core/records/record_kind.h"
+#include "core/store/database.h"
+#include "core/store/migrations.h"
 #include "core/sync/mutator.h"
 
 namespace ensemble::core::routines {
@@ -55,6 +61,14 @@ std::string ScheduleText(const nlohmann::json& schedule);
 extern const std::string_view kCreateRoutineTableSql;
 
 void RegisterMutators(sync::MutatorRegistry& registry);
+
+// Migration 31: routines get an author.
+extern const store::Migration kAddRoutineAuthors;
+
+// After routine.create, .update or .restore applies on the server: the
+// writer becomes its author.
+Status StampRoutineAuthor(store::Database& db, const std::string& account_id,
+                          std::string_view mutation, const nlohmann::json& args);
 
 }  // namespace ensemble::core::routines
 

@@ -44,14 +44,16 @@ Result<bool> Claim(store::Database& db, const std::string& routine_id, const Val
 }  // namespace
 
 Result<std::vector<RoutineRun>> ClaimDueRoutines(store::Database& db, int64_t now,
-                                                 std::string_view local_account) {
+                                                 std::string_view local_account,
+                                                 std::vector<std::string>* stalled) {
+  // Column 8: the author while they own the space, else null.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
       db.Query("SELECT r.id, r.space_id, r.title, r.instruction, r.schedule, r.created_at,"
                " rr.last_run_at, rr.conversation_id,"
                " (SELECT m.account_id FROM space_members m"
-               "  WHERE m.space_id = r.space_id AND m.role = 'owner'"
-               "  ORDER BY m.account_id LIMIT 1),"
+               "  WHERE m.space_id = r.space_id AND m.account_id = r.author"
+               "  AND m.role = 'owner'),"
                " r.updated_at"
                " FROM routines r LEFT JOIN routine_runs rr ON rr.routine_id = r.id"
                " WHERE r.deleted = 0 AND r.paused = 0"));
@@ -63,17 +65,26 @@ Result<std::vector<RoutineRun>> ClaimDueRoutines(store::Database& db, int64_t no
     run.space_id = AsText(row[1]);
     run.title = AsText(row[2]);
     run.instruction = AsText(row[3]);
-    run.account_id = IsNull(row[8]) ? std::string(local_account) : AsText(row[8]);
-    if (run.account_id.empty()) continue;
+    run.account_id = !local_account.empty() ? std::string(local_account)
+                     : IsNull(row[8])       ? std::string()
+                                            : AsText(row[8]);
     const nlohmann::json schedule =
         nlohmann::json::parse(AsText(row[4]), nullptr, /*allow_exceptions=*/false);
-    ENSEMBLE_ASSIGN_OR_RETURN(accounts::AccountSettings settings,
-                              accounts::GetAccountSettings(db, run.account_id));
+    // A stalled routine has nobody's zone: it is due by UTC, as a reminder
+    // that it waits for an owner.
+    accounts::AccountSettings settings;
+    if (!run.account_id.empty()) {
+      ENSEMBLE_ASSIGN_OR_RETURN(settings, accounts::GetAccountSettings(db, run.account_id));
+    }
     // A change (a resume, a new schedule) starts the routine afresh: a time
     // that passed while it was paused is not made up for.
     const int64_t since = std::max(IsNull(row[6]) ? AsInt(row[5]) : AsInt(row[6]), AsInt(row[9]));
     Result<int64_t> next = NextRunAfter(schedule, settings.general.time_zone, since);
     if (!next.ok() || *next > now) continue;  // A schedule the record refused never runs.
+    if (run.account_id.empty()) {
+      if (stalled) stalled->push_back(run.routine_id);
+      continue;
+    }
     run.due_at = *next;
     run.conversation_id = AsText(row[7]);
     due.push_back(std::move(run));

@@ -3,8 +3,10 @@
 // replies are kept in (spec 003: "Routine runs use the account's default
 // assistant model and keep their replies in one conversation").
 //
-// A routine runs as its space's owner, at the times its schedule names in
-// the owner's time zone (routine_schedule.h). A run that was missed (no
+// A routine runs as its author (routine.h), at the times its schedule names
+// in the author's time zone (routine_schedule.h), and only while the author
+// still owns the space: otherwise it is stalled, for the server to pause
+// where its owners see it, and never runs as anyone else. A run that was missed (no
 // server running at the time) happens once when a server next checks, not
 // once per missed time. The bookkeeping table is the server's: it is not
 // synced.
@@ -39,7 +41,7 @@ extern const store::Migration kCreateRoutineRunsTable;
 struct RoutineRun {
   std::string routine_id;
   std::string space_id;
-  std::string account_id;  // Who it runs as: the space's owner.
+  std::string account_id;  // Who it runs as: its author.
   std::string title;
   std::string instruction;
   std::string conversation_id;  // Its replies' conversation; empty before the first run.
@@ -50,11 +52,14 @@ struct RoutineRun {
 // the last one, their creation or their last change, whichever is latest,
 // at or before `now`) and returns
 // them, oldest due first. A claim is one conditional write, so of several
-// processes checking at once exactly one gets each run. A space without an
-// owner member runs as `local_account` (the server's local mode), or not at
-// all when that is empty.
+// processes checking at once exactly one gets each run. With a
+// `local_account` (the server's local mode, one trusted person) every
+// routine runs as it; otherwise a due routine whose author is gone (not an
+// owner of its space now, or none recorded) is not claimed but listed in
+// `*stalled` (when given).
 Result<std::vector<RoutineRun>> ClaimDueRoutines(store::Database& db, int64_t now,
-                                                 std::string_view local_account);
+                                                 std::string_view local_account,
+                                                 std::vector<std::string>* stalled = nullptr);
 
 // Remembers the conversation a routine's replies go to.
 Status SetRoutineConversation(store::Database& db, std::string_view routine_id,

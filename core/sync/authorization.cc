@@ -54,6 +54,24 @@ Status MarkAccessChanged(store::Database& db, const std::string& account_id) {
       {Value(account_id), Value(version)});
 }
 
+// OK when `role` may run `op` on records of `kind`.
+Status RoleAllows(Role role, std::string_view kind, std::string_view op) {
+  switch (role) {
+    case Role::kOwner:
+      return Status::Ok();
+    case Role::kEditor:
+      if (!IsOwnerOnlyKind(kind)) return Status::Ok();
+      return Forbidden("only the space's owner keeps its " + Spoken(kind) + "s");
+    case Role::kGuest:
+      if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();
+      return Forbidden("a guest cannot " + std::string(op) + " a " + Spoken(kind) +
+                       " in this space");
+    case Role::kViewer:
+      return Forbidden("viewers cannot change anything in this space");
+  }
+  return Forbidden("unknown role");
+}
+
 }  // namespace
 
 bool IsOwnerOnlyKind(std::string_view kind) {
@@ -184,20 +202,8 @@ Status AuthorizeMutation(store::Database& db, const SyncConfig& config,
     return Status(codes::kNotFound,
                   "no " + std::string(kind) + " with id " + args["id"].get<std::string>());
   }
-  switch (*role) {
-    case Role::kOwner:
-      return Status::Ok();
-    case Role::kEditor:
-      if (!IsOwnerOnlyKind(kind)) return Status::Ok();
-      return Forbidden("only the space's owner keeps its " + Spoken(kind) + "s");
-    case Role::kGuest:
-      if (IsGuestContent(kind) && (op == "create" || op == "update")) return Status::Ok();
-      return Forbidden("a guest cannot " + std::string(op) + " a " + Spoken(kind) +
-                       " in this space");
-    case Role::kViewer:
-      return Forbidden("viewers cannot change anything in this space");
-  }
-  return Forbidden("unknown role");
+  ENSEMBLE_RETURN_IF_ERROR(RoleAllows(*role, kind, op));
+  return config.check_writer ? config.check_writer(db, account_id, name, args) : Status::Ok();
 }
 
 Result<std::vector<std::string>> ReadersOfChanges(store::Database& db, const SyncConfig& config,

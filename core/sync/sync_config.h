@@ -22,10 +22,17 @@ namespace ensemble::core::sync {
 using AfterMutation = Status (*)(MutationContext& ctx, const std::string* account_id,
                                  std::string_view mutation, const nlohmann::json& args);
 
+// Runs on the server after a mutation's role check passed, before its
+// mutator: the rules of a record's own writer beyond roles (only a comment's
+// author edits it). FORBIDDEN refuses the mutation.
+using CheckWriter = Status (*)(store::Database& db, const std::string& account_id,
+                               std::string_view mutation, const nlohmann::json& args);
+
 struct SyncConfig {
   const MutatorRegistry* mutators = nullptr;
   std::span<const SyncedTable> tables;
   AfterMutation after_mutation = nullptr;  // Null: nothing follows a mutation.
+  CheckWriter check_writer = nullptr;      // Null: roles alone decide.
 
   // Null for an unknown kind.
   const SyncedTable* FindKind(std::string_view kind) const {

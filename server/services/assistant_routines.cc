@@ -1,6 +1,7 @@
 // AssistantService::RunRoutines: routines run on their schedule as turns of
-// the space's owner, with no one watching the stream; the replies wait in
-// the routine's conversation (see assistant_service.h).
+// their author, with no one watching the stream; the replies wait in the
+// routine's conversation (see assistant_service.h). One whose author cannot
+// run it now is paused where its space's owners see it.
 
 // clang-format off
 #include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
@@ -16,7 +17,11 @@
 
 #include "core/assistant/conversation_store.h"
 #include "core/base/id.h"
+#include "core/hub/hub.h"
 #include "core/routines/routine_runs.h"
+#include "core/sync/authorization.h"
+#include "core/sync/server_sync.h"
+#include "server/events/poke_channel.h"
 #include "server/services/assistant_service.h"
 
 namespace ensemble::server::services {
@@ -36,14 +41,16 @@ net::awaitable<void> AssistantService::RunRoutines(std::string local_account,
     co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
     if (ec) co_return;
     const int64_t now = env_.clock->NowMillis();
+    std::vector<std::string> stalled;
     Result<std::vector<core::routines::RoutineRun>> due =
         co_await pool_.Run([&](core::store::Database& db) {
-          return core::routines::ClaimDueRoutines(db, now, local_account);
+          return core::routines::ClaimDueRoutines(db, now, local_account, &stalled);
         });
     if (!due.ok()) {
       env_.logger->Log(LogLevel::kWarning, "routines: " + due.status().ToString());
       continue;
     }
+    if (!stalled.empty()) co_await PauseRoutines(std::move(stalled), now);
     // Each runs on its own, as turns do; a slow model holds up only its own.
     for (core::routines::RoutineRun& run : *due) {
       net::co_spawn(ex, RunRoutine(std::move(run)), net::detached);
@@ -96,6 +103,40 @@ net::awaitable<void> AssistantService::RunRoutine(core::routines::RoutineRun run
   env_.logger->Log(outcome.ok() ? LogLevel::kInfo : LogLevel::kWarning,
                    "routine " + run.routine_id + ": " +
                        (outcome.ok() ? std::string("ran") : outcome.ToString()));
+}
+
+net::awaitable<void> AssistantService::PauseRoutines(std::vector<std::string> routine_ids,
+                                                     int64_t now) {
+  nlohmann::json mutations = nlohmann::json::array();
+  for (const std::string& id : routine_ids) {
+    mutations.push_back(
+        {{"name", "routine.update"}, {"args", {{"id", id}, {"fields", {{"paused", 1}}}}}});
+  }
+  events::Poke poke;
+  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
+    core::store::Transaction txn(db);
+    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    core::sync::ServerSync server(core::hub::Config());
+    // The server's own write: no account, since nobody asked for it.
+    ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done,
+                              server.ApplyServerWrites(db, mutations, nullptr, now));
+    poke.version = done.version;
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        std::vector<std::string> readers,
+        core::sync::ReadersOfChanges(db, core::hub::Config(), done.first_version, done.version));
+    poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+    ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
+    return txn.Commit();
+  });
+  std::string ids;
+  for (const std::string& id : routine_ids) ids += (ids.empty() ? "" : ", ") + id;
+  if (!st.ok()) {
+    env_.logger->Log(LogLevel::kWarning, "routines " + ids + " could not pause: " + st.ToString());
+    co_return;
+  }
+  env_.logger->Log(LogLevel::kInfo,
+                   "routines " + ids + " paused: their author no longer owns the space");
+  if (poke.version > 0 && on_commit_) on_commit_(poke);
 }
 
 }  // namespace ensemble::server::services

@@ -64,7 +64,8 @@ AssistantService::AssistantService(store::StorePool& pool,
       router_(std::move(router)),
       owner_("process-" + core::NewId(*env.clock, *env.random)),
       driver_(pool, *env.logger, model_timeout, router_, core::assistant::HubToolRegistry(),
-              env.random, std::move(on_commit), model_connections) {}
+              env.random, on_commit, model_connections),
+      on_commit_(std::move(on_commit)) {}
 
 net::awaitable<http::Response> AssistantService::CreateConversation(const http::Request& request,
                                                                     const Caller& caller) {

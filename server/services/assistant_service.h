@@ -101,8 +101,9 @@ class AssistantService {
 
   // Runs the routines that fall due (core/routines/routine_runs.h), checking
   // every `interval` until the io_context stops: each as a turn of its
-  // space's owner (`local_account` where the space has none: local mode),
-  // its instruction as the message, its replies kept in one conversation
+  // author (of `local_account` in local mode), its instruction as the
+  // message, its replies kept in one conversation; one whose author no
+  // longer owns its space is paused instead, in every member's copy
   // (assistant_routines.cc).
   boost::asio::awaitable<void> RunRoutines(std::string local_account,
                                            std::chrono::milliseconds interval);
@@ -136,6 +137,8 @@ class AssistantService {
                                        const assistant::EmitFrame& emit);
   // One routine's run (assistant_routines.cc).
   boost::asio::awaitable<void> RunRoutine(core::routines::RoutineRun run);
+  // Pauses routines that may not run, as a server write every member pulls.
+  boost::asio::awaitable<void> PauseRoutines(std::vector<std::string> routine_ids, int64_t now);
 
   // Removes the record of a turn that ended before it ran.
   boost::asio::awaitable<void> ForgetTurn(const std::string& turn_id);
@@ -148,6 +151,9 @@ class AssistantService {
   // This process, as the store's running-turns table names it.
   const std::string owner_;
   assistant::TurnDriver driver_;
+  // After driver_, which is given a copy first: pokes for the service's own
+  // writes (pausing routines).
+  const assistant::OnCommit on_commit_;
   core::connections::AppReader* app_reader_ = nullptr;
 };
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/assistant/tool_permissions.h"
+#include "core/comments/comment.h"
 #include "core/sync/authorization.h"
 #include "tests/core/assistant/record_tool_fixture.h"
 
@@ -53,6 +54,10 @@ class ToolMatrixTest : public RecordToolTest {
              space);
     ids["$comment"] =
         Seed("comment", {{"target_kind", "task"}, {"target", ids["$task"]}, {"body", "c"}}, space);
+    // The account's own comment: the matrix is about roles, not authors.
+    EXPECT_TRUE(
+        comments::StampCommentAuthor(*db_, kAccount, "comment.create", {{"id", ids["$comment"]}})
+            .ok());
     ids["$reminder"] = Seed("reminder", {{"text", "R"}, {"at", kNow + 3'600'000}}, space);
     ids["$watcher"] = Seed("watcher", {{"target_kind", "task"}, {"target", ids["$task"]}}, space);
     ids["$routine"] = Seed("routine",

@@ -60,14 +60,16 @@ class CommentTest : public ::testing::Test {
   }
 
   json Row(const std::string& id) {
-    auto rows = db_->Query("SELECT body, resolved, deleted, version FROM comments WHERE id = $1",
-                           {store::Value(id)});
+    auto rows =
+        db_->Query("SELECT body, resolved, deleted, version, author FROM comments WHERE id = $1",
+                   {store::Value(id)});
     if (!rows.ok() || rows->empty()) return nullptr;
     const auto& r = rows->rows[0];
     return {{"body", store::AsText(r[0])},
             {"resolved", store::AsInt(r[1])},
             {"deleted", store::AsInt(r[2])},
-            {"version", store::AsInt(r[3])}};
+            {"version", store::AsInt(r[3])},
+            {"author", store::AsText(r[4])}};
   }
 
   int64_t CommentCount() {
@@ -91,7 +93,11 @@ TEST_F(CommentTest, AddEditResolveDeleteAndRestore) {
       Apply("comment.update", {{"id", kComment}, {"fields", {{"body", "Ship Monday?"}}}}).ok());
   ASSERT_TRUE(Apply("comment.update", {{"id", kComment}, {"fields", {{"resolved", 1}}}}).ok());
   EXPECT_EQ(Row(kComment),
-            json({{"body", "Ship Monday?"}, {"resolved", 1}, {"deleted", 0}, {"version", 3}}));
+            json({{"body", "Ship Monday?"},
+                  {"resolved", 1},
+                  {"deleted", 0},
+                  {"version", 3},
+                  {"author", ""}}));  // The server stamps it; see the authorization tests.
 
   ASSERT_TRUE(Apply("comment.delete", {{"id", kComment}}).ok());
   EXPECT_EQ(Row(kComment)["deleted"], 1);
@@ -200,6 +206,7 @@ class CommentAuthorizationTest : public CommentTest,
     ASSERT_TRUE(sync::SetMember(*db_, "here", "me", GetParam()).ok());
     ASSERT_TRUE(sync::SetMember(*db_, "there", "someone", sync::Role::kOwner).ok());
     ASSERT_TRUE(Apply("comment.create", NewComment()).ok());
+    ASSERT_TRUE(StampCommentAuthor(*db_, "me", "comment.create", NewComment()).ok());
     json there = NewComment(kTaskThere, "there");
     there["id"] = kCommentThere;
     ASSERT_TRUE(Apply("comment.create", there).ok());
@@ -229,6 +236,21 @@ TEST_P(CommentAuthorizationTest, EditorsAndGuestsCommentViewersDoNot) {
   EXPECT_EQ(Check("comment.update", {{"id", kCommentThere}, {"fields", {{"body", "x"}}}}),
             "NOT_FOUND");
   EXPECT_EQ(Check("comment.delete", {{"id", kCommentThere}}), "NOT_FOUND");
+}
+
+TEST_P(CommentAuthorizationTest, AnothersCommentIsTheirsToEditAndTheOwnersToDelete) {
+  ASSERT_TRUE(StampCommentAuthor(*db_, "other", "comment.create", NewComment()).ok());
+  const sync::Role role = GetParam();
+  const char* content = role == sync::Role::kViewer ? "FORBIDDEN" : "ok";
+  EXPECT_EQ(Check("comment.update", {{"id", kComment}, {"fields", {{"body", "mine now"}}}}),
+            "FORBIDDEN");
+  EXPECT_EQ(Check("comment.update", {{"id", kComment}, {"fields", {{"resolved", 1}}}}), content);
+  const char* owner_only = role == sync::Role::kOwner ? "ok" : "FORBIDDEN";
+  EXPECT_EQ(Check("comment.delete", {{"id", kComment}}), owner_only);
+  EXPECT_EQ(Check("comment.restore", {{"id", kComment}}), owner_only);
+  // The server stamps only creates, and the writer of one.
+  ASSERT_TRUE(StampCommentAuthor(*db_, "me", "comment.update", {{"id", kComment}}).ok());
+  EXPECT_EQ(Row(kComment)["author"], "other");
 }
 
 INSTANTIATE_TEST_SUITE_P(Roles, CommentAuthorizationTest,

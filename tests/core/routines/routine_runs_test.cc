@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -30,20 +31,22 @@ class RoutineRunsTest : public ::testing::Test {
   // A routine created at 07:00 UTC on 1 December.
   void AddRoutine(const std::string& id, const std::string& space,
                   const std::string& schedule = R"({"frequency":"daily","time":"08:00"})",
-                  int paused = 0, int deleted = 0) {
+                  int paused = 0, int deleted = 0, const std::string& author = "ana") {
     ASSERT_TRUE(db_->Exec("INSERT INTO routines (id, space_id, title, instruction, schedule,"
-                          " paused, version, deleted, created_at, updated_at)"
-                          " VALUES ($1, $2, 'Brief', 'Sum up my day', $3, $4, 1, $5, $6, $6)",
-                          {id, space, schedule, int64_t{paused}, int64_t{deleted}, Utc(1, 7, 0)})
+                          " paused, version, deleted, created_at, updated_at, author)"
+                          " VALUES ($1, $2, 'Brief', 'Sum up my day', $3, $4, 1, $5, $6, $6, $7)",
+                          {id, space, schedule, int64_t{paused}, int64_t{deleted}, Utc(1, 7, 0),
+                           author})
                     .ok());
   }
   std::vector<RoutineRun> Claim(int64_t now, std::string_view local = "") {
-    auto runs = ClaimDueRoutines(*db_, now, local);
+    auto runs = ClaimDueRoutines(*db_, now, local, &stalled_);
     EXPECT_TRUE(runs.ok()) << runs.status().ToString();
     return runs.ok() ? *runs : std::vector<RoutineRun>{};
   }
 
   std::unique_ptr<store::Database> db_;
+  std::vector<std::string> stalled_;
 };
 
 TEST_F(RoutineRunsTest, ADueRoutineIsClaimedOncePerScheduledTime) {
@@ -52,7 +55,7 @@ TEST_F(RoutineRunsTest, ADueRoutineIsClaimedOncePerScheduledTime) {
   std::vector<RoutineRun> runs = Claim(Utc(1, 8, 1));
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].routine_id, "r1");
-  EXPECT_EQ(runs[0].account_id, "ana");  // The space's owner, not its editor.
+  EXPECT_EQ(runs[0].account_id, "ana");  // Its author.
   EXPECT_EQ(runs[0].instruction, "Sum up my day");
   EXPECT_EQ(runs[0].due_at, Utc(1, 8, 0));
   EXPECT_EQ(runs[0].conversation_id, "");
@@ -93,12 +96,34 @@ TEST_F(RoutineRunsTest, AResumedRoutineWaitsForItsNextTime) {
   EXPECT_EQ(runs[0].due_at, Utc(4, 8, 0));
 }
 
-TEST_F(RoutineRunsTest, ASpaceWithoutAnOwnerRunsAsTheLocalPersonOrNotAtAll) {
-  AddRoutine("r2", "s-local");
-  EXPECT_TRUE(Claim(Utc(1, 9, 0)).empty());  // Accounts mode: nobody to run it as.
+TEST_F(RoutineRunsTest, ItRunsOnlyAsItsAuthorWhileTheyOwnTheSpace) {
+  ASSERT_TRUE(db_->Exec("INSERT INTO space_members (space_id, account_id, role)"
+                        " VALUES ('s1', 'cy', 'owner')")
+                  .ok());
+  AddRoutine("by-cy", "s1", R"({"frequency":"daily","time":"08:00"})", 0, 0, "cy");
+  AddRoutine("by-ben", "s1", R"({"frequency":"daily","time":"08:00"})", 0, 0, "ben");
+  AddRoutine("by-nobody", "s1", R"({"frequency":"daily","time":"08:00"})", 0, 0, "");
+  std::vector<RoutineRun> runs = Claim(Utc(1, 9, 0));
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].routine_id, "by-cy");
+  EXPECT_EQ(runs[0].account_id, "cy");  // Not Ana, though she owns it too.
+  // Ben is an editor, and the other has no author: neither runs as anyone.
+  std::sort(stalled_.begin(), stalled_.end());
+  EXPECT_EQ(stalled_, (std::vector<std::string>{"by-ben", "by-nobody"}));
+
+  // Cy leaves: her routine stalls at its next time instead of running.
+  ASSERT_TRUE(db_->Exec("DELETE FROM space_members WHERE account_id = 'cy'").ok());
+  stalled_.clear();
+  EXPECT_TRUE(Claim(Utc(2, 9, 0)).empty());
+  EXPECT_EQ(stalled_.size(), 3u);
+}
+
+TEST_F(RoutineRunsTest, InLocalModeEveryRoutineRunsAsTheLocalPerson) {
+  AddRoutine("r2", "s-local", R"({"frequency":"daily","time":"08:00"})", 0, 0, "");
   std::vector<RoutineRun> runs = Claim(Utc(1, 9, 0), "local");
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].account_id, "local");
+  EXPECT_TRUE(stalled_.empty());
 }
 
 TEST_F(RoutineRunsTest, ABacklogIsClaimedAFewAtATimeOldestFirst) {
