@@ -7,7 +7,9 @@
 #include <exception>
 #include <string>
 
+#include "server/accounts/session_token.h"
 #include "server/events/event_stream.h"
+#include "server/http/http_session.h"
 #include "server/http/json_response.h"
 #include "server/store/open_store.h"
 
@@ -66,6 +68,15 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
   app->assistant_->set_app_reader(&app->link_reader_);
   app->AddRoutes();
   app->router_.SetGuard(http::RequestGuard(config.http_addr, config.allowed_hosts));
+  if (config.accounts) {
+    // Only a signed-in person may send a large body; a session that turns
+    // out not to exist is refused after (401), with at most the usual limit.
+    app->router_.SetBodyLimit([secure = config.secure_cookies](const http::Request& header) {
+      return accounts::SessionTokenFrom(header[boost::beast::http::field::cookie], secure)
+                 ? http::kMaxRequestBodyBytes
+                 : http::kMaxUnauthenticatedBodyBytes;
+    });
+  }
   ENSEMBLE_ASSIGN_OR_RETURN(
       app->listener_,
       http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));

@@ -6,6 +6,7 @@
 #include "core/accounts/account.h"
 #include "core/accounts/account_settings.h"
 #include "core/accounts/model_credentials.h"
+#include "core/accounts/sign_in_limits.h"
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
@@ -98,7 +99,8 @@ std::span<const store::Migration> Migrations() {
                                                      sync::kCreateAccountAccessTable,
                                                      spaces::kCreateSpaceInvitationsTable,
                                                      comments::kAddCommentAuthors,
-                                                     routines::kAddRoutineAuthors};
+                                                     routines::kAddRoutineAuthors,
+                                                     accounts::kCreateSignInAttemptsTable};
   return kAll;
 }
 

@@ -8,6 +8,7 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/rfc7230.hpp>
 #include <boost/beast/http/write.hpp>
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <variant>
@@ -50,11 +51,12 @@ net::awaitable<void> CloseAfterDraining(beast::tcp_stream& stream) {
 
 // The refusal for a request that could not be read, or nullopt when the
 // connection just ended (closed, reset, timed out) and nobody is listening.
-std::optional<StringResponse> RefusalFor(const error_code& ec) {
+std::optional<StringResponse> RefusalFor(const error_code& ec, uint64_t body_limit) {
   if (ec == beast::http::error::body_limit) {
-    return ErrorResponse(
-        core::codes::kBodyTooLarge,
-        "the request body is larger than " + std::to_string(kMaxRequestBodyBytes) + " bytes");
+    return ErrorResponse(core::codes::kBodyTooLarge,
+                         "the request body is larger than " + std::to_string(body_limit) +
+                             " bytes" +
+                             (body_limit < kMaxRequestBodyBytes ? " (before signing in)" : ""));
   }
   if (ec == beast::http::error::header_limit) {
     return ErrorResponse(core::codes::kInvalidArgument, "the request headers are too large");
@@ -76,6 +78,10 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
                                     core::platform::Logger& logger) {
   beast::flat_buffer buffer;
   error_code ec;
+  // Where the client is, for the limits that count by address.
+  const net::ip::tcp::endpoint remote = stream.socket().remote_endpoint(ec);
+  const std::string peer = ec ? std::string() : remote.address().to_string();
+  ec.clear();
   for (;;) {
     beast::http::request_parser<beast::http::string_body> parser;
     parser.body_limit(kMaxRequestBodyBytes);
@@ -83,6 +89,17 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
 
     stream.expires_after(kRequestTimeout);
     co_await beast::http::async_read_header(stream, buffer, parser, Token(ec));
+    uint64_t body_limit = kMaxRequestBodyBytes;
+    if (!ec) {
+      // The parser checked a Content-Length against the limit it had while
+      // reading the header; a lower one for this request is checked here,
+      // and by the parser for chunks still to come.
+      body_limit = std::min(kMaxRequestBodyBytes, router.BodyLimitFor(parser.get(), body_limit));
+      parser.body_limit(body_limit);
+      if (parser.content_length() && *parser.content_length() > body_limit) {
+        ec = beast::http::error::body_limit;
+      }
+    }
     if (!ec &&
         beast::http::token_list(parser.get()[beast::http::field::expect]).exists("100-continue")) {
       // The body is wanted (it passed the size check at the header): say so,
@@ -92,7 +109,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     }
     if (!ec) co_await beast::http::async_read(stream, buffer, parser, Token(ec));
     if (ec) {
-      if (auto refusal = RefusalFor(ec)) {
+      if (auto refusal = RefusalFor(ec, body_limit)) {
         refusal->keep_alive(false);
         AddSecurityHeaders(refusal->base());
         Response res = std::move(*refusal);
@@ -121,7 +138,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
       co_await (*serve_stream)(stream, request);
       break;  // The stream owned the connection to its end.
     }
-    Response response = co_await router.Route(request);
+    Response response = co_await router.Route(request, peer);
     std::visit(
         [&](auto& r) {
           r.version(request.version());

@@ -30,6 +30,10 @@ namespace ensemble::server::http {
 // The largest request body accepted (a push of kMaxPushMutations mutations
 // fits with room to spare).
 inline constexpr uint64_t kMaxRequestBodyBytes = 8 * 1024 * 1024;
+// With accounts, the largest body of a request that carries no session (a
+// sign-in, a sign-up, or a stranger's): a password and a name are small, and
+// a stranger may not make the server read megabytes (Router::SetBodyLimit).
+inline constexpr uint64_t kMaxUnauthenticatedBodyBytes = 64 * 1024;
 // The largest request line plus headers.
 inline constexpr uint32_t kMaxRequestHeaderBytes = 16 * 1024;
 // Time to receive one whole request, including the idle wait before it on a

@@ -43,6 +43,8 @@ status HttpStatusFor(std::string_view code) {
       {core_codes::kAppUnreachable, status::bad_gateway},
       {core_codes::kStorage, status::service_unavailable},
       {codes::kTooManySubscribers, status::service_unavailable},
+      {codes::kTooManyAttempts, status::too_many_requests},
+      {codes::kServerBusy, status::service_unavailable},
       {core_codes::kInternal, status::internal_server_error},
   };
   for (const Entry& e : kTable) {

@@ -26,6 +26,12 @@ inline constexpr std::string_view kHostNotAllowed = "HOST_NOT_ALLOWED";
 // A request another site's page made, or one a browser could have sent
 // cross-site without asking (a form's content type): 403, nothing changed.
 inline constexpr std::string_view kCrossOrigin = "CROSS_ORIGIN";
+// Too many failed sign-ins or sign-ups (429, Retry-After): see
+// core/accounts/sign_in_limits.h.
+inline constexpr std::string_view kTooManyAttempts = "TOO_MANY_ATTEMPTS";
+// The work the request needs is queued as deep as it goes (503,
+// Retry-After): try again shortly.
+inline constexpr std::string_view kServerBusy = "SERVER_BUSY";
 }  // namespace codes
 
 // The HTTP status for an error code; 500 for codes it does not know.

@@ -86,9 +86,10 @@ const Router::StreamHandler* Router::FindStream(const Request& request) const {
   return nullptr;
 }
 
-net::awaitable<Response> Router::Route(const Request& request) const {
+net::awaitable<Response> Router::Route(const Request& request, std::string peer) const {
   auto target = ParseTarget(request.target());
   if (!target.ok()) co_return ErrorResponse(target.status());
+  target->peer = std::move(peer);
   try {
     if (request.method() != verb::head) co_return co_await Dispatch(request, *target);
     Request as_get = request;

@@ -70,9 +70,18 @@ class Router {
     return guard_ ? guard_->Check(request) : std::nullopt;
   }
 
-  // The response for `request`, with its payload prepared; the caller sets
-  // the version and keep-alive.
-  boost::asio::awaitable<Response> Route(const Request& request) const;
+  // The response for `request` from the client at address `peer`, with its
+  // payload prepared; the caller sets the version and keep-alive.
+  boost::asio::awaitable<Response> Route(const Request& request, std::string peer = {}) const;
+
+  // How large a body `header` (a request not yet read past its headers) may
+  // bring; SetBodyLimit sets the rule, `fallback` otherwise.
+  uint64_t BodyLimitFor(const Request& header, uint64_t fallback) const {
+    return body_limit_ ? body_limit_(header) : fallback;
+  }
+  void SetBodyLimit(std::function<uint64_t(const Request&)> rule) {
+    body_limit_ = std::move(rule);
+  }
   // The stream handler for `request`, or nullptr when it is an ordinary one.
   const StreamHandler* FindStream(const Request& request) const;
 
@@ -91,6 +100,7 @@ class Router {
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
   Handler fallback_;
   std::optional<RequestGuard> guard_;
+  std::function<uint64_t(const Request&)> body_limit_;
 };
 
 // True when `path` matches the route path `pattern` (":name" segments match

@@ -19,6 +19,7 @@ namespace ensemble::server::http {
 struct Target {
   std::string path;                                       // As sent: still percent-encoded.
   std::map<std::string, std::string, std::less<>> query;  // Decoded; the last value wins.
+  std::string peer;  // The client's address, without a port; empty when unknown.
 
   // The parameter's value, or nullopt when absent.
   std::optional<std::string_view> Param(std::string_view name) const;

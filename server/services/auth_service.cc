@@ -2,6 +2,7 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <functional>
 #include <optional>
 
 #include "core/accounts/account.h"
@@ -103,6 +104,64 @@ net::awaitable<bool> AuthService::Verify(std::string hash, std::string password)
                                    net::use_awaitable);
 }
 
+bool AuthService::TakeHashSlot() {
+  if (hashes_queued_.fetch_add(1) < kMaxQueuedPasswordHashes) return true;
+  ReleaseHashSlot();
+  return false;
+}
+
+net::awaitable<Result<int64_t>> AuthService::WaitBefore(core::accounts::Attempt kind,
+                                                        const std::string& email,
+                                                        const std::string& peer) {
+  const int64_t now = env_.clock->NowMillis();
+  co_return co_await pool_.Run([&](core::store::Database& db) {
+    return core::accounts::WaitBeforeAttempt(db, kind, email, peer, now);
+  });
+}
+
+net::awaitable<void> AuthService::Count(core::accounts::Attempt kind, const std::string& email,
+                                        const std::string& peer) {
+  const int64_t now = env_.clock->NowMillis();
+  Status st = co_await pool_.Run([&](core::store::Database& db) {
+    return core::accounts::RecordAttempt(db, kind, email, peer, now);
+  });
+  if (!st.ok()) env_.logger->Log(LogLevel::kWarning, "sign-in limits: " + st.ToString());
+}
+
+namespace {
+
+http::StringResponse TooManyAttempts(int64_t wait_ms, std::string_view what) {
+  const int64_t seconds = (wait_ms + 999) / 1000;
+  const int64_t minutes = (seconds + 59) / 60;
+  http::StringResponse res = http::ErrorResponse(
+      http::codes::kTooManyAttempts,
+      "too many " + std::string(what) + " from here: try again in " +
+          (minutes > 1 ? std::to_string(minutes) + " minutes" : std::string("a minute")));
+  res.set(bhttp::field::retry_after, std::to_string(seconds));
+  return res;
+}
+
+http::StringResponse Busy() {
+  http::StringResponse res = http::ErrorResponse(
+      http::codes::kServerBusy, "the server is busy checking passwords: try again in a moment");
+  res.set(bhttp::field::retry_after, std::to_string(kBusyRetryAfterSeconds));
+  return res;
+}
+
+// Gives the hashing queue's place back however the handler ends.
+class HashSlot {
+ public:
+  explicit HashSlot(std::function<void()> release) : release_(std::move(release)) {}
+  ~HashSlot() { release_(); }
+  HashSlot(const HashSlot&) = delete;
+  HashSlot& operator=(const HashSlot&) = delete;
+
+ private:
+  std::function<void()> release_;
+};
+
+}  // namespace
+
 net::awaitable<http::Response> AuthService::SignedIn(bhttp::status status,
                                                      const std::string& account_id,
                                                      const std::string& token) {
@@ -115,7 +174,7 @@ net::awaitable<http::Response> AuthService::SignedIn(bhttp::status status,
 }
 
 net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
-                                                   const http::Target&) {
+                                                   const http::Target& target) {
   if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
   auto body = ParseJsonBody(request.body());
   if (!body.ok()) co_return http::ErrorResponse(body.status());
@@ -144,6 +203,12 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
     if (!count.ok()) co_return Failure(count.status(), "signup");
     if (*count > 0) co_return http::ErrorResponse(closed);
   }
+  Result<int64_t> wait = co_await WaitBefore(core::accounts::Attempt::kSignUp, "", target.peer);
+  if (!wait.ok()) co_return Failure(wait.status(), "signup");
+  if (*wait > 0) co_return TooManyAttempts(*wait, "sign-ups");
+  if (!TakeHashSlot()) co_return Busy();
+  HashSlot slot([this] { ReleaseHashSlot(); });
+  co_await Count(core::accounts::Attempt::kSignUp, "", target.peer);
   HashOutcome hash = co_await Hash(*password);
   if (!hash.status.ok()) co_return Failure(hash.status, "signup");
 
@@ -180,7 +245,7 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
 }
 
 net::awaitable<http::Response> AuthService::Login(const http::Request& request,
-                                                  const http::Target&) {
+                                                  const http::Target& target) {
   if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
   auto body = ParseJsonBody(request.body());
   if (!body.ok()) co_return http::ErrorResponse(body.status());
@@ -197,6 +262,12 @@ net::awaitable<http::Response> AuthService::Login(const http::Request& request,
   }
   Result<std::string> normalized = core::accounts::NormalizeEmail(*email);
   if (!normalized.ok()) co_return http::ErrorResponse(normalized.status());
+  Result<int64_t> wait =
+      co_await WaitBefore(core::accounts::Attempt::kFailedSignIn, *normalized, target.peer);
+  if (!wait.ok()) co_return Failure(wait.status(), "login");
+  if (*wait > 0) co_return TooManyAttempts(*wait, "failed sign-ins");
+  if (!TakeHashSlot()) co_return Busy();
+  HashSlot slot([this] { ReleaseHashSlot(); });
 
   Result<std::optional<core::accounts::Account>> found =
       co_await pool_.Run([&normalized](core::store::Database& db) {
@@ -208,6 +279,7 @@ net::awaitable<http::Response> AuthService::Login(const http::Request& request,
   bool ok = co_await Verify(stored_hash, *password);
   if (!ok || !*found) {
     env_.logger->Log(LogLevel::kInfo, "login refused");
+    co_await Count(core::accounts::Attempt::kFailedSignIn, *normalized, target.peer);
     co_return http::ErrorResponse(codes::kBadCredentials, kBadCredentialsMessage);
   }
 

@@ -31,12 +31,14 @@
 #include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
 // clang-format on
 #include <boost/asio/awaitable.hpp>
+#include <atomic>
 #include <boost/asio/thread_pool.hpp>
 
 #include "core/base/status.h"
 #include "core/platform/env.h"
 #include "server/config.h"
 #include "server/http/message.h"
+#include "core/accounts/sign_in_limits.h"
 #include "server/http/url.h"
 #include "server/store/store_pool.h"
 
@@ -46,6 +48,12 @@ namespace ensemble::server::services {
 inline constexpr char kLocalAccountId[] = "local";
 // Password hashes computed at once; each takes 64 MiB while it runs.
 inline constexpr size_t kPasswordHashThreads = 2;
+// Password checks waiting or running at once; a sign-in or sign-up past it
+// gets 503 SERVER_BUSY with Retry-After, so a flood queues no more work than
+// the threads clear in a moment.
+inline constexpr size_t kMaxQueuedPasswordHashes = 16;
+// The Retry-After of that 503, in seconds.
+inline constexpr int kBusyRetryAfterSeconds = 1;
 
 // The account a request acts as.
 struct Caller {
@@ -91,6 +99,16 @@ class AuthService {
  private:
   boost::asio::awaitable<HashOutcome> Hash(std::string password);
   boost::asio::awaitable<bool> Verify(std::string hash, std::string password);
+  // Takes a place in the hashing queue; false when it is full.
+  bool TakeHashSlot();
+  void ReleaseHashSlot() { hashes_queued_.fetch_sub(1); }
+  // The wait (0: none) the sign-in limits impose on `kind` from `peer`.
+  boost::asio::awaitable<core::Result<int64_t>> WaitBefore(core::accounts::Attempt kind,
+                                                           const std::string& email,
+                                                           const std::string& peer);
+  // Counts an attempt for the limits; a failure to count is logged only.
+  boost::asio::awaitable<void> Count(core::accounts::Attempt kind, const std::string& email,
+                                     const std::string& peer);
   // The response to a signup or login that made session `token` for the
   // account, listing its spaces.
   boost::asio::awaitable<http::Response> SignedIn(boost::beast::http::status status,
@@ -103,6 +121,7 @@ class AuthService {
   const bool open_signup_;
   const bool secure_cookies_;
   boost::asio::thread_pool hash_pool_{kPasswordHashThreads};
+  std::atomic<size_t> hashes_queued_{0};
 };
 
 }  // namespace ensemble::server::services

@@ -57,12 +57,21 @@ core::store::Database& AccountsServerTest::store() {
   return *db_;
 }
 
-HttpReply AccountsServerTest::Send(bhttp::verb method, const std::string& target,
-                                   const std::string& body, const Headers& headers) const {
+HttpReply AccountsServerTest::SendFrom(const std::string& source, bhttp::verb method,
+                                       const std::string& target, const std::string& body,
+                                       const Headers& headers) const {
   HttpReply reply;
   net::io_context ioc;
   net::ip::tcp::socket socket(ioc);
   boost::system::error_code ec;
+  if (!source.empty()) {
+    socket.open(net::ip::tcp::v4(), ec);
+    if (!ec) socket.bind({net::ip::make_address(source), 0}, ec);
+    if (ec) {
+      reply.error = "bind " + source + ": " + ec.message();
+      return reply;
+    }
+  }
   socket.connect({net::ip::make_address("127.0.0.1"), app_->port()}, ec);
   if (ec) {
     reply.error = "connect: " + ec.message();

@@ -60,7 +60,14 @@ class AccountsServerTest : public ::testing::TestWithParam<StoreKind> {
   // One request on a fresh connection, with `headers` added (they may
   // replace Host, and a body's Content-Type, which is JSON otherwise).
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
-                 const std::string& body = "", const Headers& headers = {}) const;
+                 const std::string& body = "", const Headers& headers = {}) const {
+    return SendFrom("", method, target, body, headers);
+  }
+  // The same from local address `source` (any of 127.0.0.0/8; "" lets the
+  // system choose): what another client's address looks like to the server.
+  HttpReply SendFrom(const std::string& source, boost::beast::http::verb method,
+                     const std::string& target, const std::string& body = "",
+                     const Headers& headers = {}) const;
   HttpReply PostJson(const std::string& target, const nlohmann::json& body,
                      const Headers& headers = {}) const {
     return Send(boost::beast::http::verb::post, target, body.dump(), headers);
