@@ -78,8 +78,8 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
     });
   }
   ENSEMBLE_ASSIGN_OR_RETURN(
-      app->listener_,
-      http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_, *env.logger));
+      app->listener_, http::Listener::Bind(app->ioc_, config.http_addr, config.port, app->router_,
+                                           *env.logger, config.max_connections));
   app->port_ = app->listener_->endpoint().port();
   if (!config.accounts && !app->listener_->endpoint().address().is_loopback()) {
     if (!config.local_on_network) {

@@ -56,6 +56,10 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.max_event_subscribers,
                               ParseCount("ENSEMBLE_MAX_EVENT_SUBSCRIBERS", v, SIZE_MAX));
   }
+  if (const char* v = get("ENSEMBLE_MAX_CONNECTIONS")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.max_connections,
+                              ParseCount("ENSEMBLE_MAX_CONNECTIONS", v, SIZE_MAX));
+  }
   if (const char* v = get("ENSEMBLE_STORE_CONNECTIONS")) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.store_connections,
                               ParseCount("ENSEMBLE_STORE_CONNECTIONS", v, kMaxStoreConnections));

@@ -1,6 +1,6 @@
 // Config: the server's settings, read from environment variables
 // (ENSEMBLE_HTTP_ADDR, ENSEMBLE_PORT, ENSEMBLE_DATA_DIR, ENSEMBLE_DATABASE_URL,
-// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS,
+// ENSEMBLE_WEB_ROOT, ENSEMBLE_WASM_DIR, ENSEMBLE_MAX_EVENT_SUBSCRIBERS, ENSEMBLE_MAX_CONNECTIONS,
 // ENSEMBLE_STORE_CONNECTIONS, ENSEMBLE_ACCOUNTS, ENSEMBLE_SIGNUP,
 // ENSEMBLE_COOKIE_SECURE, ENSEMBLE_ALLOWED_HOSTS, ENSEMBLE_LOCAL_ON_NETWORK,
 // ENSEMBLE_PRIVATE_LINKS, ENSEMBLE_SECRET_KEY and the operator's model:
@@ -39,6 +39,7 @@
 #include "core/routines/routine_runs.h"
 #include "server/events/event_stream.h"
 #include "server/events/poke_hub.h"
+#include "server/http/listener.h"
 
 namespace ensemble::server {
 
@@ -72,6 +73,7 @@ struct Config {
   std::string wasm_dir = kDefaultWasmDir;
   // GET /api/events subscribers this process keeps at once.
   size_t max_event_subscribers = events::kMaxEventSubscribers;
+  size_t max_connections = http::kMaxConnections;
   // PostgreSQL only: see kDefaultStoreConnections (1..kMaxStoreConnections).
   size_t store_connections = kDefaultStoreConnections;
   // Idle time before an SSE heartbeat (tests shorten it; no variable).

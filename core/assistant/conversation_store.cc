@@ -119,6 +119,14 @@ Result<Conversation> CreateConversation(store::Database& db, std::string id, std
   if (!text::IsValidUtf8(title)) {
     return Status(codes::kInvalidArgument, "the title is not valid UTF-8");
   }
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows count,
+      db.Query("SELECT COUNT(*) FROM assistant_conversations WHERE account_id = $1",
+               {Value(account_id)}));
+  if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxConversationsPerAccount) {
+    return Status(codes::kLimitReached, "you keep " + std::to_string(kMaxConversationsPerAccount) +
+                                            " conversations already: delete some to start another");
+  }
   Conversation c{std::move(id),
                  std::move(space_id),
                  std::move(account_id),

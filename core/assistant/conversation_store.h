@@ -41,6 +41,9 @@ inline constexpr size_t kMaxMessageChars = 32000;
 inline constexpr size_t kMaxConversationTitleChars = 120;
 // One page of a conversation list.
 inline constexpr size_t kMaxConversationsListed = 100;
+// Conversations one account keeps (deleting one makes room): bounds what one
+// person stores, far above everyday use.
+inline constexpr size_t kMaxConversationsPerAccount = 10000;
 
 // The assistant_conversations and assistant_messages tables.
 extern const store::Migration kCreateConversationTables;
@@ -88,6 +91,7 @@ struct StoredMessage {
 
 // Starts a conversation for `account_id` in `space_id`. The title is trimmed
 // and cut to kMaxConversationTitleChars (whole UTF-8 characters).
+// LIMIT_REACHED when the account keeps kMaxConversationsPerAccount already.
 Result<Conversation> CreateConversation(store::Database& db, std::string id, std::string space_id,
                                         std::string account_id, std::string_view title,
                                         int64_t now);

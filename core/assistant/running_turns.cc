@@ -27,6 +27,14 @@ RunningTurnRow RunningTurnOf(const std::vector<Value>& row) {
 }  // namespace
 
 Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<RunningTurnRow> running,
+                            ListRunningTurns(db, turn.account_id, now));
+  if (running.size() >= kMaxConcurrentTurnsPerAccount) {
+    return Status(codes::kLimitReached,
+                  std::to_string(kMaxConcurrentTurnsPerAccount) +
+                      " assistant turns are running for you already: wait for one to finish, or "
+                      "stop one");
+  }
   return db.Exec(
       "INSERT INTO assistant_running_turns"
       " (id, account_id, conversation_id, state, started_at, owner, heartbeat_at)"

@@ -31,6 +31,9 @@ inline constexpr int64_t kRunningTurnHeartbeatMs = 10'000;
 inline constexpr int64_t kRunningTurnStaleMs = 35'000;
 // Turns listed for one account at most.
 inline constexpr size_t kMaxRunningTurnsListed = 100;
+// Turns one account may have running at once, on every process together:
+// one person's chats and routines cannot take all of a server's model calls.
+inline constexpr size_t kMaxConcurrentTurnsPerAccount = 3;
 
 // The assistant_running_turns table.
 extern const store::Migration kCreateRunningTurnsTable;
@@ -44,7 +47,8 @@ struct RunningTurnRow {
   std::string owner;       // The server process running it.
 };
 
-// Records a turn that starts now, as working.
+// Records a turn that starts now, as working; LIMIT_REACHED when its
+// account has kMaxConcurrentTurnsPerAccount running already.
 Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now);
 
 // Forgets a turn that ended (nothing when it is not recorded).

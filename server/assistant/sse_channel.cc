@@ -9,6 +9,8 @@
 #include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include "server/http/request_guard.h"
+
 namespace ensemble::server::assistant {
 namespace {
 
@@ -54,6 +56,7 @@ net::awaitable<bool> SseChannel::Open() {
   head.set(beast::http::field::cache_control, "no-store");
   head.set("X-Accel-Buffering", "no");
   head.keep_alive(false);  // The connection ends with the turn.
+  http::AddSecurityHeaders(head.base());
   if (chunked_) head.chunked(true);
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   error_code ec;

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "server/http/json_response.h"
+#include "server/http/request_guard.h"
 
 namespace ensemble::server::events {
 namespace {
@@ -68,6 +69,19 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
                                       core::platform::Logger& logger) {
   error_code ec;
   net::steady_timer wake(co_await net::this_coro::executor);
+  if (!account_id.empty() && hub.SubscribersOf(account_id) >= kMaxEventStreamsPerAccount) {
+    http::StringResponse refusal = http::ErrorResponse(
+        core::codes::kLimitReached, "you have " + std::to_string(kMaxEventStreamsPerAccount) +
+                                        " event streams open on this server (one per open tab): "
+                                        "close a tab of the app");
+    refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
+    refusal.version(request.version());
+    refusal.keep_alive(false);
+    http::AddSecurityHeaders(refusal.base());
+    stream.expires_after(kSseWriteTimeout);
+    co_await beast::http::async_write(stream, refusal, Token(ec));
+    co_return;
+  }
   std::unique_ptr<PokeHub::Subscription> subscription =
       hub.Subscribe([&wake] { wake.cancel(); }, std::move(account_id));
   if (!subscription) {
@@ -78,6 +92,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
     refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
     refusal.version(request.version());
     refusal.keep_alive(false);
+    http::AddSecurityHeaders(refusal.base());
     stream.expires_after(kSseWriteTimeout);
     co_await beast::http::async_write(stream, refusal, Token(ec));
     co_return;
@@ -90,6 +105,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   head.set(beast::http::field::cache_control, "no-store");
   head.set("X-Accel-Buffering", "no");  // Proxies such as nginx must not buffer it.
   head.keep_alive(false);               // The connection ends with the stream.
+  http::AddSecurityHeaders(head.base());
   if (chunked) head.chunked(true);
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   stream.expires_after(kSseWriteTimeout);

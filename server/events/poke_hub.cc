@@ -22,6 +22,12 @@ std::unique_ptr<PokeHub::Subscription> PokeHub::Subscribe(std::function<void()> 
   return sub;
 }
 
+size_t PokeHub::SubscribersOf(std::string_view account_id) const {
+  return static_cast<size_t>(
+      std::count_if(subscribers_.begin(), subscribers_.end(),
+                    [account_id](const Subscription* s) { return s->account_id_ == account_id; }));
+}
+
 void PokeHub::Unsubscribe(Subscription* subscriber) {
   auto it = std::find(subscribers_.begin(), subscribers_.end(), subscriber);
   if (it == subscribers_.end()) return;

@@ -25,6 +25,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ensemble::server::events {
@@ -32,6 +33,9 @@ namespace ensemble::server::events {
 // How many SSE subscribers one server process keeps; each holds a socket, and
 // the default descriptor limit (1024) must leave room for ordinary requests.
 inline constexpr size_t kMaxEventSubscribers = 500;
+// Event streams one account may hold open in one process (a tab keeps one):
+// one person cannot take every place of kMaxEventSubscribers.
+inline constexpr size_t kMaxEventStreamsPerAccount = 20;
 
 // One committed change: the store's server version after it.
 struct Poke {
@@ -81,6 +85,8 @@ class PokeHub {
   void Publish(const Poke& poke);
 
   size_t subscriber_count() const { return count_.load(std::memory_order_relaxed); }
+  // The subscribers registered for `account_id` (on the io thread).
+  size_t SubscribersOf(std::string_view account_id) const;
   size_t max_subscribers() const { return max_subscribers_; }
 
  private:

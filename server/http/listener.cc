@@ -5,10 +5,13 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/write.hpp>
 #include <exception>
 #include <string>
 
 #include "server/http/http_session.h"
+#include "server/http/json_response.h"
+#include "server/http/request_guard.h"
 
 namespace ensemble::server::http {
 namespace {
@@ -37,6 +40,31 @@ auto LogFailure(core::platform::Logger& logger, std::string what) {
   };
 }
 
+// Runs `session`, then gives its place back.
+net::awaitable<void> Counted(std::shared_ptr<std::atomic<size_t>> open,
+                             net::awaitable<void> session) {
+  struct Release {
+    std::atomic<size_t>& open;
+    ~Release() { open.fetch_sub(1); }
+  } release{*open};
+  co_await std::move(session);
+}
+
+// Answers a connection past the cap without reading its request.
+net::awaitable<void> RefuseBusy(tcp::socket socket) {
+  beast::tcp_stream stream(std::move(socket));
+  StringResponse res = ErrorResponse(codes::kServerBusy,
+                                     "this server has as many connections as it serves at once; "
+                                     "try again shortly");
+  res.set(beast::http::field::retry_after, "1");
+  res.keep_alive(false);
+  AddSecurityHeaders(res.base());
+  stream.expires_after(kWriteTimeout);
+  boost::system::error_code ec;
+  co_await beast::http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
+  stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+}
+
 }  // namespace
 
 Listener::Listener(net::io_context& ioc, const Router& router, core::platform::Logger& logger)
@@ -45,7 +73,8 @@ Listener::Listener(net::io_context& ioc, const Router& router, core::platform::L
 core::Result<std::unique_ptr<Listener>> Listener::Bind(net::io_context& ioc,
                                                        const std::string& address, uint16_t port,
                                                        const Router& router,
-                                                       core::platform::Logger& logger) {
+                                                       core::platform::Logger& logger,
+                                                       size_t max_connections) {
   std::string where = address + ":" + std::to_string(port);
   boost::system::error_code ec;
   tcp::resolver resolver(ioc);
@@ -55,6 +84,7 @@ core::Result<std::unique_ptr<Listener>> Listener::Bind(net::io_context& ioc,
   if (results.empty()) return Status(core::codes::kInternal, "cannot resolve " + where);
 
   std::unique_ptr<Listener> listener(new Listener(ioc, router, logger));
+  listener->max_connections_ = max_connections;
   tcp::acceptor& acceptor = listener->acceptor_;
   tcp::endpoint endpoint = results.begin()->endpoint();
   acceptor.open(endpoint.protocol(), ec);
@@ -85,8 +115,15 @@ net::awaitable<void> Listener::AcceptLoop() {
       co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
       continue;
     }
-    net::co_spawn(ioc_, RunHttpSession(beast::tcp_stream(std::move(socket)), router_, logger_),
-                  LogFailure(logger_, "HTTP session"));
+    if (open_->fetch_add(1) >= max_connections_) {
+      open_->fetch_sub(1);
+      net::co_spawn(ioc_, RefuseBusy(std::move(socket)), LogFailure(logger_, "busy refusal"));
+      continue;
+    }
+    net::co_spawn(
+        ioc_,
+        Counted(open_, RunHttpSession(beast::tcp_stream(std::move(socket)), router_, logger_)),
+        LogFailure(logger_, "HTTP session"));
   }
 }
 

@@ -13,6 +13,7 @@
 // clang-format off
 #include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
 // clang-format on
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -30,6 +31,10 @@ namespace ensemble::server::http {
 // After a failed accept (such as running out of file descriptors), wait this
 // long before the next, rather than spinning.
 inline constexpr std::chrono::milliseconds kAcceptRetryDelay{100};
+// Connections served at once by one process (ENSEMBLE_MAX_CONNECTIONS); one
+// past it is answered 503 SERVER_BUSY at once and closed, so a flood of idle
+// connections cannot use up the process's file descriptors.
+inline constexpr size_t kMaxConnections = 4096;
 
 class Listener {
  public:
@@ -39,7 +44,11 @@ class Listener {
   static core::Result<std::unique_ptr<Listener>> Bind(boost::asio::io_context& ioc,
                                                       const std::string& address, uint16_t port,
                                                       const Router& router,
-                                                      core::platform::Logger& logger);
+                                                      core::platform::Logger& logger,
+                                                      size_t max_connections = kMaxConnections);
+
+  // Connections being served now.
+  size_t open_connections() const { return open_->load(); }
 
   // The bound endpoint (with the actual port when 0 was asked for).
   boost::asio::ip::tcp::endpoint endpoint() const { return endpoint_; }
@@ -56,6 +65,9 @@ class Listener {
   boost::asio::ip::tcp::endpoint endpoint_;
   const Router& router_;
   core::platform::Logger& logger_;
+  size_t max_connections_ = kMaxConnections;
+  // Sessions running; shared with them, since they may outlive the Listener.
+  std::shared_ptr<std::atomic<size_t>> open_ = std::make_shared<std::atomic<size_t>>(0);
 };
 
 }  // namespace ensemble::server::http

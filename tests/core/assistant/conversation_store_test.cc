@@ -212,5 +212,19 @@ TEST(ConversationHistory, KeepsAPersonsMessageWhoseAnswerFailed) {
   EXPECT_EQ(h[0].text, "add a task");
 }
 
+TEST_F(ConversationStoreTest, AnAccountKeepsABoundedNumberOfConversations) {
+  store::Transaction txn(*db_);
+  for (size_t i = 0; i < kMaxConversationsPerAccount; ++i) {
+    ASSERT_TRUE(db_->Exec("INSERT INTO assistant_conversations (id, space_id, account_id, title,"
+                          " created_at, updated_at) VALUES ($1, 's', 'mira', 't', 1, 1)",
+                          {store::Value("k" + std::to_string(i))})
+                    .ok());
+  }
+  ASSERT_TRUE(txn.Commit().ok());
+  auto more = CreateConversation(*db_, "one-more", "s", "mira", "t", 2);
+  EXPECT_EQ(more.status().code(), codes::kLimitReached);
+  EXPECT_TRUE(CreateConversation(*db_, "theirs", "s", "noor", "t", 2).ok());
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant

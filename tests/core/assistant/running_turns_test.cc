@@ -83,5 +83,18 @@ TEST_F(RunningTurnsTest, StoppingMarksTheAccountsOwnRunningTurnOnly) {
   EXPECT_EQ((*turns)[0].state, "stopping");
 }
 
+TEST_F(RunningTurnsTest, AnAccountRunsAtMostThreeTurnsAtOnce) {
+  for (size_t i = 0; i < kMaxConcurrentTurnsPerAccount; ++i) {
+    Record("t" + std::to_string(i), "ana", "process-a");
+  }
+  Status more = RecordRunningTurn(*db_, {"t9", "ana", "c-t9", "", kNow, "process-b"}, kNow);
+  EXPECT_EQ(more.code(), codes::kLimitReached) << more.ToString();
+  EXPECT_EQ(Ids("ana").size(), kMaxConcurrentTurnsPerAccount);
+  Record("t10", "ben", "process-a");  // Another account is not held up.
+  // One ends (or its process stops beating): there is room again.
+  ASSERT_TRUE(ForgetRunningTurn(*db_, "t0").ok());
+  Record("t9", "ana", "process-b");
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant
