@@ -13,8 +13,8 @@ std::string KindName(Attempt kind) { return kind == Attempt::kSignUp ? "signup" 
 
 // The wait `column` = `key` imposes: 0 below `limit` attempts of `kind` in
 // the window, else until the oldest of them leaves it.
-Result<int64_t> WaitFor(store::Database& db, Attempt kind, const char* column,
-                        std::string_view key, int64_t limit, int64_t now_ms) {
+Result<int64_t> WaitFor(store::Database& db, Attempt kind, const char* column, std::string_view key,
+                        int64_t limit, int64_t now_ms) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
       db.Query(std::string("SELECT COUNT(*), MIN(at) FROM sign_in_attempts WHERE kind = $1 AND ") +
@@ -38,8 +38,8 @@ Result<int64_t> WaitBeforeAttempt(store::Database& db, Attempt kind, std::string
   if (kind == Attempt::kSignUp) {
     return WaitFor(db, kind, "address", address, kMaxSignUpsPerAddress, now_ms);
   }
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      int64_t by_address, WaitFor(db, kind, "address", address, kMaxFailuresPerAddress, now_ms));
+  ENSEMBLE_ASSIGN_OR_RETURN(int64_t by_address,
+                            WaitFor(db, kind, "address", address, kMaxFailuresPerAddress, now_ms));
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t by_account,
                             WaitFor(db, kind, "email", email, kMaxFailuresPerAccount, now_ms));
   return std::max(by_address, by_account);

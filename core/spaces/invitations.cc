@@ -18,23 +18,16 @@ constexpr char kSelectInvitation[] =
 Invitation InvitationAt(const store::Rows& rows, size_t i) {
   const auto& r = rows.rows[i];
   auto text = [](const Value& v) { return store::IsNull(v) ? std::string() : store::AsText(v); };
-  return {text(r[0]),
-          text(r[1]),
-          text(r[2]),
-          text(r[3]),
-          text(r[4]),
-          sync::ParseRole(text(r[5])).value_or(sync::Role::kViewer),
-          text(r[6]),
-          text(r[7]),
-          store::AsInt(r[8])};
+  return {text(r[0]), text(r[1]), text(r[2]),
+          text(r[3]), text(r[4]), sync::ParseRole(text(r[5])).value_or(sync::Role::kViewer),
+          text(r[6]), text(r[7]), store::AsInt(r[8])};
 }
 
 Result<std::vector<Invitation>> Select(store::Database& db, const std::string& where,
                                        std::vector<Value> params) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query(std::string(kSelectInvitation) + where + " ORDER BY i.created_at DESC, i.id",
-               std::move(params)));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(std::string(kSelectInvitation) + where +
+                                                           " ORDER BY i.created_at DESC, i.id",
+                                                       std::move(params)));
   std::vector<Invitation> out;
   for (size_t i = 0; i < rows.size(); ++i) out.push_back(InvitationAt(rows, i));
   return out;
@@ -43,9 +36,9 @@ Result<std::vector<Invitation>> Select(store::Database& db, const std::string& w
 Status NoInvitation() { return Status(codes::kNotFound, "no such invitation"); }
 
 Status CheckRoomForInvitee(store::Database& db, const std::string& account_id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows count, db.Query("SELECT COUNT(*) FROM space_invitations WHERE account_id = $1",
-                                  {Value(account_id)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows count,
+                            db.Query("SELECT COUNT(*) FROM space_invitations WHERE account_id = $1",
+                                     {Value(account_id)}));
   if (static_cast<size_t>(store::AsInt(count.rows[0][0])) >= kMaxPendingInvitationsPerAccount) {
     return Status(codes::kLimitReached, "that person has " +
                                             std::to_string(kMaxPendingInvitationsPerAccount) +
@@ -99,11 +92,12 @@ Result<Shared> Share(store::Database& db, const std::string& caller, const std::
   } else {
     ENSEMBLE_RETURN_IF_ERROR(
         db.Exec("UPDATE space_invitations SET role = $2, invited_by = $3 WHERE id = $1",
-                {Value(store::AsText(pending.rows[0][0])),
-                 Value(std::string(sync::RoleName(role))), Value(caller)}));
+                {Value(store::AsText(pending.rows[0][0])), Value(std::string(sync::RoleName(role))),
+                 Value(caller)}));
   }
   const std::string id = pending.empty() ? invitation_id : store::AsText(pending.rows[0][0]);
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Invitation> made, Select(db, "WHERE i.id = $1", {Value(id)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Invitation> made,
+                            Select(db, "WHERE i.id = $1", {Value(id)}));
   if (made.empty()) return Status(codes::kInternal, "the invitation vanished");
   return Shared{std::nullopt, std::move(made[0])};
 }

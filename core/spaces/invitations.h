@@ -3,8 +3,8 @@
 // existing member becomes an owner, only by accepting it. The invitee may
 // decline; an owner may withdraw it. An invitation from someone who no
 // longer owns the space is void (not listed, not accepted), so a former
-// owner cannot still let people in. Role changes that take nothing from the member's consent (any role
-// but owner, for a member already) apply at once (space_admin.h).
+// owner cannot still let people in. Role changes that take nothing from the member's consent (any
+// role but owner, for a member already) apply at once (space_admin.h).
 //
 // Thread-safety: stateless functions; the caller owns the transaction.
 

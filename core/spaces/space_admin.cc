@@ -79,10 +79,9 @@ int RoleRank(sync::Role r) {
 const store::Migration kAddSpaceNames = {
     19, "space names", "ALTER TABLE spaces ADD COLUMN name TEXT NOT NULL DEFAULT '';"};
 
-// On PostgreSQL the row lock holds until the transaction ends, and the checks after it (read committed)
-// see what a change that held it before committed, so two owners demoting
-// each other at once cannot both pass "keeps an owner". SQLite has one
-// writer already.
+// On PostgreSQL the row lock holds until the transaction ends, and the checks after it (read
+// committed) see what a change that held it before committed, so two owners demoting each other at
+// once cannot both pass "keeps an owner". SQLite has one writer already.
 Status LockSpace(store::Database& db, const std::string& space_id) {
   return db.Exec("UPDATE spaces SET name = name WHERE id = $1", {Value(space_id)});
 }

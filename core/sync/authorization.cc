@@ -130,19 +130,17 @@ Status SetMember(store::Database& db, const std::string& space_id, const std::st
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Role> before, RoleIn(db, space_id, account_id));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec(
       "INSERT INTO spaces (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", {Value(space_id)}));
-  ENSEMBLE_RETURN_IF_ERROR(db.Exec(
-      "INSERT INTO space_members (space_id, account_id, role) VALUES ($1, $2, $3)"
-      " ON CONFLICT (space_id, account_id) DO UPDATE SET role = excluded.role",
-      {Value(space_id), Value(account_id), Value(std::string(RoleName(role)))}));
+  ENSEMBLE_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO space_members (space_id, account_id, role) VALUES ($1, $2, $3)"
+              " ON CONFLICT (space_id, account_id) DO UPDATE SET role = excluded.role",
+              {Value(space_id), Value(account_id), Value(std::string(RoleName(role)))}));
   // Other role changes keep what the account reads; only these change it.
-  const bool reads_more_or_less =
-      !before || ((*before == Role::kOwner) != (role == Role::kOwner));
+  const bool reads_more_or_less = !before || ((*before == Role::kOwner) != (role == Role::kOwner));
   if (!reads_more_or_less) return Status::Ok();
   return MarkAccessChanged(db, account_id);
 }
 
-Status DropMember(store::Database& db, const std::string& space_id,
-                  const std::string& account_id) {
+Status DropMember(store::Database& db, const std::string& space_id, const std::string& account_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows gone,
       db.Query("DELETE FROM space_members WHERE space_id = $1 AND account_id = $2 RETURNING role",
@@ -153,9 +151,8 @@ Status DropMember(store::Database& db, const std::string& space_id,
 
 Result<int64_t> AccessChangedAt(store::Database& db, const std::string& account_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("SELECT changed_version FROM account_access WHERE account_id = $1",
-               {Value(account_id)}));
+      store::Rows rows, db.Query("SELECT changed_version FROM account_access WHERE account_id = $1",
+                                 {Value(account_id)}));
   return rows.empty() ? int64_t{0} : store::AsInt(rows.rows[0][0]);
 }
 

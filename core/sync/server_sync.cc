@@ -327,10 +327,11 @@ Status CollectRows(store::Database& db, std::span<const SyncedTable> tables,
   for (const SyncedTable& table : tables) {
     std::string readable;
     if (account_id) {
-      readable = IsOwnerOnlyKind(table.kind)
-                     ? " AND space_id IN (SELECT space_id FROM space_members"
-                       " WHERE account_id = $3 AND role = 'owner')"
-                     : " AND space_id IN (SELECT space_id FROM space_members WHERE account_id = $3)";
+      readable =
+          IsOwnerOnlyKind(table.kind)
+              ? " AND space_id IN (SELECT space_id FROM space_members"
+                " WHERE account_id = $3 AND role = 'owner')"
+              : " AND space_id IN (SELECT space_id FROM space_members WHERE account_id = $3)";
     }
     ENSEMBLE_ASSIGN_OR_RETURN(
         store::Rows rows, db.Query("SELECT * FROM " + std::string(table.table) + " WHERE " + where +

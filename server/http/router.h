@@ -79,9 +79,7 @@ class Router {
   uint64_t BodyLimitFor(const Request& header, uint64_t fallback) const {
     return body_limit_ ? body_limit_(header) : fallback;
   }
-  void SetBodyLimit(std::function<uint64_t(const Request&)> rule) {
-    body_limit_ = std::move(rule);
-  }
+  void SetBodyLimit(std::function<uint64_t(const Request&)> rule) { body_limit_ = std::move(rule); }
   // The stream handler for `request`, or nullptr when it is an ordinary one.
   const StreamHandler* FindStream(const Request& request) const;
 

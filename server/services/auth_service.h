@@ -30,15 +30,15 @@
 // clang-format off
 #include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
 // clang-format on
-#include <boost/asio/awaitable.hpp>
 #include <atomic>
+#include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include "core/accounts/sign_in_limits.h"
 #include "core/base/status.h"
 #include "core/platform/env.h"
 #include "server/config.h"
 #include "server/http/message.h"
-#include "core/accounts/sign_in_limits.h"
 #include "server/http/url.h"
 #include "server/store/store_pool.h"
 

@@ -194,9 +194,9 @@ net::awaitable<http::Response> SpacesService::PutMember(const http::Request& req
       co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::Shared> {
         core::store::Transaction txn(db);
         ENSEMBLE_RETURN_IF_ERROR(txn.status());
-        ENSEMBLE_ASSIGN_OR_RETURN(spaces::Shared done,
-                                  spaces::Share(db, caller.account_id, *id, *email, *role,
-                                                invitation_id, now));
+        ENSEMBLE_ASSIGN_OR_RETURN(
+            spaces::Shared done,
+            spaces::Share(db, caller.account_id, *id, *email, *role, invitation_id, now));
         if (done.member) {
           ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, done.member->account_id));
         }
@@ -244,8 +244,7 @@ net::awaitable<http::Response> SpacesService::Withdraw(const http::Target& targe
   Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
     core::store::Transaction txn(db);
     ENSEMBLE_RETURN_IF_ERROR(txn.status());
-    ENSEMBLE_RETURN_IF_ERROR(
-        spaces::WithdrawInvitation(db, caller.account_id, *id, *invitation));
+    ENSEMBLE_RETURN_IF_ERROR(spaces::WithdrawInvitation(db, caller.account_id, *id, *invitation));
     return txn.Commit();
   });
   if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);

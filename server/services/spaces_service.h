@@ -61,8 +61,7 @@ class SpacesService {
                                                    const Caller& caller);
   boost::asio::awaitable<http::Response> RemoveMember(const http::Target& target,
                                                       const Caller& caller);
-  boost::asio::awaitable<http::Response> Withdraw(const http::Target& target,
-                                                  const Caller& caller);
+  boost::asio::awaitable<http::Response> Withdraw(const http::Target& target, const Caller& caller);
   boost::asio::awaitable<http::Response> Invitations(const Caller& caller);
   boost::asio::awaitable<http::Response> Accept(const http::Target& target, const Caller& caller);
   boost::asio::awaitable<http::Response> Decline(const http::Target& target, const Caller& caller);

@@ -74,9 +74,9 @@ TEST_P(Authors, OnlyACommentsAuthorEditsItAndTheOwnerMayDeleteIt) {
   const std::string space = MakeSpace(ana, "Team");
   ASSERT_TRUE(Share(ana, space, bo, "editor"));
   ASSERT_TRUE(Share(ana, space, cy, "editor"));
-  ASSERT_EQ(Push(ana, "task.create", {{"id", kTask}, {"spaceId", space}, {"title", "Plan"}})
-                ["status"],
-            "applied");
+  ASSERT_EQ(
+      Push(ana, "task.create", {{"id", kTask}, {"spaceId", space}, {"title", "Plan"}})["status"],
+      "applied");
   ASSERT_EQ(Push(bo, "comment.create",
                  {{"id", kComment},
                   {"spaceId", space},
@@ -94,12 +94,12 @@ TEST_P(Authors, OnlyACommentsAuthorEditsItAndTheOwnerMayDeleteIt) {
   // Resolving a thread is anyone's who writes there.
   EXPECT_EQ(Push(cy, "comment.update", {{"id", kComment}, {"fields", {{"resolved", 1}}}})["status"],
             "applied");
-  EXPECT_EQ(Push(bo, "comment.update", {{"id", kComment}, {"fields", {{"body", "Thursday?"}}}})
-                ["status"],
-            "applied");
-  EXPECT_EQ(Push(ana, "comment.update", {{"id", kComment}, {"fields", {{"body", "Ana's"}}}})
-                ["code"],
-            codes::kForbidden);
+  EXPECT_EQ(
+      Push(bo, "comment.update", {{"id", kComment}, {"fields", {{"body", "Thursday?"}}}})["status"],
+      "applied");
+  EXPECT_EQ(
+      Push(ana, "comment.update", {{"id", kComment}, {"fields", {{"body", "Ana's"}}}})["code"],
+      codes::kForbidden);
   EXPECT_EQ(Text(std::string("SELECT body FROM comments WHERE id = '") + kComment + "'"),
             "Thursday?");
   EXPECT_EQ(Push(ana, "comment.delete", {{"id", kComment}})["status"], "applied");
@@ -131,9 +131,9 @@ TEST_P(Authors, ARoutineRunsAsItsAuthorAndPausesWhenTheyLeave) {
   EXPECT_TRUE(Conversations(ana, space).empty());
 
   // Bo leaves; the routine falls due again and pauses instead of running.
-  ASSERT_EQ(Call(bo, bhttp::verb::delete_, "/api/spaces/" + space + "/members/" + bo.account_id)
-                .status,
-            200);
+  ASSERT_EQ(
+      Call(bo, bhttp::verb::delete_, "/api/spaces/" + space + "/members/" + bo.account_id).status,
+      200);
   ASSERT_TRUE(store().Exec("UPDATE routine_runs SET last_run_at = 0").ok());
   const std::string paused_sql =
       std::string("SELECT COUNT(*) FROM routines WHERE paused = 1 AND id = '") + kRoutine + "'";

@@ -88,8 +88,7 @@ TEST_P(ConcurrentOwners, TwoOwnersDemotingEachOtherLeaveAnOwner) {
         [&](core::store::Database& db) {
           return core::spaces::ChangeRole(db, "ben", space, "ann", Role::kEditor).status();
         });
-    SCOPED_TRACE("round " + std::to_string(round) + ": " + ann.ToString() + " / " +
-                 ben.ToString());
+    SCOPED_TRACE("round " + std::to_string(round) + ": " + ann.ToString() + " / " + ben.ToString());
     EXPECT_FALSE(ann.ok() && ben.ok());
     EXPECT_EQ(QueryInt(*a_, "SELECT COUNT(*) FROM space_members WHERE space_id = '" + space +
                                 "' AND role = 'owner'"),
@@ -110,8 +109,7 @@ TEST_P(ConcurrentOwners, TwoFirstSignUpsMakeOneAccount) {
       };
     };
     auto [one, two] = Race(sign_up("first"), sign_up("second"));
-    SCOPED_TRACE("round " + std::to_string(round) + ": " + one.ToString() + " / " +
-                 two.ToString());
+    SCOPED_TRACE("round " + std::to_string(round) + ": " + one.ToString() + " / " + two.ToString());
     EXPECT_NE(one.ok(), two.ok());
     EXPECT_EQ(QueryInt(*a_, "SELECT COUNT(*) FROM accounts"), 1);
     if (HasFailure()) return;

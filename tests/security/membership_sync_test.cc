@@ -50,7 +50,8 @@ struct Device {
   explicit Device(uint64_t seed) : env{FakeClock(), FakeRandom(seed), {}} {
     db = std::move(core::store::SqliteDatabase::Open(":memory:")).value();
     EXPECT_TRUE(core::hub::Migrate(*db).ok());
-    replica = std::move(core::sync::ClientReplica::Open(*db, env.env(), core::hub::Config())).value();
+    replica =
+        std::move(core::sync::ClientReplica::Open(*db, env.env(), core::hub::Config())).value();
   }
   FakeEnv env;
   std::unique_ptr<core::store::SqliteDatabase> db;
@@ -117,8 +118,8 @@ class MembershipSync : public ::testing::TestWithParam<StoreKind> {
 };
 
 void MembershipSync::RunSeed(uint64_t seed) {
-  SCOPED_TRACE("seed " + std::to_string(seed) + " (ENSEMBLE_MEMBERSHIP_SEED=" +
-               std::to_string(seed) + " replays it)");
+  SCOPED_TRACE("seed " + std::to_string(seed) +
+               " (ENSEMBLE_MEMBERSHIP_SEED=" + std::to_string(seed) + " replays it)");
   std::unique_ptr<core::store::Database> server_db = FreshServer();
   ASSERT_TRUE(server_db);
   core::store::Database& db = *server_db;
@@ -139,7 +140,8 @@ void MembershipSync::RunSeed(uint64_t seed) {
     switch (pick(5)) {
       case 0: {  // The first owner shares their space with another account.
         core::store::Transaction txn(db);
-        ASSERT_TRUE(core::sync::SetMember(db, SpaceOf(who), kAccounts[other], kRoles[pick(4)]).ok());
+        ASSERT_TRUE(
+            core::sync::SetMember(db, SpaceOf(who), kAccounts[other], kRoles[pick(4)]).ok());
         ASSERT_TRUE(txn.Commit().ok());
         break;
       }
@@ -152,19 +154,18 @@ void MembershipSync::RunSeed(uint64_t seed) {
       case 2: {  // A task in any space: the server decides whether it may.
         const std::string id = core::NewId(d.env.clock, d.env.random);
         d.env.clock.Advance(1);
-        (void)d.replica->Mutate("task.create", {{"id", id},
-                                                {"spaceId", space},
-                                                {"title", "t" + std::to_string(written++)}});
+        (void)d.replica->Mutate(
+            "task.create",
+            {{"id", id}, {"spaceId", space}, {"title", "t" + std::to_string(written++)}});
         break;
       }
       case 3: {  // A reminder, which only owners keep and see.
         const std::string id = core::NewId(d.env.clock, d.env.random);
         d.env.clock.Advance(1);
-        (void)d.replica->Mutate("reminder.create",
-                                {{"id", id},
-                                 {"spaceId", space},
-                                 {"text", "r" + std::to_string(written++)},
-                                 {"at", kReminderAt}});
+        (void)d.replica->Mutate("reminder.create", {{"id", id},
+                                                    {"spaceId", space},
+                                                    {"text", "r" + std::to_string(written++)},
+                                                    {"at", kReminderAt}});
         break;
       }
       default:
@@ -174,7 +175,8 @@ void MembershipSync::RunSeed(uint64_t seed) {
     if (HasFatalFailure()) return;
   }
   for (int round = 0; round < 2; ++round) {
-    for (int a = 0; a < kAccountCount; ++a) Sync(db, *devices[static_cast<size_t>(a)], kAccounts[a]);
+    for (int a = 0; a < kAccountCount; ++a)
+      Sync(db, *devices[static_cast<size_t>(a)], kAccounts[a]);
   }
   for (int a = 0; a < kAccountCount; ++a) {
     const std::string me = kAccounts[a];
@@ -182,16 +184,18 @@ void MembershipSync::RunSeed(uint64_t seed) {
     core::store::Database& mine = *devices[static_cast<size_t>(a)]->db;
     const std::string member_of =
         "(SELECT space_id FROM space_members WHERE account_id = '" + me + "')";
-    const std::string owner_of = "(SELECT space_id FROM space_members WHERE account_id = '" + me +
-                                 "' AND role = 'owner')";
+    const std::string owner_of =
+        "(SELECT space_id FROM space_members WHERE account_id = '" + me + "' AND role = 'owner')";
     EXPECT_EQ(Live(mine, "SELECT id, title, space_id FROM tasks WHERE deleted = 0"),
               Live(db, "SELECT id, title, space_id FROM tasks WHERE deleted = 0 AND space_id IN " +
                            member_of));
-    EXPECT_EQ(Live(mine, "SELECT id, text, space_id FROM reminders WHERE deleted = 0"),
-              Live(db, "SELECT id, text, space_id FROM reminders WHERE deleted = 0 AND space_id IN " +
-                           owner_of));
+    EXPECT_EQ(
+        Live(mine, "SELECT id, text, space_id FROM reminders WHERE deleted = 0"),
+        Live(db, "SELECT id, text, space_id FROM reminders WHERE deleted = 0 AND space_id IN " +
+                     owner_of));
     // Nothing of a space it left stays behind, not even a tombstone.
-    auto spaces_now = db.Query("SELECT space_id FROM space_members WHERE account_id = '" + me + "'");
+    auto spaces_now =
+        db.Query("SELECT space_id FROM space_members WHERE account_id = '" + me + "'");
     ASSERT_TRUE(spaces_now.ok());
     std::set<std::string> readable;
     for (const auto& r : spaces_now->rows) readable.insert(core::store::AsText(r[0]));

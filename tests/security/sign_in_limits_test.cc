@@ -4,6 +4,8 @@
 // full, a request without a session brings at most 64 KiB, and through all
 // of it the real person, from their own address, still signs in.
 
+#include "core/accounts/sign_in_limits.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "core/accounts/sign_in_limits.h"
 #include "server/http/http_session.h"
 #include "server/services/auth_service.h"
 #include "tests/server/accounts_fixture.h"
@@ -93,8 +94,8 @@ TEST_P(SignInFlood, AFloodFromOneAddressLeavesTheRealSignInWorking) {
   for (int i = 0; i < kMaxRealTries; ++i) {
     real = LogIn("127.0.0.2", "ana@example.org", kRightPassword);
     if (real.status != 503) break;
-    std::this_thread::sleep_for(std::chrono::seconds(std::atoi(
-        real.header(bhttp::field::retry_after).c_str())));
+    std::this_thread::sleep_for(
+        std::chrono::seconds(std::atoi(real.header(bhttp::field::retry_after).c_str())));
   }
   EXPECT_EQ(real.status, 200) << real.body();
   EXPECT_FALSE(SessionCookieOf(real).empty());
@@ -117,16 +118,15 @@ TEST_P(SignInFlood, APasswordQueuePastItsBoundAnswersBusy) {
 
 TEST_P(SignInFlood, ARequestWithoutASessionBringsAtMost64KiB) {
   const std::string big(server::http::kMaxUnauthenticatedBodyBytes + 1, 'x');
-  HttpReply refused =
-      Send(bhttp::verb::post, "/api/auth/login",
-           json{{"email", "ana@example.org"}, {"password", big}}.dump());
+  HttpReply refused = Send(bhttp::verb::post, "/api/auth/login",
+                           json{{"email", "ana@example.org"}, {"password", big}}.dump());
   EXPECT_EQ(refused.status, 413) << refused.body();
   EXPECT_EQ(refused.error_code(), "BODY_TOO_LARGE");
   // Signed in, the same size is an ordinary body (refused for what it says).
   Member ana = SignedUp("ana@example.org");
-  HttpReply pushed = Call(ana, bhttp::verb::post, "/api/sync/push",
-                          {{"clientGroupId", "g"}, {"clientId", "c"}, {"padding", big},
-                           {"mutations", json::array()}});
+  HttpReply pushed = Call(
+      ana, bhttp::verb::post, "/api/sync/push",
+      {{"clientGroupId", "g"}, {"clientId", "c"}, {"padding", big}, {"mutations", json::array()}});
   EXPECT_NE(pushed.status, 413) << pushed.body();
 }
 

@@ -129,8 +129,8 @@ std::string AccountsServerTest::MakeSpace(const Member& m, const std::string& na
   return r.json()["space"]["id"].get<std::string>();
 }
 
-bool AccountsServerTest::Share(const Member& owner, const std::string& space,
-                               const Member& member, const std::string& role) const {
+bool AccountsServerTest::Share(const Member& owner, const std::string& space, const Member& member,
+                               const std::string& role) const {
   namespace bhttp = boost::beast::http;
   HttpReply invited = Call(owner, bhttp::verb::put, "/api/spaces/" + space + "/members",
                            {{"email", member.email}, {"role", role}});

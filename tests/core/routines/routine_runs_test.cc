@@ -32,12 +32,12 @@ class RoutineRunsTest : public ::testing::Test {
   void AddRoutine(const std::string& id, const std::string& space,
                   const std::string& schedule = R"({"frequency":"daily","time":"08:00"})",
                   int paused = 0, int deleted = 0, const std::string& author = "ana") {
-    ASSERT_TRUE(db_->Exec("INSERT INTO routines (id, space_id, title, instruction, schedule,"
-                          " paused, version, deleted, created_at, updated_at, author)"
-                          " VALUES ($1, $2, 'Brief', 'Sum up my day', $3, $4, 1, $5, $6, $6, $7)",
-                          {id, space, schedule, int64_t{paused}, int64_t{deleted}, Utc(1, 7, 0),
-                           author})
-                    .ok());
+    ASSERT_TRUE(
+        db_->Exec("INSERT INTO routines (id, space_id, title, instruction, schedule,"
+                  " paused, version, deleted, created_at, updated_at, author)"
+                  " VALUES ($1, $2, 'Brief', 'Sum up my day', $3, $4, 1, $5, $6, $6, $7)",
+                  {id, space, schedule, int64_t{paused}, int64_t{deleted}, Utc(1, 7, 0), author})
+            .ok());
   }
   std::vector<RoutineRun> Claim(int64_t now, std::string_view local = "") {
     auto runs = ClaimDueRoutines(*db_, now, local, &stalled_);

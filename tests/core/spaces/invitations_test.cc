@@ -123,8 +123,7 @@ TEST_F(InvitationsTest, APersonHoldsABoundedNumberOfPendingInvitations) {
   for (size_t i = 0; i < kMaxPendingInvitationsPerAccount; ++i) {
     const std::string space = "s" + std::to_string(i);
     ASSERT_TRUE(CreateSpace(*db_, "ana", space, space).ok());
-    ASSERT_TRUE(
-        Share(*db_, "ana", space, "bo@example.org", Role::kViewer, "p" + space, 1).ok());
+    ASSERT_TRUE(Share(*db_, "ana", space, "bo@example.org", Role::kViewer, "p" + space, 1).ok());
   }
   auto one_more = Invite("ana", "bo@example.org", Role::kViewer);
   EXPECT_EQ(one_more.status().code(), codes::kLimitReached);

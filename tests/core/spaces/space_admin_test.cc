@@ -56,12 +56,10 @@ TEST_F(SpaceAdminTest, ASharedMemberIsListedInTheirRole) {
 
 TEST_F(SpaceAdminTest, OnlyOwnersChangeRolesAndStrangersSeeNothing) {
   Join("ana", "bo@example.org", "bo", Role::kEditor);
-  EXPECT_EQ(ChangeRole(*db_, "bo", "team", "bo", Role::kViewer).status().code(),
-            codes::kForbidden);
+  EXPECT_EQ(ChangeRole(*db_, "bo", "team", "bo", Role::kViewer).status().code(), codes::kForbidden);
   EXPECT_EQ(RenameSpace(*db_, "bo", "team", "Mine").code(), codes::kForbidden);
   EXPECT_EQ(MembersOf(*db_, "cy", "team").status().code(), codes::kNotFound);
-  EXPECT_EQ(ChangeRole(*db_, "cy", "team", "cy", Role::kOwner).status().code(),
-            codes::kNotFound);
+  EXPECT_EQ(ChangeRole(*db_, "cy", "team", "cy", Role::kOwner).status().code(), codes::kNotFound);
   EXPECT_EQ(RemoveMember(*db_, "cy", "team", "bo").code(), codes::kNotFound);
   EXPECT_EQ(RemoveMember(*db_, "bo", "team", "ana").code(), codes::kForbidden);
   EXPECT_FALSE(sync::RoleIn(*db_, "team", "cy")->has_value());

@@ -70,10 +70,10 @@ TEST_P(SpacesRoutes, SharedAsAViewerReadsButCannotWriteUntilMadeAnEditor) {
                           {{"email", "BO@example.org"}, {"role", "viewer"}});
   ASSERT_EQ(shared.status, 202) << shared.body();
   const std::string invitation = shared.json()["invitation"]["id"];
-  ASSERT_EQ(Call(bo, bhttp::verb::post, "/api/invitations/" + invitation + "/accept",
-                 json::object())
-                .status,
-            200);
+  ASSERT_EQ(
+      Call(bo, bhttp::verb::post, "/api/invitations/" + invitation + "/accept", json::object())
+          .status,
+      200);
   HttpReply members = Call(bo, bhttp::verb::get, "/api/spaces/" + space + "/members");
   ASSERT_EQ(members.status, 200);
   ASSERT_EQ(members.json()["members"].size(), 2u);
