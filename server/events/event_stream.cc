@@ -57,6 +57,20 @@ struct WatchGuard {
   }
 };
 
+// Answers a stream that will not open: `code` and `message`, with
+// Retry-After, and the connection ends.
+net::awaitable<void> Refuse(beast::tcp_stream& stream, const http::Request& request,
+                            std::string_view code, std::string message) {
+  http::StringResponse refusal = http::ErrorResponse(code, message);
+  refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
+  refusal.version(request.version());
+  refusal.keep_alive(false);
+  http::AddSecurityHeaders(refusal.base());
+  stream.expires_after(kSseWriteTimeout);
+  error_code ec;
+  co_await beast::http::async_write(stream, refusal, Token(ec));
+}
+
 }  // namespace
 
 std::string PokeEventText(int64_t version) {
@@ -70,31 +84,18 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   error_code ec;
   net::steady_timer wake(co_await net::this_coro::executor);
   if (!account_id.empty() && hub.SubscribersOf(account_id) >= kMaxEventStreamsPerAccount) {
-    http::StringResponse refusal = http::ErrorResponse(
-        core::codes::kLimitReached, "you have " + std::to_string(kMaxEventStreamsPerAccount) +
-                                        " event streams open on this server (one per open tab): "
-                                        "close a tab of the app");
-    refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
-    refusal.version(request.version());
-    refusal.keep_alive(false);
-    http::AddSecurityHeaders(refusal.base());
-    stream.expires_after(kSseWriteTimeout);
-    co_await beast::http::async_write(stream, refusal, Token(ec));
+    co_await Refuse(stream, request, core::codes::kLimitReached,
+                    "you have " + std::to_string(kMaxEventStreamsPerAccount) +
+                        " event streams open on this server (one per open tab): close a tab of "
+                        "the app");
     co_return;
   }
   std::unique_ptr<PokeHub::Subscription> subscription =
       hub.Subscribe([&wake] { wake.cancel(); }, std::move(account_id));
   if (!subscription) {
-    http::StringResponse refusal =
-        http::ErrorResponse(http::codes::kTooManySubscribers,
-                            "this server has " + std::to_string(hub.max_subscribers()) +
-                                " event subscribers already; try again later");
-    refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
-    refusal.version(request.version());
-    refusal.keep_alive(false);
-    http::AddSecurityHeaders(refusal.base());
-    stream.expires_after(kSseWriteTimeout);
-    co_await beast::http::async_write(stream, refusal, Token(ec));
+    co_await Refuse(stream, request, http::codes::kTooManySubscribers,
+                    "this server has " + std::to_string(hub.max_subscribers()) +
+                        " event subscribers already; try again later");
     co_return;
   }
 
