@@ -130,6 +130,9 @@ test('Apply all runs every waiting call of the card', {timeout: 90000}, async ()
   await page.fill(byTestId('dock-input'), 'Plan two calls for me');
   await page.press(byTestId('dock-input'), 'Enter');
   const card = page.locator(byTestId('proposal-card'), {hasText: 'Call Bo'});
+  // The card grows as the turn streams its calls: count them once it is done.
+  await page.locator(`${byTestId('reply')}[data-state="done"]`, {hasText: 'Proposed two calls.'})
+      .waitFor({timeout: 20000});
   await card.waitFor({timeout: 20000});
   assert.equal(await card.locator(byTestId('proposal')).count(), 2);
   await card.locator(byTestId('proposal-apply-all')).click();
