@@ -104,6 +104,8 @@ Result<connections::CalendarPeople> ReadPeople(ToolContext& ctx, const Connectio
                   Quoted(c.name) + " is read by the server: bring its people in when online.");
   }
   Result<std::string> feed = ctx.app_reader->ReadCalendarFeed(*ctx.db, c);
+  // Not a failure of the app: nothing is recorded on the connection.
+  if (!feed.ok() && feed.status().code() == codes::kAppReadPending) return feed.status();
   Result<connections::CalendarPeople> found =
       feed.ok() ? connections::PeopleInCalendar(*feed, ctx.now_ms, ctx.own_email)
                 : Result<connections::CalendarPeople>(feed.status());

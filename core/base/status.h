@@ -70,6 +70,10 @@ inline constexpr std::string_view kApplyTimeout = "APPLY_TIMEOUT";
 // A connected app could not be read (unreachable, refused, not its format);
 // the message says why and never repeats the app's link or token.
 inline constexpr std::string_view kAppUnreachable = "APP_UNREACHABLE";
+// An app's content is not read yet: the reader noted what to read, and the
+// caller reads it off the store's threads and runs the work again. Never
+// reaches a person.
+inline constexpr std::string_view kAppReadPending = "APP_READ_PENDING";
 inline constexpr std::string_view kInternal = "INTERNAL";
 }  // namespace codes
 

@@ -23,7 +23,10 @@ class AppReader {
   virtual ~AppReader() = default;
   // The iCalendar text behind a calendar-link `connection` (its sealed
   // secret is read through `db`). APP_UNREACHABLE with a readable reason
-  // that never repeats the link when it cannot be read.
+  // that never repeats the link when it cannot be read. A reader that does
+  // not read the network on the calling (store) thread answers
+  // APP_READ_PENDING instead: its caller reads what was noted and runs the
+  // work again, so the core passes that code through untouched.
   virtual Result<std::string> ReadCalendarFeed(store::Database& db,
                                                const Connection& connection) = 0;
 };

@@ -502,12 +502,10 @@ net::awaitable<Result<json>> TurnDriver::RunHook(Turn& turn, const core::tools::
   // A read of the Hub's own rows is short and waits on no disk, so it needs
   // no thread hop (StorePool::RunShort); a write waits for its commit to
   // reach the disk, and an outside read for the network.
-  Result<json> out = json();
-  if (tool.is_write || tool.outside_transaction) {
-    out = co_await pool_.Run(work);
-  } else {
-    out = co_await pool_.RunShort(work);
-  }
+  // A call that reads an app runs again once the app is read (off the store).
+  const bool hops = tool.is_write || tool.outside_transaction;
+  Result<json> out = co_await connectors::RunWithAppReads(
+      turn.request.app_reader, [&] { return hops ? pool_.Run(work) : pool_.RunShort(work); });
   if (poke.version > 0 && on_commit_) on_commit_(poke);
   co_return out;
 }
@@ -526,18 +524,19 @@ net::awaitable<Result<std::string>> TurnDriver::Hold(Turn& turn, const std::stri
     const TurnRequest* r = &turn.request;
     core::platform::Random* random = random_;
     using Prepared = std::pair<json, std::string>;
-    Result<Prepared> done =
-        co_await pool_.Run([def, in, r, random](core::store::Database& db) -> Result<Prepared> {
-          core::tools::ToolContext context = ContextFor(db, *r, random);
-          core::tools::ToolCall call{def->name, *in, &context};
-          if (def->prepare) ENSEMBLE_RETURN_IF_ERROR(def->prepare(call));
-          std::string text;
-          if (def->preview) {
-            Result<std::string> p = def->preview(call);
-            if (p.ok()) text = std::move(*p);
-          }
-          return Prepared(std::move(call.input), std::move(text));
-        });
+    auto work = [def, in, r, random](core::store::Database& db) -> Result<Prepared> {
+      core::tools::ToolContext context = ContextFor(db, *r, random);
+      core::tools::ToolCall call{def->name, *in, &context};
+      if (def->prepare) ENSEMBLE_RETURN_IF_ERROR(def->prepare(call));
+      std::string text;
+      if (def->preview) {
+        Result<std::string> p = def->preview(call);
+        if (p.ok()) text = std::move(*p);
+      }
+      return Prepared(std::move(call.input), std::move(text));
+    };
+    Result<Prepared> done = co_await connectors::RunWithAppReads(turn.request.app_reader,
+                                                                 [&] { return pool_.Run(work); });
     if (!done.ok()) {
       json receipt = {{"state", "failed"}, {"error", ErrorJson(done.status())}};
       turn.emit("tool",

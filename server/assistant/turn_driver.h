@@ -58,11 +58,11 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/instructions.h"
 #include "core/assistant/turn_loop.h"
-#include "core/connections/app_reader.h"
 #include "core/connections/connection.h"
 #include "core/platform/env.h"
 #include "core/playbooks/router.h"
 #include "core/tools/tool_registry.h"
+#include "server/connectors/link_reader.h"
 #include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
 #include "server/model/openai_client.h"
@@ -107,7 +107,7 @@ struct TurnRequest {
   // caller's own address (left out of the people an app brings in).
   std::vector<core::connections::Connection> connections;
   bool guest = false;  // A guest of the space: no app paragraph (spec 000 §3).
-  core::connections::AppReader* app_reader = nullptr;
+  connectors::LinkReader* app_reader = nullptr;
   std::string own_email;
 };
 

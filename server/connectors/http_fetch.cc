@@ -12,6 +12,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -253,6 +255,22 @@ std::string ResolveRedirect(std::string_view from, std::string_view location) {
   // A relative path: beside the document that redirected. Dot segments are
   // left to the server that answers them.
   return out + std::string(path.substr(0, path.rfind('/') + 1)) + std::string(location);
+}
+
+net::awaitable<Result<std::string>> HttpGetAsync(std::string url, FetchLimits limits) {
+  auto ex = co_await net::this_coro::executor;
+  auto out = std::make_shared<std::optional<Result<std::string>>>();
+  // A backstop for what the stream's deadline does not cover (name lookup):
+  // the read may go on, but its answer is no longer waited for.
+  auto backstop = std::make_shared<net::steady_timer>(ex, limits.timeout + std::chrono::seconds(1));
+  net::co_spawn(ex, Fetch(std::move(url), limits, out), [out, backstop](std::exception_ptr e) {
+    if (e && !*out) *out = Unreachable("the calendar could not be read.");
+    backstop->cancel();
+  });
+  error_code ec;
+  if (!*out) co_await backstop->async_wait(net::redirect_error(net::use_awaitable, ec));
+  if (!*out) co_return Unreachable("the calendar did not answer in time.");
+  co_return std::move(**out);
 }
 
 Result<std::string> HttpGet(std::string_view url, const FetchLimits& limits) {

@@ -1,15 +1,22 @@
-// HttpGet: reads one document over HTTP(S) for a connector (a calendar link),
-// on a private io_context so a store thread can call it and wait: the whole
-// read, redirects included, is bounded by a deadline and a size limit.
-// HTTPS verifies the peer against the system's certificates and the host
-// name. Error messages name the host at most, never the path or query, where
-// calendar links keep their secret.
+// HttpGetAsync: reads one document over HTTP(S) for a connector (a calendar
+// link) on the calling coroutine's executor, so no thread waits on the
+// network; HttpGet does the same on a private io_context for a caller that
+// may block (tests, tools), never a store thread. The whole read, redirects
+// included, is bounded by a deadline and a size limit. HTTPS verifies the
+// peer against the system's certificates and the host name. Error messages
+// name the host at most, never the path or query, where calendar links keep
+// their secret.
 //
-// Thread-safety: safe to call from several threads at once.
+// Thread-safety: HttpGet is safe to call from several threads at once;
+// HttpGetAsync wants a single-threaded executor (the server's io_context).
 
 #ifndef ENSEMBLE_SERVER_CONNECTORS_HTTP_FETCH_H_
 #define ENSEMBLE_SERVER_CONNECTORS_HTTP_FETCH_H_
 
+// clang-format off
+#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
+// clang-format on
+#include <boost/asio/awaitable.hpp>
 #include <chrono>
 #include <cstddef>
 #include <string>
@@ -44,6 +51,7 @@ std::string ResolveRedirect(std::string_view from, std::string_view location);
 // The body of a 200 answer to GET `url` (http:// or https://).
 // APP_UNREACHABLE with a readable reason otherwise: not found, refused, too
 // slow, too large, a bad certificate, another status, a private address.
+boost::asio::awaitable<core::Result<std::string>> HttpGetAsync(std::string url, FetchLimits limits);
 core::Result<std::string> HttpGet(std::string_view url, const FetchLimits& limits = {});
 
 }  // namespace ensemble::server::connectors

@@ -1,17 +1,32 @@
 #include "server/connectors/link_reader.h"
 
 #include <algorithm>
-#include <utility>
+#include <vector>
 
 namespace ensemble::server::connectors {
 
+namespace {
+
+// The entry of `map` to drop for room: the one kept longest.
+template <typename Map>
+typename Map::iterator Oldest(Map& map) {
+  return std::min_element(map.begin(), map.end(),
+                          [](const auto& a, const auto& b) { return a.second.at < b.second.at; });
+}
+
+}  // namespace
+
 core::Result<std::string> LinkReader::ReadCalendarFeed(core::store::Database& db,
                                                        const core::connections::Connection& c) {
-  const auto now = std::chrono::steady_clock::now();
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = kept_.find(c.id);
-    if (it != kept_.end() && now - it->second.at < kFeedReuse) return it->second.feed;
+    if (it != kept_.end() && std::chrono::steady_clock::now() - it->second.at < kFeedReuse) {
+      if (it->second.failure.ok()) return it->second.feed;
+      core::Status failure = it->second.failure;
+      kept_.erase(it);
+      return failure;
+    }
   }
   ENSEMBLE_ASSIGN_OR_RETURN(std::string sealed, core::connections::SealedSecret(db, c.id));
   core::Result<std::string> link = box_.Open(sealed);
@@ -19,16 +34,34 @@ core::Result<std::string> LinkReader::ReadCalendarFeed(core::store::Database& db
     return core::Status(core::codes::kAppUnreachable,
                         "its saved link could not be opened with this server's key; add it again.");
   }
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string feed, HttpGet(*link, limits_));
   std::lock_guard<std::mutex> lock(mu_);
-  if (kept_.size() >= kMaxKeptFeeds && !kept_.count(c.id)) {
-    auto oldest = std::min_element(kept_.begin(), kept_.end(), [](const auto& a, const auto& b) {
-      return a.second.at < b.second.at;
-    });
-    kept_.erase(oldest);
+  if (noted_.size() >= kMaxKeptFeeds && !noted_.count(c.id)) noted_.erase(noted_.begin());
+  noted_[c.id] = std::move(*link);
+  return core::Status(core::codes::kAppReadPending, "the calendar is not read yet.");
+}
+
+boost::asio::awaitable<void> LinkReader::FetchNoted() {
+  std::map<std::string, std::string> noted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    noted.swap(noted_);
   }
-  kept_[c.id] = {feed, now};
-  return feed;
+  for (auto& [id, link] : noted) {
+    core::Result<std::string> feed = co_await HttpGetAsync(std::move(link), limits_);
+    Kept kept{std::string(), core::Status::Ok(), std::chrono::steady_clock::now()};
+    if (feed.ok()) {
+      kept.feed = std::move(*feed);
+    } else {
+      kept.failure = feed.status();
+    }
+    Keep(id, std::move(kept));
+  }
+}
+
+void LinkReader::Keep(const std::string& id, Kept kept) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (kept_.size() >= kMaxKeptFeeds && !kept_.count(id)) kept_.erase(Oldest(kept_));
+  kept_[id] = std::move(kept);
 }
 
 }  // namespace ensemble::server::connectors

@@ -74,7 +74,7 @@ class ApplyRun {
  public:
   ApplyRun(core::store::Database& db, core::platform::Env env,
            const credentials::CredentialStore& credentials, const Caller& caller,
-           core::connections::AppReader* app_reader)
+           connectors::LinkReader* app_reader)
       : db_(db),
         env_(env),
         credentials_(credentials),
@@ -164,6 +164,11 @@ class ApplyRun {
     std::vector<assistant::CallReceipt> outside =
         assistant::RunOutsideCalls(assistant::HubToolRegistry(), claim.to_run, receipts, ctx);
     receipts.insert(receipts.end(), outside.begin(), outside.end());
+    for (const assistant::CallReceipt& r : receipts) {
+      // Roll back what ran: all of it runs again once the app is read.
+      if (r.error_code == codes::kAppReadPending)
+        return Status(codes::kAppReadPending, "not read yet");
+    }
     ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal done,
                               assistant::RecordReceipts(db_, claim.proposal.id, receipts, now_));
     ENSEMBLE_RETURN_IF_ERROR(Poke());
@@ -222,7 +227,7 @@ class ApplyRun {
   core::platform::Env env_;
   const credentials::CredentialStore& credentials_;
   const Caller& caller_;
-  core::connections::AppReader* app_reader_;
+  connectors::LinkReader* app_reader_;
   const int64_t now_;
   assistant::SyncedWrites writes_;
   events::Poke poke_;
@@ -234,7 +239,7 @@ enum class Action { kApply, kUndo, kRedo };
 
 ApplyService::ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
                            core::platform::Env env, OnCommit on_commit,
-                           core::connections::AppReader* app_reader)
+                           connectors::LinkReader* app_reader)
     : pool_(pool),
       credentials_(credentials),
       env_(env),
@@ -247,21 +252,23 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
                                      const credentials::CredentialStore& credentials,
                                      core::platform::Env env,
                                      const ApplyService::OnCommit& on_commit,
-                                     core::connections::AppReader* app_reader,
+                                     connectors::LinkReader* app_reader,
                                      const http::Request& request, const Caller& caller,
                                      Action action) {
   Result<Target> target = ReadTarget(request.body());
   if (!target.ok()) co_return http::ErrorResponse(target.status());
   events::Poke poke;
+  auto work = [&](core::store::Database& db) -> Result<assistant::Proposal> {
+    ApplyRun run(db, env, credentials, caller, app_reader);
+    Result<assistant::Proposal> out =
+        action == Action::kApply ? run.Apply(*target) : run.Undo(*target, action == Action::kRedo);
+    poke = run.poke();
+    return out;
+  };
+  // A call that reads an app rolls back, the app is read off the store, and
+  // the Apply runs again.
   Result<assistant::Proposal> done =
-      co_await pool.Run([&](core::store::Database& db) -> Result<assistant::Proposal> {
-        ApplyRun run(db, env, credentials, caller, app_reader);
-        Result<assistant::Proposal> out = action == Action::kApply
-                                              ? run.Apply(*target)
-                                              : run.Undo(*target, action == Action::kRedo);
-        poke = run.poke();
-        return out;
-      });
+      co_await connectors::RunWithAppReads(app_reader, [&] { return pool.Run(work); });
   if (!done.ok()) co_return FailureResponse(done.status(), "assistant apply", *env.logger);
   if (poke.version > 0 && on_commit) on_commit(poke);
   co_return http::JsonResponse(bhttp::status::ok, ProposalJson(*done));

@@ -35,8 +35,8 @@
 #include <chrono>
 #include <functional>
 
-#include "core/connections/app_reader.h"
 #include "core/platform/env.h"
+#include "server/connectors/link_reader.h"
 #include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
 #include "server/http/message.h"
@@ -59,7 +59,7 @@ class ApplyService {
   // for the calls that bring their content in, e.g. hub_import_people.
   ApplyService(store::StorePool& pool, const credentials::CredentialStore& credentials,
                core::platform::Env env, OnCommit on_commit,
-               core::connections::AppReader* app_reader = nullptr);
+               connectors::LinkReader* app_reader = nullptr);
 
   boost::asio::awaitable<http::Response> Apply(const http::Request& request, const Caller& caller);
   boost::asio::awaitable<http::Response> Undo(const http::Request& request, const Caller& caller);
@@ -70,7 +70,7 @@ class ApplyService {
   const credentials::CredentialStore& credentials_;
   core::platform::Env env_;
   OnCommit on_commit_;
-  core::connections::AppReader* app_reader_;
+  connectors::LinkReader* app_reader_;
 };
 
 }  // namespace ensemble::server::services

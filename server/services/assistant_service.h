@@ -110,7 +110,7 @@ class AssistantService {
   // Reads connected apps for the turns' tools (hub_import_people); set
   // before the first turn, must outlive the service. Null: app reads say
   // they cannot run here.
-  void set_app_reader(core::connections::AppReader* reader) { app_reader_ = reader; }
+  void set_app_reader(connectors::LinkReader* reader) { app_reader_ = reader; }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);
@@ -154,7 +154,7 @@ class AssistantService {
   // After driver_, which is given a copy first: pokes for the service's own
   // writes (pausing routines).
   const assistant::OnCommit on_commit_;
-  core::connections::AppReader* app_reader_ = nullptr;
+  connectors::LinkReader* app_reader_ = nullptr;
 };
 
 }  // namespace ensemble::server::services

@@ -162,6 +162,21 @@ TEST_F(ConnectionToolRunsTest, AFailedReadIsReportedAndMarksTheConnectionFailing
   EXPECT_THAT(r.status().message(), HasSubstr("its link does not give a calendar."));
 }
 
+// A reader that reads off the store's threads answers "not read yet" first:
+// that reaches the caller as it is, and the connection is not marked failing.
+TEST_F(ConnectionToolRunsTest, AReadNotMadeYetPassesThroughAndMarksNothing) {
+  reader_.SetFailure("work", Status(codes::kAppReadPending, "not read yet"));
+  auto r = Preview("hub_import_people", {{"connectionId", "work"}});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), codes::kAppReadPending);
+  auto ran = Run("hub_import_people", {{"connectionId", "work"}});
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.status().code(), codes::kAppReadPending);
+  EXPECT_EQ(People(), 0);
+  json list = Ok("hub_list_connections", json::object());
+  EXPECT_THAT(list["summary"].get<std::string>(), ::testing::Not(HasSubstr("failing")));
+}
+
 TEST_F(ConnectionToolRunsTest, OtherSpacesAccountsAndReaderlessTurnsAreRefused) {
   Connect("team-cal", "Team calendar", "ana", kOtherSpace);
   Connect("bos", "Bo's calendar", "bo");

@@ -20,8 +20,10 @@
 #include "core/sync/authorization.h"
 #include "server/config.h"
 #include "server/http/router.h"
+#include "tests/core/connections/calendar_feed.h"
 #include "tests/server/accounts_fixture.h"
 #include "tests/server/assistant/turn_client.h"
+#include "tests/server/connectors/feed_server.h"
 #include "tests/server/model/fake_model_process.h"
 
 namespace ensemble::testing {
@@ -36,6 +38,7 @@ namespace codes = core::codes;
 constexpr char kKey[] = "sk-assist-SECRETkey-0042-ZQXW";
 constexpr char kSpace[] = "space-1";
 constexpr auto kTimeout = std::chrono::milliseconds(2000);
+constexpr char kConnection[] = "conn-calendar";
 
 // One scenario for every test (each test starts its own fake): a message
 // picks its responses by a phrase; the nudge test uses the unmatched ones.
@@ -70,6 +73,15 @@ json Scenario() {
                {"name", "hub_create_tasks"},
                {"arguments", json{{"tasks", {{{"title", "Call Mira"}}}}}.dump()}}}}},
            {{"match", "add a task"}, {"afterTool", true}, {"text", "Proposed: Call Mira."}},
+           {{"match", "bring in my calendar people"},
+            {"afterTool", false},
+            {"toolCalls",
+             {{{"id", "call_import"},
+               {"name", "hub_import_people"},
+               {"arguments", json{{"connectionId", kConnection}}.dump()}}}}},
+           {{"match", "bring in my calendar people"},
+            {"afterTool", true},
+            {"text", "Proposed: two people."}},
            // A hostile model: 200,000 nested brackets, well formed.
            {{"match", "nest deeply"},
             {"afterTool", false},
@@ -156,6 +168,7 @@ class AssistantTest : public AccountsServerTest {
     config.operator_model.model = "fake-model";
     config.operator_model.api_key = kKey;
     config.model_call_timeout = kTimeout;  // A caller's limit, shorter than the 30 s floor.
+    config.private_links = true;           // The calendar test's feed is on loopback.
   }
 
   std::string NewConversation(const Headers& h = {}) {
@@ -378,6 +391,39 @@ TEST_P(AssistantTest, AHeldWriteUnderPreviewIsAProposal) {
   ASSERT_EQ(messages[1]["toolCalls"].size(), 1u);
   EXPECT_EQ(messages[1]["toolCalls"][0]["proposal"], true);
   EXPECT_EQ(messages[1]["toolCalls"][0]["receipt"]["state"], "proposed");
+}
+
+// The calendar is read off the store's worker while the turn waits (the
+// reader's first answer is "not read yet"), then the preview is prepared
+// from what it read.
+TEST_P(AssistantTest, AProposedImportReadsTheCalendarLinkOnce) {
+  FeedServer feed;
+  feed.Set("/secret/work.ics", {200, calendar_feed_test::Feed({{"20251125T100000Z",
+                                                                "lead@example.com",
+                                                                {{"mira@example.com", "Mira"},
+                                                                 {"cy@example.com", "Cy"}}}})});
+  HttpReply added = PostJson("/api/connections", {{"spaceId", kSpace},
+                                                  {"app", "calendar-link"},
+                                                  {"name", "Work calendar"},
+                                                  {"url", feed.Url("/secret/work.ics")}});
+  ASSERT_EQ(added.status, 201) << added.body();
+  // The scenario names the connection before it exists.
+  ASSERT_TRUE(store()
+                  .Exec("UPDATE connections SET id = '" + std::string(kConnection) +
+                        "' WHERE id = '" + added.json()["connection"]["id"].get<std::string>() +
+                        "'")
+                  .ok());
+  SaveSettings({{"assistant", {{"writePolicy", "preview"}}}});
+  std::vector<TurnFrame> frames =
+      Turn(NewConversation(), {{"text", "bring in my calendar people"}});
+  const TurnFrame* proposal = FindFrame(frames, "proposal");
+  ASSERT_NE(proposal, nullptr) << json(Events(frames)).dump();
+  EXPECT_EQ(proposal->data["name"], "hub_import_people");
+  EXPECT_EQ(proposal->data["input"]["emails"],
+            json({"cy@example.com", "mira@example.com", "lead@example.com"}))
+      << proposal->data.dump();
+  EXPECT_EQ(feed.requests(), 1);
+  EXPECT_EQ(QueryInt(store(), "SELECT COUNT(*) FROM people"), 0);  // Proposed, not added.
 }
 
 TEST_P(AssistantTest, AModelPastItsLimitEndsWithTheSpecsMessageAndKeepsTheText) {

@@ -25,6 +25,7 @@ FeedServer::FeedServer() : impl_(std::make_unique<Impl>()) {
 }
 
 FeedServer::~FeedServer() {
+  Release();
   stop_ = true;
   // Wake the blocking accept with one last connection.
   try {
@@ -39,6 +40,29 @@ FeedServer::~FeedServer() {
 void FeedServer::Set(const std::string& path, Page page) {
   std::lock_guard<std::mutex> lock(mu_);
   pages_[path] = std::move(page);
+}
+
+void FeedServer::Hold() {
+  std::lock_guard<std::mutex> lock(mu_);
+  hold_ = true;
+}
+
+void FeedServer::Release() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    hold_ = false;
+  }
+  changed_.notify_all();
+}
+
+bool FeedServer::WaitUntilHolding(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(mu_);
+  return changed_.wait_for(lock, timeout, [this] { return holding_; });
+}
+
+bool FeedServer::holding() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return holding_;
 }
 
 std::string FeedServer::Url(const std::string& path) const {
@@ -82,6 +106,13 @@ void FeedServer::Serve() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (auto it = pages_.find(path); it != pages_.end()) page = it->second;
+    }
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      holding_ = hold_;
+      changed_.notify_all();
+      changed_.wait(lock, [this] { return !hold_; });
+      holding_ = false;
     }
     if (page.delay.count() > 0) {
       // Sleep in slices so a stopping server does not wait out a long delay.

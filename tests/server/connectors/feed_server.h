@@ -1,13 +1,15 @@
 // A loopback HTTP server for the connector tests: answers GET requests from a
 // table of paths (status, body, extra header lines, a delay before answering)
 // on 127.0.0.1, one connection at a time, on its own thread, until
-// destroyed. Unknown paths answer 404.
+// destroyed. Unknown paths answer 404. Hold() keeps every answer back until
+// Release(), so a test can hold a read open as long as it needs.
 
 #ifndef ENSEMBLE_TESTS_SERVER_CONNECTORS_FEED_SERVER_H_
 #define ENSEMBLE_TESTS_SERVER_CONNECTORS_FEED_SERVER_H_
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -38,12 +40,21 @@ class FeedServer {
   std::string Url(const std::string& path) const;
   int requests() const { return requests_.load(); }
 
+  void Hold();
+  void Release();
+  // True once a request waits on Hold(); false after `timeout` without one.
+  bool WaitUntilHolding(std::chrono::milliseconds timeout);
+  bool holding();
+
  private:
   struct Impl;
   void Serve();
 
   std::unique_ptr<Impl> impl_;
   std::mutex mu_;
+  std::condition_variable changed_;
+  bool hold_ = false;
+  bool holding_ = false;  // A request waits on hold_.
   std::map<std::string, Page> pages_;
   std::atomic<int> requests_{0};
   std::atomic<bool> stop_{false};
