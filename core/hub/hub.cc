@@ -28,6 +28,7 @@
 #include "core/spaces/invitations.h"
 #include "core/spaces/space_admin.h"
 #include "core/sync/authorization.h"
+#include "core/sync/space_records.h"
 #include "core/tasks/task.h"
 
 namespace ensemble::core::hub {
@@ -100,7 +101,8 @@ std::span<const store::Migration> Migrations() {
                                                      spaces::kCreateSpaceInvitationsTable,
                                                      comments::kAddCommentAuthors,
                                                      routines::kAddRoutineAuthors,
-                                                     accounts::kCreateSignInAttemptsTable};
+                                                     accounts::kCreateSignInAttemptsTable,
+                                                     sync::kCreateSpaceRecordsTable};
   return kAll;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/sync/authorization.h"
 #include "core/sync/row_codec.h"
+#include "core/sync/space_records.h"
 #include "core/sync/sync_state.h"
 
 namespace ensemble::core::sync {
@@ -175,6 +176,10 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
   if (st.ok()) st = RunMutator(*config_.mutators->Find(name), ctx, m["args"]);
   if (st.ok() && config_.after_mutation) {
     st = config_.after_mutation(ctx, account_id, name, m["args"]);
+  }
+  if (st.ok() && name.ends_with(".create") && m["args"].contains("spaceId") &&
+      m["args"]["spaceId"].is_string()) {
+    st = CountCreatedRecord(db, config_, m["args"]["spaceId"].get_ref<const std::string&>());
   }
   if (!st.ok()) {
     // The store failing is not the mutation's fault: fail the batch so the
@@ -462,13 +467,17 @@ Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_vers
   }
   ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
   int64_t removed = 0;
+  std::map<std::string, int64_t> by_space;
   for (const SyncedTable& table : config_.tables) {
-    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                              db.Query("DELETE FROM " + std::string(table.table) +
-                                           " WHERE deleted = 1 AND row_version <= $1 RETURNING id",
-                                       {Value(keep_after_version)}));
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        store::Rows rows,
+        db.Query("DELETE FROM " + std::string(table.table) +
+                     " WHERE deleted = 1 AND row_version <= $1 RETURNING space_id",
+                 {Value(keep_after_version)}));
     removed += static_cast<int64_t>(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) ++by_space[store::AsText(rows.rows[i][0])];
   }
+  ENSEMBLE_RETURN_IF_ERROR(UncountPurgedRecords(db, by_space));
   // Never lowered: a cursor below an earlier compaction has still missed
   // the tombstones that one removed.
   ENSEMBLE_RETURN_IF_ERROR(

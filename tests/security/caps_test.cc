@@ -2,7 +2,8 @@
 // answers and heavy requests"): one account holds at most 20 event streams
 // in a process, and a process serves at most ENSEMBLE_MAX_CONNECTIONS
 // connections at once, answering one more 503 at once instead of queueing
-// it. (Turns and conversations per account: tests/core/assistant.)
+// it, and a space keeps at most kMaxRecordsPerSpace records, on either
+// store. (Turns and conversations per account: tests/core/assistant.)
 
 #include <gtest/gtest.h>
 
@@ -17,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/sync/space_records.h"
 #include "server/events/poke_hub.h"
 #include "tests/server/accounts_fixture.h"
 
@@ -25,6 +27,7 @@ namespace {
 
 namespace net = boost::asio;
 namespace bhttp = boost::beast::http;
+using nlohmann::json;
 
 constexpr size_t kConnectionCap = 4;
 constexpr int kFreedWaitRounds = 100;
@@ -93,7 +96,45 @@ TEST_P(Caps, AnAccountHoldsAtMostTwentyEventStreams) {
   EXPECT_EQ(bos.Status(), 200);  // Another account is not held up.
 }
 
-INSTANTIATE_TEST_SUITE_P(Security, Caps, ::testing::Values(StoreKind::kSqlite), StoreKindTestName);
+TEST_P(Caps, ASpaceKeepsAtMostItsRecordCap) {
+  constexpr int64_t kClientNow = 1'764'000'000'000;  // The fixture's FakeClock.
+  Member ana = SignedUp("ana@example.org");
+  const std::string space = MakeSpace(ana, "Crowded");
+  auto push = [&](int64_t id) {
+    const std::string task = "01J0000000000000000000000" + std::to_string(id);
+    json body = {{"clientGroupId", "g"},
+                 {"clientId", "c"},
+                 {"mutations",
+                  {{{"id", id},
+                    {"name", "task.create"},
+                    {"args", {{"id", task}, {"spaceId", space}, {"title", "t" + task}}},
+                    {"clientTime", kClientNow}}}}};
+    HttpReply r = Call(ana, bhttp::verb::post, "/api/sync/push", body);
+    EXPECT_EQ(r.status, 200) << r.body();
+    return r.json()["results"][0];
+  };
+  ASSERT_EQ(push(1)["status"], "applied");
+  EXPECT_EQ(QueryInt(store(), "SELECT records FROM space_records WHERE space_id = '" + space + "'"),
+            1);
+  // Filling a space for real would take minutes; the counter stands in.
+  ASSERT_TRUE(store()
+                  .Exec("UPDATE space_records SET records = " +
+                        std::to_string(core::sync::kMaxRecordsPerSpace - 1) +
+                        " WHERE space_id = '" + space + "'")
+                  .ok());
+  EXPECT_EQ(push(2)["status"], "applied");
+  const json refused = push(3);
+  EXPECT_EQ(refused["status"], "rejected");
+  EXPECT_EQ(refused["code"], "LIMIT_REACHED");
+  EXPECT_NE(refused["message"].get<std::string>().find("limit of 100000 records"),
+            std::string::npos)
+      << refused;
+  EXPECT_EQ(QueryInt(store(), "SELECT COUNT(*) FROM tasks WHERE space_id = '" + space + "'"), 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(Security, Caps,
+                         ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
+                         StoreKindTestName);
 
 class ConnectionCap : public AccountsServerTest {
  protected:
