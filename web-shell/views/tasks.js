@@ -215,7 +215,10 @@ function startEditing(id) {
   input.addEventListener('blur', () => finish(true, false));
 }
 
-// The details editor: only the fields changed are sent, each with its base.
+// The details editor: only the fields the person changed are sent, each
+// based on the value the editor opened with, so a change made elsewhere
+// meanwhile to another field is kept (not sent back as it was) and one to
+// the same field is a conflict, not an overwrite.
 function toggleEditor(row) {
   if (row.editor) {
     row.editor.remove();
@@ -224,17 +227,18 @@ function toggleEditor(row) {
     return;
   }
   const t = row.task;
+  const opened = detailsOf(t);
   const id = (name) => `task-${t.id}-${name}`;
   const priority = h('select', {id: id('priority'), dataset: {testid: 'task-priority-input'}},
                      kPriorities.map((p) => h('option', {value: p.value}, p.label)));
-  priority.value = t.priority ?? 'none';
-  const due = h('input', {id: id('due'), type: 'date', value: t.due ?? '',
+  priority.value = opened.priority;
+  const due = h('input', {id: id('due'), type: 'date', value: opened.due ?? '',
                           dataset: {testid: 'task-due-input'}});
-  const labels = h('input', {id: id('labels'), value: (t.labels ?? []).join(', '),
+  const labels = h('input', {id: id('labels'), value: opened.labels.join(', '),
                              placeholder: 'e.g. waiting-on, home', dataset: {testid: 'task-labels-input'}});
   const description = h('textarea', {id: id('description'), rows: 3, maxLength: 10000,
                                      dataset: {testid: 'task-description-input'}});
-  description.value = t.description ?? '';
+  description.value = opened.description;
   const field = (input, label) => h('div', {class: 'field'}, h('label', {for: input.id}, label), input);
   const form = h('form', {class: 'task-editor', dataset: {testid: 'task-editor'}},
     field(due, 'Due'), field(priority, 'Priority'), field(labels, 'Labels (comma separated)'),
@@ -243,21 +247,30 @@ function toggleEditor(row) {
       h('button', {type: 'submit', class: 'primary', dataset: {testid: 'task-save'}}, 'Save'),
       h('button', {type: 'button', dataset: {testid: 'task-delete'},
                    onclick: () => deleteTask(row.task)}, 'Move to Trash')));
-  form.addEventListener('submit', (e) => {
+  form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const cur = row.task;
     const next = {due: due.value || null, priority: priority.value, labels: splitLabels(labels.value),
                   description: description.value};
     const fields = {};
     const base = {};
     for (const [k, v] of Object.entries(next)) {
-      const was = cur[k] ?? (k === 'labels' ? [] : k === 'due' ? null : k === 'priority' ? 'none' : '');
-      if (JSON.stringify(was) !== JSON.stringify(v)) {
-        fields[k] = v;
-        base[k] = was;
-      }
+      if (JSON.stringify(opened[k]) === JSON.stringify(v)) continue;
+      fields[k] = v;
+      base[k] = opened[k];
     }
-    if (Object.keys(fields).length) updateTask(cur, fields, base);
+    if (Object.keys(fields).length) {
+      const error = await updateTask(row.task, fields, base);
+      if (error?.code === 'SAVE_CONFLICT') {
+        // The editor stays open with what was typed; saving again keeps it
+        // over the other change, knowingly.
+        Object.assign(opened, pick(detailsOf(row.task), Object.keys(fields)));
+        showFormError(`${row.task.title} was changed elsewhere while you edited it: ` +
+                      'Save again to keep yours, or Escape to keep theirs.');
+        return;
+      }
+      if (error) return;
+    }
+    if (row.editor !== form) return;
     toggleEditor(row);
     row.details.focus();
   });
@@ -277,13 +290,21 @@ export function showFormError(text) {
   el.formError.hidden = !text;
 }
 
+// The details the editor edits, with the defaults a task without them has.
+const detailsOf = (task) => ({due: task.due ?? null, priority: task.priority ?? 'none',
+                              labels: task.labels ?? [], description: task.description ?? ''});
+const pick = (object, keys) => Object.fromEntries(keys.map((k) => [k, object[k]]));
+
+// Saves a change to `task`; answers the error when it was not saved.
 export async function updateTask(task, fields, base) {
   showFormError('');
   try {
     await rpc('updateTask', {id: task.id, fields, base});
+    return null;
   } catch (e) {
     showFormError(`That change was not saved: ${e.message}`);
     refresh();  // Put the row back as stored.
+    return e;
   }
 }
 
