@@ -5,7 +5,8 @@
 // elsewhere while being edited ends in the conflict flow, never in an
 // overwrite. The task details editor sends only what the person changed,
 // so a change made elsewhere meanwhile is kept, and one to the same field
-// asks before it is overwritten.
+// asks before it is overwritten. Settings' text fields keep what is typed
+// through a re-render.
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -229,5 +230,44 @@ test('task details changed elsewhere in the same field ask before overwriting', 
   await row.locator(byTestId('task-editor')).waitFor({state: 'detached'});
   await synced(page);
   assert.equal(serverTask(id), '-|The hall on Main Street.');
+  assert.deepEqual(app.pageErrors, []);
+});
+
+test('settings keep what is typed through a re-render, and save it', async () => {
+  const {page, server} = app;
+  const saved = async (path) => (await fetch(`${server.url}${path}`, {cache: 'no-store'})).json();
+  await page.click(byTestId('nav-settings'));
+  await page.waitForSelector(byTestId('model-form'));
+  await page.fill(byTestId('model-provider'), 'openai');
+  await page.fill(byTestId('model-baseUrl'), 'https://api.example.com/v1');
+  await page.fill(byTestId('model-model'), 'o4-mini');
+  await page.fill(byTestId('setting-time-zone'), 'Europe/Lisbon');
+  // A change from another device re-renders the view (its status line is
+  // built anew) while the fields hold unsaved text.
+  await page.evaluate(() => {
+    window.beforeRender = document.querySelector('[data-testid="settings-message"]');
+  });
+  const results = await pushAsOtherDevice(server, [
+    {name: 'task.create', args: {id: '01JB0000000000000000000T77', spaceId: 'personal',
+                                 title: 'Made while settings were typed'}},
+  ]);
+  assert.equal(results[0].status, 'applied');
+  await page.waitForFunction(() =>
+    document.querySelector('[data-testid="settings-message"]') !== window.beforeRender);
+  assert.equal(await page.inputValue(byTestId('model-model')), 'o4-mini');
+  assert.equal(await page.inputValue(byTestId('setting-time-zone')), 'Europe/Lisbon');
+
+  await page.click(byTestId('model-save'));
+  await expectText(page, byTestId('settings-message'), 'The model is saved.');
+  await page.click(byTestId('time-zone-save'));
+  await expectText(page, byTestId('settings-message'), 'The time zone is saved.');
+  assert.equal((await saved('/api/settings/model')).model, 'o4-mini');
+  assert.equal((await saved('/api/settings')).general.timeZone, 'Europe/Lisbon');
+  await page.reload();
+  await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
+  await page.click(byTestId('nav-settings'));
+  await page.waitForSelector(byTestId('model-form'));
+  assert.equal(await page.inputValue(byTestId('model-model')), 'o4-mini');
+  assert.equal(await page.inputValue(byTestId('setting-time-zone')), 'Europe/Lisbon');
   assert.deepEqual(app.pageErrors, []);
 });

@@ -34,6 +34,7 @@ let message = '';
 const accountKey = () => state.account?.id ?? 'local';
 
 const read = oneAtATime(async () => {
+  if (loadedFor !== accountKey()) keptInputs.clear();  // Nothing typed for another account.
   loadedFor = accountKey();
   try {
     [settings, model] = await Promise.all([api('GET', '/api/settings'),
@@ -58,6 +59,25 @@ async function act(work, done) {
 }
 
 const patch = (changes, done) => act(() => api('PATCH', '/api/settings', changes), done);
+
+// Text inputs are made once and kept across renders (a pull or a poke
+// re-renders this view): one the person has typed in keeps what they typed,
+// one they have not follows what the server holds.
+const keptInputs = new Map();  // testid -> {node, saved}
+
+function keptInput(testid, saved, props) {
+  const value = saved ?? '';
+  let kept = keptInputs.get(testid);
+  if (!kept) {
+    kept = {node: h('input', {...props, value, dataset: {testid}}), saved: value};
+    keptInputs.set(testid, kept);
+  } else if (kept.node.value === kept.saved) {
+    kept.node.value = value;
+  }
+  kept.saved = value;
+  if (props.placeholder !== undefined) kept.node.placeholder = props.placeholder;
+  return kept.node;
+}
 
 function labelled(text, control) {
   return h('label', {class: 'setting'}, h('span', {class: 'setting-name'}, text), control);
@@ -114,9 +134,8 @@ function writeAreasFieldset(saved) {
 
 function modelSection() {
   const operator = model.source === 'operator';
-  const field = (name, label, value, extra = {}) => labelled(label, h('input', {
-    name, value: value ?? '', required: name !== 'apiKey', autocomplete: 'off',
-    dataset: {testid: `model-${name}`}, ...extra,
+  const field = (name, label, value, extra = {}) => labelled(label, keptInput(`model-${name}`, value, {
+    name, required: name !== 'apiKey', autocomplete: 'off', ...extra,
   }));
   const form = h('form', {class: 'settings-form', dataset: {testid: 'model-form'}, onsubmit: (e) => {
     e.preventDefault();
@@ -125,7 +144,11 @@ function modelSection() {
                   model: data.get('model').trim()};
     const key = data.get('apiKey');
     if (key) next.apiKey = key;  // Empty: the saved key stays.
-    act(() => api('PUT', '/api/settings/model', next), 'The model is saved.');
+    act(async () => {
+      await api('PUT', '/api/settings/model', next);
+      // Sent once; on a refusal it stays to be corrected.
+      keptInputs.get('model-apiKey').node.value = '';
+    }, 'The model is saved.');
   }},
   field('provider', 'Provider (openai, azure, ollama, \u2026)', model.provider),
   field('baseUrl', 'Address', model.baseUrl, {type: 'url', placeholder: 'https://api.openai.com/v1'}),
@@ -153,9 +176,8 @@ function modelSection() {
 }
 
 function generalSection() {
-  const zone = h('input', {value: settings.general?.timeZone ?? 'UTC', required: true,
-                           'aria-label': 'Time zone', placeholder: 'Europe/Paris',
-                           dataset: {testid: 'setting-time-zone'}});
+  const zone = keptInput('setting-time-zone', settings.general?.timeZone ?? 'UTC',
+                         {required: true, 'aria-label': 'Time zone', placeholder: 'Europe/Paris'});
   return h('section', {class: 'settings-group'},
     h('h3', {}, 'General'),
     h('form', {class: 'settings-form', onsubmit: (e) => {
