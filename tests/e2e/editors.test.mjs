@@ -5,8 +5,8 @@
 // elsewhere while being edited ends in the conflict flow, never in an
 // overwrite. The task details editor sends only what the person changed,
 // so a change made elsewhere meanwhile is kept, and one to the same field
-// asks before it is overwritten. Settings' text fields keep what is typed
-// through a re-render.
+// asks before it is overwritten. The inline title edit, the people form
+// and Settings' text fields keep what is typed through a re-render.
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -270,4 +270,49 @@ test('settings keep what is typed through a re-render, and save it', async () =>
   assert.equal(await page.inputValue(byTestId('model-model')), 'o4-mini');
   assert.equal(await page.inputValue(byTestId('setting-time-zone')), 'Europe/Lisbon');
   assert.deepEqual(app.pageErrors, []);
+});
+
+test('an inline title edit keeps its text while a sync changes the same task', async () => {
+  const {page, server} = app;
+  const row = await addTask(page, 'Call the plumber');
+  const id = await row.getAttribute('data-id');
+  await synced(page);
+  await row.locator(byTestId('task-title')).click();
+  const input = row.locator(byTestId('task-title-input'));
+  await page.keyboard.press('End');
+  await page.keyboard.type(' about the boiler');
+  const results = await pushAsOtherDevice(server, [
+    {name: 'task.update', args: {id, fields: {status: 'doing'}, base: {status: 'todo'}}},
+  ]);
+  assert.equal(results[0].status, 'applied');
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"][data-status="doing"]`).waitFor();
+  assert.equal(await input.inputValue(), 'Call the plumber about the boiler');
+  await page.keyboard.type(' today');  // The caret stayed in the input.
+  await page.keyboard.press('Enter');
+  await synced(page);
+  assert.equal(app.query(`SELECT title || '|' || status FROM tasks WHERE id = '${id}'`),
+               'Call the plumber about the boiler today|doing');
+  await page.reload();
+  await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"]`,
+                     {hasText: 'Call the plumber about the boiler today'}).waitFor();
+});
+
+test('the people form keeps a name being typed through a sync', async () => {
+  const {page, server} = app;
+  await page.click(byTestId('nav-people'));
+  await page.click(byTestId('person-name'));
+  await page.keyboard.type('Rosa');
+  const results = await pushAsOtherDevice(server, [
+    {name: 'person.create', args: {id: '01JB0000000000000000000R01', spaceId: 'personal',
+                                   name: 'Made elsewhere'}},
+  ]);
+  assert.equal(results[0].status, 'applied');
+  await page.locator(byTestId('person-item'), {hasText: 'Made elsewhere'}).waitFor();
+  await page.keyboard.type(' Diaz');
+  await page.fill(byTestId('person-email'), 'rosa@example.org');
+  await page.keyboard.press('Enter');
+  await page.locator(byTestId('person-item'), {hasText: 'rosa@example.org'}).waitFor();
+  await synced(page);
+  assert.equal(app.query("SELECT name FROM people WHERE email = 'rosa@example.org'"), 'Rosa Diaz');
 });
