@@ -3,6 +3,7 @@
 // and screenshots of each final state under build/e2e-screenshots/.
 
 import fs from 'node:fs';
+import {createRequire} from 'node:module';
 import path from 'node:path';
 
 import {freePort, launchBrowser, repoRoot, ServerProcess, sqliteQuery, tempDir} from './harness.mjs';
@@ -71,4 +72,20 @@ export async function pushAsOtherDevice(server, mutations) {
 export async function screenshot(page, name) {
   fs.mkdirSync(kShotDir, {recursive: true});
   await page.screenshot({path: path.join(kShotDir, `${name}.png`), fullPage: true});
+}
+
+// axe-core (npm) over the page as it stands: the violations of impact
+// serious or critical, each as "rule: target, ...". The engine is evaluated
+// through the DevTools protocol, which the app's script-src does not govern.
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+export async function seriousAxeViolations(page) {
+  const loaded = await page.evaluate(() => typeof window.axe === 'object');
+  if (!loaded) await page.evaluate(`${axeSource}\n;undefined`);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, {resultTypes: ['violations']});
+    return result.violations.map((v) => ({id: v.id, impact: v.impact,
+                                          targets: v.nodes.map((n) => n.target.join(' '))}));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.targets.slice(0, 5).join(', ')}`);
 }
