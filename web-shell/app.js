@@ -5,6 +5,7 @@
 // responsive while SQLite works and keeps working offline.
 
 import {poke, rpc, rpcTimed} from './rpc.js';
+import * as shortcuts from './shortcuts.js';
 import {loadSpaces, setSpace, state, subscribe} from './state.js';
 import {byTestId, h, keepFocus} from './util.js';
 import * as account from './views/account.js';
@@ -190,7 +191,7 @@ subscribe((what) => {
 });
 
 const ctx = {openRecord, rpc};
-for (const view of [...Object.values(views), dock, problems, account]) view.init?.(ctx);
+for (const view of [...Object.values(views), dock, problems, account, shortcuts]) view.init?.(ctx);
 
 window.addEventListener('online', poke);
 

@@ -29,6 +29,7 @@ const kShell = [
   '/views/today.js',
   '/views/trash.js',
   '/db-worker.js',
+  '/shortcuts.js',
   '/sync.js',
   '/styles.css',
   '/wasm/ensemble_core.js',

@@ -22,6 +22,8 @@ const el = {
   list: byTestId('task-list'),
   empty: byTestId('empty-state'),
   loading: byTestId('loading'),
+  filter: byTestId('task-filter'),
+  filterCount: byTestId('task-filter-count'),
 };
 
 const rows = new Map();
@@ -135,10 +137,34 @@ export function render() {
       }
     }
   }
+  applyFilter();
   if (state.readError) showFormError(state.readError);
   el.empty.hidden = tasks.length > 0 || !listedOnce();
   el.loading.hidden = listedOnce() || state.db.state === 'blocked' || state.db.state === 'failed';
   renderUsable();
+}
+
+// The filter box: rows whose title holds the typed text (any case) stay.
+function applyFilter() {
+  const wanted = el.filter.value.trim().toLocaleLowerCase();
+  let shown = 0;
+  for (const row of rows.values()) {
+    row.li.hidden = Boolean(wanted) && !row.task.title.toLocaleLowerCase().includes(wanted);
+    if (!row.li.hidden) ++shown;
+  }
+  const text = wanted ? `${shown} of ${rows.size} shown` : '';
+  if (el.filterCount.textContent !== text) el.filterCount.textContent = text;
+}
+
+// Puts the caret in the filter box (the / and Ctrl-K shortcuts).
+export function focusFilter() {
+  el.filter.focus();
+  el.filter.select();
+}
+
+// Puts the caret in the new task's title (the q and n shortcuts).
+export function focusNewTask() {
+  el.title.focus();
 }
 
 // True once the first list arrived (marks for tools/benchmarks/wasm_bench.mjs).
@@ -317,6 +343,14 @@ async function deleteTask(task) {
 }
 
 export function init() {
+  el.filter.addEventListener('input', applyFilter);
+  el.filter.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape') return;
+    e.preventDefault();
+    el.filter.value = '';
+    applyFilter();
+  });
+
   el.list.addEventListener('click', (event) => {
     const button = event.target.closest('button');
     const row = button && rowOf(button);
