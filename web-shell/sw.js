@@ -32,6 +32,7 @@ const kShell = [
   '/shortcuts.js',
   '/sync.js',
   '/styles.css',
+  '/favicon.svg',
   '/wasm/ensemble_core.js',
   '/wasm/ensemble_core.wasm',
 ];

@@ -10,13 +10,13 @@ import {repoRoot} from './harness.mjs';
 
 const webRoot = path.join(repoRoot, 'web-shell');
 
-test('every script and style of the web shell is in the offline shell', () => {
+test('every script, style and icon of the web shell is in the offline shell', () => {
   const sw = fs.readFileSync(path.join(webRoot, 'sw.js'), 'utf8');
   const shell = new Set([...sw.matchAll(/^\s+'(\/[^']*)',$/gm)].map((m) => m[1]));
   const files = [];
   for (const dir of ['', 'views']) {
     for (const name of fs.readdirSync(path.join(webRoot, dir))) {
-      if (/\.(js|css)$/.test(name) && name !== 'sw.js') files.push(`/${dir ? `${dir}/` : ''}${name}`);
+      if (/\.(js|css|svg)$/.test(name) && name !== 'sw.js') files.push(`/${dir ? `${dir}/` : ''}${name}`);
     }
   }
   assert.ok(files.length > 10, `found ${files.length} files`);

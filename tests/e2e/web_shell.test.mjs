@@ -66,6 +66,16 @@ describe('web shell', () => {
     if (dataDir) fs.rmSync(dataDir, {recursive: true, force: true});
   });
 
+  test('the page has an icon, served as SVG', async () => {
+    const icon = await page.evaluate(async () => {
+      const href = document.querySelector('link[rel="icon"]')?.getAttribute('href');
+      const res = await fetch(href);
+      return {href, status: res.status, type: res.headers.get('content-type'),
+              svg: (await res.text()).startsWith('<svg')};
+    });
+    assert.deepEqual(icon, {href: '/favicon.svg', status: 200, type: 'image/svg+xml', svg: true});
+  });
+
   test('an added task shows at once and reaches the server', async () => {
     const row = await addTask('Book the venue', '2027-01-15');
     assert.match(await row.locator(byTestId('task-due')).textContent(), /2027/);
