@@ -31,6 +31,7 @@ const kShell = [
   '/db-worker.js',
   '/shortcuts.js',
   '/sync.js',
+  '/toast.js',
   '/styles.css',
   '/favicon.svg',
   '/wasm/ensemble_core.js',

@@ -4,6 +4,7 @@
 
 import {rpc} from '../rpc.js';
 import {findRecord, records, spaceTasks, state} from '../state.js';
+import {showToast} from '../toast.js';
 import {byTestId, h} from '../util.js';
 
 const body = byTestId('boards-body');
@@ -66,11 +67,14 @@ async function moveCard(board, card, columnId) {
   if (!column || column.id === card.column) return;
   const position = endPosition(board, column);
   try {
+    const was = {column: card.column, position: card.position};
     await rpc('mutate', {name: 'card.update', args: {
-      id: card.id, fields: {column: column.id, position},
-      base: {column: card.column, position: card.position},
+      id: card.id, fields: {column: column.id, position}, base: was,
     }});
     message = `Moved “${cardTitle(card)}” to ${column.title}.`;
+    showToast(message, () => rpc('mutate', {name: 'card.update', args: {
+      id: card.id, fields: was, base: {column: column.id, position},
+    }}));
   } catch (e) {
     message = `The card was not moved: ${e.message}`;
   }

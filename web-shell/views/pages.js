@@ -10,6 +10,7 @@
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
+import {showToast} from '../toast.js';
 import {byTestId, fill, h} from '../util.js';
 
 // The pause after the last key before an editor saves (the spec's 900 ms,
@@ -150,9 +151,14 @@ async function remove(id, title) {
     clearTimeout(editor.timer);
     editor = null;
   }
-  await rpc('mutate', {name: 'page.delete', args: {id}}).catch(() => {});
   openId = null;
-  say(`“${title}” moved to Trash.`);
+  try {
+    await rpc('mutate', {name: 'page.delete', args: {id}});
+    say('');
+    showToast(`“${title}” moved to Trash.`, () => rpc('mutate', {name: 'page.restore', args: {id}}));
+  } catch (e) {
+    say(`“${title}” was not moved to Trash: ${e.message}`);
+  }
   render();
 }
 

@@ -8,6 +8,7 @@
 
 import {rpc} from '../rpc.js';
 import {refresh, spaceTasks, state} from '../state.js';
+import {showToast} from '../toast.js';
 import {
   byTestId, escapeHtml, formatDate, h, isOverdue, kPriorities, kStatuses, priorityLabel,
   splitLabels, statusLabel,
@@ -337,9 +338,22 @@ export async function updateTask(task, fields, base) {
 async function deleteTask(task) {
   try {
     await rpc('mutate', {name: 'task.delete', args: {id: task.id}});
+    showToast(`“${task.title}” moved to Trash.`,
+              () => rpc('mutate', {name: 'task.restore', args: {id: task.id}}));
   } catch (e) {
     showFormError(`The task was not moved to Trash: ${e.message}`);
   }
+}
+
+// Moves `task` to its next status (the status buttons here and in Today);
+// completing it says so, with Undo.
+export async function advanceStatus(task) {
+  const {status} = task;
+  const next = nextStatus(status).value;
+  const error = await updateTask(task, {status: next}, {status});
+  if (error || next !== 'done') return;
+  showToast(`Completed “${task.title}”.`,
+            () => rpc('updateTask', {id: task.id, fields: {status}, base: {status: next}}));
 }
 
 export function init() {
@@ -356,8 +370,7 @@ export function init() {
     const row = button && rowOf(button);
     if (!row || button.closest('.task-editor')) return;
     if (button.classList.contains('status')) {
-      const {status} = row.task;
-      updateTask(row.task, {status: nextStatus(status).value}, {status});
+      advanceStatus(row.task);
     } else if (button.classList.contains('title')) {
       startEditing(row.task.id);
     } else if (button.classList.contains('details')) {

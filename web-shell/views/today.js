@@ -8,7 +8,7 @@
 import {findRecord, records, spaceTasks, state, subscribe} from '../state.js';
 import {deskSection} from './desk.js';
 import {byTestId, fill, formatDate, h, keepFocus, recordTitle, statusLabel, today} from '../util.js';
-import {nextStatus, updateTask} from './tasks.js';
+import {advanceStatus, nextStatus} from './tasks.js';
 
 const body = byTestId('today-body');
 // A timer longer than this is set again when it ends (browsers cap delays
@@ -104,7 +104,7 @@ function item(task) {
   return h('li', {class: 'today-item', dataset: {testid: 'today-item', id: task.id, status: task.status}},
     h('button', {type: 'button', class: 'status', dataset: {testid: 'today-status'},
                  'aria-label': `Status of ${task.title}: ${statusLabel(task.status)}. Change to ${next.label}`,
-                 onclick: () => updateTask(task, {status: next.value}, {status: task.status})},
+                 onclick: () => advanceStatus(task)},
       statusLabel(task.status)),
     h('a', {href: `#/tasks/${encodeURIComponent(task.id)}`, class: 'title-link'}, task.title),
     h('span', {class: 'due', dataset: {overdue: task.due < today() ? 'yes' : 'no'}},

@@ -1,0 +1,104 @@
+// Nothing disappears silently (issue 28): moving a task or a page to
+// Trash, completing a task and moving a card each show a toast saying so,
+// and its Undo takes the change back on the server too.
+
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+
+import {addTask, byTestId, expectText, screenshot, startApp, synced} from './app_harness.mjs';
+
+let app;
+
+before(async () => {
+  app = await startApp();
+});
+
+after(async () => {
+  await app?.close();
+});
+
+const toast = (text) => app.page.locator(byTestId('toast'), {hasText: text});
+
+async function undo(text) {
+  const shown = await toast(text).elementHandle();
+  await (await shown.$(byTestId('toast-undo'))).click();
+  // Its text changes, so it is followed by element, not by text.
+  await app.page.waitForFunction((el) => el.textContent.startsWith('Undone.'), shown);
+}
+
+test('a task moved to Trash comes back with Undo', async () => {
+  const {page, query} = app;
+  const row = await addTask(page, 'Sort the receipts');
+  const id = await row.getAttribute('data-id');
+  await row.locator(byTestId('task-edit')).click();
+  await row.locator(byTestId('task-delete')).click();
+  await row.waitFor({state: 'detached'});
+  await toast('“Sort the receipts” moved to Trash.').waitFor();
+  await screenshot(page, 'undo-toast');
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM tasks WHERE id = '${id}'`), '1');
+  await undo('moved to Trash');
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"]`).waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM tasks WHERE id = '${id}'`), '0');
+});
+
+test('completing a task says so, and Undo puts its status back', async () => {
+  const {page, query} = app;
+  const row = await addTask(page, 'File the taxes');
+  const id = await row.getAttribute('data-id');
+  await row.locator(byTestId('task-status')).click();  // To do -> Doing: no toast.
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"][data-status="doing"]`).waitFor();
+  assert.equal(await toast('File the taxes').count(), 0);
+  await row.locator(byTestId('task-status')).click();
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"][data-status="done"]`).waitFor();
+  await undo('Completed “File the taxes”.');
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"][data-status="doing"]`).waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT status FROM tasks WHERE id = '${id}'`), 'doing');
+});
+
+test('a page moved to Trash comes back with Undo', async () => {
+  const {page, query} = app;
+  await page.click(byTestId('nav-pages'));
+  await page.click(byTestId('new-page'));
+  await page.locator(byTestId('page-title-input')).waitFor();
+  await page.fill(byTestId('page-title-input'), 'Old notes');
+  await page.click(byTestId('page-save'));
+  await expectText(page, byTestId('page-message'), 'Saved.');
+  const id = await page.locator(byTestId('page-editor')).getAttribute('data-id');
+  await page.click(byTestId('page-delete'));
+  await page.locator(`${byTestId('page-item')}[data-id="${id}"]`).waitFor({state: 'detached'});
+  await undo('“Old notes” moved to Trash.');
+  await page.locator(`${byTestId('page-item')}[data-id="${id}"]`).waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT deleted || '|' || title FROM pages WHERE id = '${id}'`), '0|Old notes');
+});
+
+test('a card moved to another column goes back with Undo', async (t) => {
+  const {page, query} = app;
+  const kinds = await page.evaluate(() => window.ensemble.rpc('kinds'));
+  if (!kinds.includes('card')) return t.skip('this build has no cards');
+  const row = await addTask(page, 'Paint the fence');
+  const taskId = await row.getAttribute('data-id');
+  await page.click(byTestId('nav-boards'));
+  await page.fill(byTestId('new-board-title'), 'Garden');
+  await page.press(byTestId('new-board-title'), 'Enter');
+  const columns = page.locator(byTestId('board-column'));
+  await columns.first().waitFor();
+  const [first, second] = await Promise.all([0, 1].map((i) => columns.nth(i).getAttribute('data-column-id')));
+  await columns.nth(0).locator(byTestId('card-add-select')).selectOption(`task:${taskId}`);
+  await columns.nth(0).locator(byTestId('card-add-button')).click();
+  const card = page.locator(byTestId('board-card'), {hasText: 'Paint the fence'});
+  await card.waitFor();
+  const cardId = await card.getAttribute('data-id');
+  await card.locator(byTestId('card-move')).selectOption(second);
+  const inColumn = (column) => page.locator(
+    `${byTestId('board-column')}[data-column-id="${column}"] ${byTestId('board-card')}[data-id="${cardId}"]`);
+  await inColumn(second).waitFor();
+  await undo('Moved “Paint the fence” to Doing.');
+  await inColumn(first).waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT "column" FROM board_cards WHERE id = '${cardId}'`), first);
+  assert.deepEqual(app.pageErrors, []);
+});
