@@ -66,6 +66,7 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
           [self = app.get()](const events::Poke& poke) { self->pokes_.Publish(poke); },
           app->model_connections_.get()));
   app->assistant_->set_app_reader(&app->link_reader_);
+  app->assistant_->set_max_turns_per_account(config.max_turns_per_account);
   app->AddRoutes();
   app->router_.SetGuard(http::RequestGuard(config.http_addr, config.allowed_hosts));
   if (config.accounts) {

@@ -60,6 +60,10 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.max_connections,
                               ParseCount("ENSEMBLE_MAX_CONNECTIONS", v, SIZE_MAX));
   }
+  if (const char* v = get("ENSEMBLE_MAX_TURNS_PER_ACCOUNT")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(config.max_turns_per_account,
+                              ParseCount("ENSEMBLE_MAX_TURNS_PER_ACCOUNT", v, SIZE_MAX));
+  }
   if (const char* v = get("ENSEMBLE_STORE_CONNECTIONS")) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.store_connections,
                               ParseCount("ENSEMBLE_STORE_CONNECTIONS", v, kMaxStoreConnections));

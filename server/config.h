@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "core/assistant/running_turns.h"
 #include "core/base/status.h"
 #include "core/model/model_timeout.h"
 #include "core/routines/routine_runs.h"
@@ -74,6 +75,8 @@ struct Config {
   // GET /api/events subscribers this process keeps at once.
   size_t max_event_subscribers = events::kMaxEventSubscribers;
   size_t max_connections = http::kMaxConnections;
+  // Assistant turns one account runs at once, on every process together.
+  size_t max_turns_per_account = core::assistant::kMaxConcurrentTurnsPerAccount;
   // PostgreSQL only: see kDefaultStoreConnections (1..kMaxStoreConnections).
   size_t store_connections = kDefaultStoreConnections;
   // Idle time before an SSE heartbeat (tests shorten it; no variable).

@@ -26,12 +26,16 @@ RunningTurnRow RunningTurnOf(const std::vector<Value>& row) {
 
 }  // namespace
 
-Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now) {
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<RunningTurnRow> running,
-                            ListRunningTurns(db, turn.account_id, now));
-  if (running.size() >= kMaxConcurrentTurnsPerAccount) {
+Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now,
+                         size_t max_running) {
+  // Counted, not listed: a limit may be set past what a list shows.
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows running,
+                            db.Query("SELECT COUNT(*) FROM assistant_running_turns"
+                                     " WHERE account_id = $1 AND heartbeat_at >= $2",
+                                     {turn.account_id, now - kRunningTurnStaleMs}));
+  if (static_cast<uint64_t>(AsInt(running.rows[0][0])) >= max_running) {
     return Status(codes::kLimitReached,
-                  std::to_string(kMaxConcurrentTurnsPerAccount) +
+                  std::to_string(max_running) +
                       " assistant turns are running for you already: wait for one to finish, or "
                       "stop one");
   }

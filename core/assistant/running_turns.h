@@ -33,6 +33,7 @@ inline constexpr int64_t kRunningTurnStaleMs = 35'000;
 inline constexpr size_t kMaxRunningTurnsListed = 100;
 // Turns one account may have running at once, on every process together:
 // one person's chats and routines cannot take all of a server's model calls.
+// The operator may change it (ENSEMBLE_MAX_TURNS_PER_ACCOUNT).
 inline constexpr size_t kMaxConcurrentTurnsPerAccount = 3;
 
 // The assistant_running_turns table.
@@ -48,8 +49,9 @@ struct RunningTurnRow {
 };
 
 // Records a turn that starts now, as working; LIMIT_REACHED when its
-// account has kMaxConcurrentTurnsPerAccount running already.
-Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now);
+// account has `max_running` running already.
+Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now,
+                         size_t max_running = kMaxConcurrentTurnsPerAccount);
 
 // Forgets a turn that ended (nothing when it is not recorded).
 Status ForgetRunningTurn(store::Database& db, std::string_view turn_id);

@@ -54,6 +54,7 @@
 #include <memory>
 #include <string>
 
+#include "core/assistant/running_turns.h"
 #include "core/platform/env.h"
 #include "core/playbooks/router.h"
 #include "core/routines/routine_runs.h"
@@ -111,6 +112,9 @@ class AssistantService {
   // before the first turn, must outlive the service. Null: app reads say
   // they cannot run here.
   void set_app_reader(connectors::LinkReader* reader) { app_reader_ = reader; }
+  // Turns one account may run at once (ENSEMBLE_MAX_TURNS_PER_ACCOUNT); set
+  // before the first turn.
+  void set_max_turns_per_account(size_t n) { max_turns_per_account_ = n; }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const Caller& caller);
@@ -155,6 +159,7 @@ class AssistantService {
   // writes (pausing routines).
   const assistant::OnCommit on_commit_;
   connectors::LinkReader* app_reader_ = nullptr;
+  size_t max_turns_per_account_ = core::assistant::kMaxConcurrentTurnsPerAccount;
 };
 
 }  // namespace ensemble::server::services

@@ -108,7 +108,8 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
         ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
         // Listed by the activity endpoint of every process until the turn ends.
         ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
-            db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now));
+            db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now,
+            max_turns_per_account_));
         ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return s;
       });

@@ -69,6 +69,19 @@ TEST(ServerConfig, MaxEventSubscribersIsAPositiveNumber) {
   }
 }
 
+TEST(ServerConfig, TurnsPerAccountDefaultToTheCapAndArePositive) {
+  EXPECT_EQ(ConfigFromEnv(From({}))->max_turns_per_account,
+            core::assistant::kMaxConcurrentTurnsPerAccount);
+  auto config = ConfigFromEnv(From({{"ENSEMBLE_MAX_TURNS_PER_ACCOUNT", "500"}}));
+  ASSERT_TRUE(config.ok());
+  EXPECT_EQ(config->max_turns_per_account, 500u);
+  for (std::string n : {"0", "-3", "lots"}) {
+    auto bad = ConfigFromEnv(From({{"ENSEMBLE_MAX_TURNS_PER_ACCOUNT", n}}));
+    ASSERT_FALSE(bad.ok()) << n;
+    EXPECT_NE(bad.status().message().find("ENSEMBLE_MAX_TURNS_PER_ACCOUNT"), std::string::npos);
+  }
+}
+
 TEST(ServerConfig, StoreConnectionsAreBounded) {
   EXPECT_EQ(ConfigFromEnv(From({}))->store_connections, kDefaultStoreConnections);
   auto config = ConfigFromEnv(From({{"ENSEMBLE_STORE_CONNECTIONS", "12"}}));
@@ -109,9 +122,8 @@ TEST(ServerConfig, LocalModeIsTheDefaultAndAccountsAreASwitch) {
 TEST(ServerConfig, PrivateLinksAreAllowedLocallyAndRefusedWithAccountsByDefault) {
   EXPECT_TRUE(ConfigFromEnv(From({}))->private_links);
   EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"}}))->private_links);
-  EXPECT_TRUE(
-      ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"}, {"ENSEMBLE_PRIVATE_LINKS", "on"}}))
-          ->private_links);
+  EXPECT_TRUE(ConfigFromEnv(From({{"ENSEMBLE_ACCOUNTS", "on"}, {"ENSEMBLE_PRIVATE_LINKS", "on"}}))
+                  ->private_links);
   EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_PRIVATE_LINKS", "off"}}))->private_links);
   EXPECT_FALSE(ConfigFromEnv(From({{"ENSEMBLE_PRIVATE_LINKS", "maybe"}})).ok());
 }

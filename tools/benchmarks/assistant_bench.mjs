@@ -78,7 +78,10 @@ async function startFakeModel(scenario) {
 
 async function withServer(model, fn) {
   const dataDir = tempDir('ensemble-bench-assistant-');
-  const server = new ServerProcess({port: await freePort(), dataDir});
+  // The concurrency steps hold hundreds of one account's turns at once: a
+  // measure of the server, past the per-account cap a person meets.
+  const server = new ServerProcess({port: await freePort(), dataDir,
+                                    env: {ENSEMBLE_MAX_TURNS_PER_ACCOUNT: '100000'}});
   await server.start();
   try {
     const client = new AssistantClient(server.url);

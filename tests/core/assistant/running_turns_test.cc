@@ -96,5 +96,17 @@ TEST_F(RunningTurnsTest, AnAccountRunsAtMostThreeTurnsAtOnce) {
   Record("t9", "ana", "process-b");
 }
 
+TEST_F(RunningTurnsTest, AnOperatorsLimitHoldsPastWhatAListShows) {
+  constexpr size_t kLimit = kMaxRunningTurnsListed + 5;
+  for (size_t i = 0; i < kLimit; ++i) {
+    const std::string id = "t" + std::to_string(i);
+    ASSERT_TRUE(RecordRunningTurn(*db_, {id, "ana", "c-" + id, "", kNow, "p"}, kNow, kLimit).ok())
+        << i;
+  }
+  Status more = RecordRunningTurn(*db_, {"tx", "ana", "c-tx", "", kNow, "p"}, kNow, kLimit);
+  EXPECT_EQ(more.code(), codes::kLimitReached) << more.ToString();
+  EXPECT_NE(more.message().find(std::to_string(kLimit) + " assistant turns"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant
