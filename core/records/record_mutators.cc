@@ -1,10 +1,12 @@
 #include "core/records/record_mutators.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/base/id.h"
 #include "core/sync/row_codec.h"
+#include "core/sync/space_records.h"
 
 namespace ensemble::core::records {
 
@@ -142,6 +144,12 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   const std::string now = "$" + std::to_string(params.size());
   params.push_back(Value(ctx.row_version()));
   const std::string row_version = "$" + std::to_string(params.size());
+  // On the server the space's count goes up with the create and is read
+  // back by it, so the cap costs no round trip of its own.
+  const sync::MutationContext::RecordCounter& counter = ctx.record_counter();
+  if (counter) {
+    ENSEMBLE_RETURN_IF_ERROR(ctx.db().ExecDeferred(sync::kCountRecordSql, {params[1]}));
+  }
   // One statement checks and writes (a round trip saved on the server); an
   // id taken, even by a record in Trash, inserts nothing and returns no row.
   ENSEMBLE_ASSIGN_OR_RETURN(
@@ -149,13 +157,17 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
       ctx.db().Query("INSERT INTO " + std::string(kind.table) + " (" + columns +
                          ", version, deleted, created_at, updated_at, row_version) VALUES (" +
                          placeholders + ", 1, 0, " + now + ", " + now + ", " + row_version +
-                         ") ON CONFLICT (id) DO NOTHING RETURNING id",
+                         ") ON CONFLICT (id) DO NOTHING RETURNING id" +
+                         (counter ? std::string(", ") + sync::kKeptRecordsSql : std::string()),
                      params));
   if (inserted.empty()) {
     return Status(codes::kAlreadyExists,
                   "a " + std::string(kind.kind) + " with id " + id + " already exists");
   }
-  return Status::Ok();
+  if (!counter) return Status::Ok();
+  const store::Value& kept = inserted.rows[0][1];
+  return counter(ctx.db(), args["spaceId"].get<std::string>(),
+                 store::IsNull(kept) ? std::nullopt : std::optional<int64_t>(store::AsInt(kept)));
 }
 
 Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const json& args) {

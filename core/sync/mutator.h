@@ -11,11 +11,11 @@
 #ifndef ENSEMBLE_CORE_SYNC_MUTATOR_H_
 #define ENSEMBLE_CORE_SYNC_MUTATOR_H_
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,11 +65,21 @@ class MutationContext {
   // Structured detail for a failure (e.g. the server's values on SAVE_CONFLICT).
   nlohmann::json& details() { return details_; }
 
+  // Set by the server's authoritative apply, so that every record created
+  // counts against its space's cap (core/sync/space_records.h); a replica
+  // sets none. Called after the create with the space's count including
+  // it, or nullopt when the space is not counted yet.
+  using RecordCounter = std::function<Status(store::Database& db, const std::string& space_id,
+                                             std::optional<int64_t> kept)>;
+  void set_record_counter(RecordCounter counter) { record_counter_ = std::move(counter); }
+  const RecordCounter& record_counter() const { return record_counter_; }
+
  private:
   store::Database& db_;
   int64_t now_ms_;
   int64_t row_version_;
   WriteHook before_write_;
+  RecordCounter record_counter_;
   std::vector<std::pair<std::string, std::string>> written_;
   nlohmann::json details_;
 };
@@ -78,7 +88,9 @@ using Mutator = std::function<Status(MutationContext& ctx, const nlohmann::json&
 
 class MutatorRegistry {
  public:
-  void Register(std::string name, Mutator mutator) { mutators_[std::move(name)] = std::move(mutator); }
+  void Register(std::string name, Mutator mutator) {
+    mutators_[std::move(name)] = std::move(mutator);
+  }
   // Null when no mutator has that name.
   const Mutator* Find(std::string_view name) const;
 

@@ -170,16 +170,16 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
   store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
   ENSEMBLE_RETURN_IF_ERROR(one.status());
   MutationContext ctx(db, client_time, nullptr, version);
+  ctx.set_record_counter(
+      [this](store::Database& db, const std::string& space_id, std::optional<int64_t> kept) {
+        return CheckCreatedRecord(db, config_, space_id, kept);
+      });
   const std::string& name = m["name"].get_ref<const std::string&>();
   Status st =
       account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"]) : Status::Ok();
   if (st.ok()) st = RunMutator(*config_.mutators->Find(name), ctx, m["args"]);
   if (st.ok() && config_.after_mutation) {
     st = config_.after_mutation(ctx, account_id, name, m["args"]);
-  }
-  if (st.ok() && name.ends_with(".create") && m["args"].contains("spaceId") &&
-      m["args"]["spaceId"].is_string()) {
-    st = CountCreatedRecord(db, config_, m["args"]["spaceId"].get_ref<const std::string&>());
   }
   if (!st.ok()) {
     // The store failing is not the mutation's fault: fail the batch so the

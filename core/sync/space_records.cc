@@ -31,26 +31,11 @@ Result<int64_t> CountFromTables(store::Database& db, const SyncConfig& config,
   return total;
 }
 
-// Adds one to a space already counted; false when it is not counted yet or
-// is full.
-Result<bool> CountOne(store::Database& db, const std::string& space_id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                            db.Query("UPDATE space_records SET records = records + 1"
-                                     " WHERE space_id = $1 AND records < $2 RETURNING records",
-                                     {Value(space_id), Value(kMaxRecordsPerSpace)}));
-  return !rows.empty();
-}
-
 }  // namespace
 
-Status CountCreatedRecord(store::Database& db, const SyncConfig& config,
-                          const std::string& space_id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(bool counted, CountOne(db, space_id));
-  if (counted) return Status::Ok();
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows kept,
-      db.Query("SELECT records FROM space_records WHERE space_id = $1", {Value(space_id)}));
-  if (!kept.empty()) return Full();
+Status CheckCreatedRecord(store::Database& db, const SyncConfig& config,
+                          const std::string& space_id, std::optional<int64_t> kept) {
+  if (kept) return *kept > kMaxRecordsPerSpace ? Full() : Status::Ok();
   // First counted: the tables already hold the record just created.
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t total, CountFromTables(db, config, space_id));
   if (total > kMaxRecordsPerSpace) return Full();
@@ -60,8 +45,12 @@ Status CountCreatedRecord(store::Database& db, const SyncConfig& config,
                                      {Value(space_id), Value(total)}));
   if (!inserted.empty()) return Status::Ok();
   // Another server counted the space first, without this uncommitted record.
-  ENSEMBLE_ASSIGN_OR_RETURN(bool recounted, CountOne(db, space_id));
-  return recounted ? Status::Ok() : Full();
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows recounted,
+      db.Query(std::string(kCountRecordSql) + " RETURNING records", {Value(space_id)}));
+  return !recounted.empty() && store::AsInt(recounted.rows[0][0]) > kMaxRecordsPerSpace
+             ? Full()
+             : Status::Ok();
 }
 
 Status UncountPurgedRecords(store::Database& db, const std::map<std::string, int64_t>& by_space) {
