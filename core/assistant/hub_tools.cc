@@ -1,5 +1,7 @@
 #include "core/assistant/hub_tools.h"
 
+#include <set>
+#include <string>
 #include <utility>
 
 #include "core/assistant/hub_tool_areas.h"
@@ -70,6 +72,20 @@ const tools::ToolRegistry& HubToolRegistry() {
 
 bool TurnCanRun(const tools::ToolDef& def) {
   return def.run || def.name == kHowToTool || def.name == kWorkflowToolName;
+}
+
+std::vector<std::string_view> RunnableWriteAreas(std::span<const std::string_view> areas) {
+  const tools::ToolRegistry& registry = HubToolRegistry();
+  std::set<std::string, std::less<>> runnable;
+  for (const std::string& name : registry.names()) {
+    const tools::ToolDef* def = registry.Find(name);
+    if (def->is_write && TurnCanRun(*def)) runnable.insert(def->area);
+  }
+  std::vector<std::string_view> out;
+  for (std::string_view area : areas) {
+    if (runnable.contains(area)) out.push_back(area);
+  }
+  return out;
 }
 
 }  // namespace ensemble::core::assistant

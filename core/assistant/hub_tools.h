@@ -9,7 +9,9 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
 #define ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
 
+#include <span>
 #include <string_view>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/tools/tool_registry.h"
@@ -58,6 +60,11 @@ const tools::ToolRegistry& HubToolRegistry();
 // connected apps, personal skills) is not offered to the model, which would
 // otherwise spend a step on a call that can only fail.
 bool TurnCanRun(const tools::ToolDef& def);
+
+// Of `areas`, in their order, those with a write tool a turn can carry out
+// (TurnCanRun). Settings offers only these: a switch for an area whose
+// writes are defined ahead of the part that runs them would change nothing.
+std::vector<std::string_view> RunnableWriteAreas(std::span<const std::string_view> areas);
 
 }  // namespace ensemble::core::assistant
 

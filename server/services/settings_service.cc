@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/accounts/account_settings.h"
+#include "core/assistant/hub_tools.h"
 #include "core/model/model_catalog.h"
 #include "server/http/json_response.h"
 #include "server/services/json_body.h"
@@ -47,10 +48,14 @@ net::awaitable<http::Response> SettingsService::GetSettings(const Caller& caller
       });
   if (!settings.ok()) co_return FailureResponse(settings.status(), "settings", *env_.logger);
   json out = core::accounts::AccountSettingsJson(*settings);
-  // What the app offers beside the saved values: every write area, so one
-  // turned off can be turned on again.
+  // What the app offers beside the saved values: every write area the
+  // assistant can act in (one turned off stays, so it can be turned on
+  // again); an area it cannot write in yet is not a choice.
   json areas = json::array();
-  for (std::string_view area : core::accounts::WriteAreas()) areas.push_back(std::string(area));
+  for (std::string_view area :
+       core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
+    areas.push_back(std::string(area));
+  }
   out["choices"] = {{"writeAreas", std::move(areas)}};
   co_return http::JsonResponse(bhttp::status::ok, out);
 }

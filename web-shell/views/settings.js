@@ -123,7 +123,10 @@ function writeAreasFieldset(saved) {
       kAreaNames[area] ?? area)));
   fieldset.addEventListener('change', (e) => {
     const area = e.target.value;
-    const next = [...fieldset.querySelectorAll('input:checked')].map((c) => c.value);
+    // An area not offered (the assistant cannot write there yet) keeps its
+    // saved state, so it is as the person left it once it can.
+    const next = [...allowed].filter((a) => !all.includes(a))
+      .concat([...fieldset.querySelectorAll('input:checked')].map((c) => c.value));
     const name = kAreaNames[area] ?? area;
     patch({assistant: {allowedWriteAreas: next}},
           e.target.checked ? `The assistant may change ${name} again.`

@@ -148,6 +148,27 @@ TEST(HubTools, SpecFlagsAreSet) {
   EXPECT_EQ(Tool("hub_list_tasks").module, "");
 }
 
+TEST(HubTools, RunnableWriteAreasAreTheAreasATurnCanWriteIn) {
+  const std::vector<std::string_view> areas = {
+      areas::kTrash, areas::kTasks, areas::kApps,   areas::kPages,  areas::kWeb,
+      areas::kFiles, areas::kSkills, areas::kBoards, areas::kCalendar, "nowhere"};
+  const std::vector<std::string_view> got = RunnableWriteAreas(areas);
+  // In the order given, so Settings lists them as it always has.
+  std::vector<std::string_view> expected;
+  for (std::string_view area : areas) {
+    bool runnable = false;
+    for (const std::string& name : HubToolRegistry().names()) {
+      const ToolDef* def = HubToolRegistry().Find(name);
+      runnable = runnable || (def->area == area && def->is_write && TurnCanRun(*def));
+    }
+    if (runnable) expected.push_back(area);
+  }
+  EXPECT_EQ(got, expected);
+  EXPECT_THAT(got, testing::Contains(areas::kTasks));
+  EXPECT_THAT(got, testing::Contains(areas::kPages));
+  EXPECT_THAT(got, testing::Not(testing::Contains("nowhere")));
+}
+
 TEST(HubTools, ToolsForHonoursAllowedWriteAreasAndViewers) {
   tools::ToolFilter filter;
   filter.allowed_write_areas = std::vector<std::string>{std::string(areas::kTasks)};

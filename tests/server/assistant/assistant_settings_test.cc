@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/accounts/account_settings.h"
+#include "core/assistant/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "tests/server/accounts_fixture.h"
 #include "tests/server/assistant/turn_client.h"
@@ -60,6 +61,15 @@ json SettingsScenario() {
 json AllAreas() {
   json out = json::array();
   for (std::string_view a : core::accounts::WriteAreas()) out.push_back(std::string(a));
+  return out;
+}
+
+// What Settings offers: the areas the assistant can write in.
+json OfferedAreas() {
+  json out = json::array();
+  for (std::string_view a : core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
+    out.push_back(std::string(a));
+  }
   return out;
 }
 
@@ -128,7 +138,7 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
       (json{{"assistant",
              {{"writePolicy", "immediate"}, {"allowedWriteAreas", AllAreas()}, {"effort", "none"}}},
             {"general", {{"timeZone", "UTC"}}},
-            {"choices", {{"writeAreas", AllAreas()}}}}));
+            {"choices", {{"writeAreas", OfferedAreas()}}}}));
 
   HttpReply patched = Patch(R"({"assistant": {"writePolicy": "needs-me"}})");
   ASSERT_EQ(patched.status, 200) << patched.body();
@@ -144,7 +154,7 @@ TEST_P(AssistantSettingsTest, DefaultsAreFilledInAndAPatchIsMergedAndKept) {
   EXPECT_EQ(patched.json(), expected);
   // An area turned off is still offered, so it can be turned on again.
   json read = GetSettings().json();
-  EXPECT_EQ(read["choices"]["writeAreas"], AllAreas());
+  EXPECT_EQ(read["choices"]["writeAreas"], OfferedAreas());
   read.erase("choices");
   EXPECT_EQ(read, expected);
 }
