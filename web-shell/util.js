@@ -99,8 +99,20 @@ export async function requestJson(method, path, payload) {
   } catch {
     // Not JSON: reported below.
   }
-  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new Error(json.error?.message ?? unansweredMessage(res.status));
   return json;
+}
+
+// What to tell the person when the server refused without saying why (a
+// proxy's error page, a crash): in words, with the status for a report.
+export function unansweredMessage(status) {
+  if (status === 502 || status === 503 || status === 504) {
+    return `the server is not answering right now (${status}); try again in a moment`;
+  }
+  if (status === 413) return 'that is more than the server takes at once';
+  if (status === 429) return 'too many requests just now; wait a moment and try again';
+  return `the server could not do that (${status}); try again, and if it keeps failing, ` +
+         'tell whoever runs this Ensemble';
 }
 
 // `fn` for one caller at a time: a call made while one runs gets that one's

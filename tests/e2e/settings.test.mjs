@@ -27,19 +27,24 @@ test('settings are changed in the app and kept on the server', async () => {
     await expectText(page, message, 'The write mode is saved.');
     assert.equal((await saved()).assistant.writePolicy, 'preview');
 
-    // Write areas: every one is on at first; one turned off is kept off on
-    // the server and still offered, so it can be turned on again.
+    // Write areas: every one is on at first, and only those the assistant
+    // can write in are offered; one turned off is kept off on the server and
+    // still offered, so it can be turned on again; the others keep theirs.
     const areas = (await saved()).choices.writeAreas;
+    const everyArea = (await saved()).assistant.allowedWriteAreas;
     assert.ok(areas.includes('boards'), areas.join());
+    assert.ok(areas.length < everyArea.length, `${areas.join()} of ${everyArea.join()}`);
     assert.equal(await page.$$eval(`${byTestId('setting-write-areas')} input:checked`, (c) => c.length),
                  areas.length);
+    assert.deepEqual(await page.$$eval(`${byTestId('setting-write-areas')} input`,
+                                       (c) => c.map((x) => x.value)), areas);
     await page.uncheck(byTestId('write-area-boards'));
     await expectText(page, message, 'The assistant will not change Boards.');
-    assert.deepEqual((await saved()).assistant.allowedWriteAreas, areas.filter((a) => a !== 'boards'));
+    assert.deepEqual((await saved()).assistant.allowedWriteAreas, everyArea.filter((a) => a !== 'boards'));
     assert.equal(await page.isChecked(byTestId('write-area-boards')), false);
     await page.check(byTestId('write-area-boards'));
     await expectText(page, message, 'The assistant may change Boards again.');
-    assert.deepEqual((await saved()).assistant.allowedWriteAreas, areas);
+    assert.deepEqual((await saved()).assistant.allowedWriteAreas, everyArea);
     await page.uncheck(byTestId('write-area-trash'));
     await expectText(page, message, 'The assistant will not change Trash.');
 
@@ -83,6 +88,17 @@ test('settings are changed in the app and kept on the server', async () => {
     assert.match(await page.textContent(byTestId('model-state')), /No model is set up/);
     assert.match(await page.$eval(byTestId('setting-effort'), (s) => s.selectedOptions[0].textContent),
                  /unused without a model/);
+
+    // A failure the server gave no reason for (a proxy's error page) is
+    // still said in words, not as "HTTP 502".
+    await page.route('**/api/settings/model', (route) => (route.request().method() === 'GET'
+      ? route.fulfill({status: 502, contentType: 'text/html', body: '<h1>Bad Gateway</h1>'})
+      : route.continue()));
+    await page.fill(byTestId('setting-time-zone'), 'UTC');
+    await page.click(byTestId('time-zone-save'));
+    await expectText(page, message, 'Could not read the settings: the server is not answering ' +
+                                    'right now (502); try again in a moment');
+    await page.unroute('**/api/settings/model');
     assert.deepEqual(app.pageErrors, []);
   } finally {
     await app.close();

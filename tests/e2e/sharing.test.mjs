@@ -141,12 +141,15 @@ test('sharing invites, and a new account on this device starts fresh', async () 
   }
 });
 
-test('in local mode Sharing says it needs accounts', async () => {
+test('in local mode Sharing tells the person what they can do', async () => {
   const app = await startApp();
   try {
     await app.page.click(byTestId('nav-sharing'));
     await app.page.waitForSelector(byTestId('sharing-local'));
-    assert.match(await app.page.textContent(byTestId('sharing-local')), /ENSEMBLE_ACCOUNTS=on/);
+    // Said to the person, not to the operator: no environment variables.
+    const said = await app.page.textContent(byTestId('sharing-local'));
+    assert.match(said, /ask whoever runs this Ensemble to turn on accounts/);
+    assert.doesNotMatch(said, /ENSEMBLE_|=on/);
     assert.equal(await app.page.isVisible(byTestId('account')), false);
     assert.equal(await app.page.isVisible(byTestId('signin')), false);
   } finally {

@@ -9,7 +9,7 @@
 
 import {poke, rpc} from '../rpc.js';
 import {loadSpaces, notify, state} from '../state.js';
-import {byTestId} from '../util.js';
+import {byTestId, unansweredMessage} from '../util.js';
 
 const kAccountKey = 'ensemble-account';
 let offered = false;  // Whether this signed-out spell has offered to forget.
@@ -34,9 +34,9 @@ const el = {
 // The server's error message from a refused request, or a generic one.
 async function errorOf(res) {
   try {
-    return (await res.json()).error?.message ?? `HTTP ${res.status}`;
+    return (await res.json()).error?.message ?? unansweredMessage(res.status);
   } catch {
-    return `HTTP ${res.status}`;
+    return unansweredMessage(res.status);
   }
 }
 

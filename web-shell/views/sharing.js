@@ -183,9 +183,14 @@ function makeNewSpaceForm() {
 export function render() {
   const account = state.account;
   if (!account || account.mode === 'local') {
-    fill(body, h('p', {class: 'empty', dataset: {testid: 'sharing-local'}},
-                 'Sharing needs accounts: this server keeps one person\u2019s work (local mode). ' +
-                 'Its operator can turn accounts on with ENSEMBLE_ACCOUNTS=on.'));
+    // Addressed to the person using the app, who may not run the server:
+    // what they can do, not how the operator switches modes (README).
+    fill(body, h('div', {class: 'empty', dataset: {testid: 'sharing-local'}},
+      h('p', {}, 'This Ensemble keeps one person\u2019s work, so there is no one to share ' +
+                 'a space with yet.'),
+      h('p', {}, 'To work on spaces with other people, ask whoever runs this Ensemble to turn ' +
+                 'on accounts. Your tasks, pages and boards stay as they are, and you can share ' +
+                 'them from here once you have signed in.')));
     return;
   }
   if (account.signedOut) {
