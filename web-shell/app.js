@@ -171,6 +171,22 @@ document.addEventListener('keydown', (e) => {
 setDock(wide.matches);
 wide.addEventListener('change', () => setDock(wide.matches));
 
+// ---- Layout. ----
+
+// The sidebar and the dock stick under the top bar, whose height changes as
+// it wraps (a phone, a long status); CSS reads it from --topbar-height.
+const topbar = document.querySelector('.topbar');
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty('--topbar-height', `${topbar.offsetHeight}px`);
+}).observe(topbar);
+
+// The skip link moves focus to the view without touching the address, so
+// the open view, its nav highlight and a reload's view all stay as they were.
+document.querySelector('.skip-link').addEventListener('click', (e) => {
+  e.preventDefault();
+  el.app.focus();
+});
+
 // ---- Wiring. ----
 
 subscribe((what) => {

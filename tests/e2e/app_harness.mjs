@@ -69,9 +69,11 @@ export async function pushAsOtherDevice(server, mutations) {
   return (await res.json()).results;
 }
 
-export async function screenshot(page, name) {
+// The whole page by default; {fullPage: false} keeps what the window shows
+// (a sticky bar in a full-page picture lands mid-page).
+export async function screenshot(page, name, {fullPage = true} = {}) {
   fs.mkdirSync(kShotDir, {recursive: true});
-  await page.screenshot({path: path.join(kShotDir, `${name}.png`), fullPage: true});
+  await page.screenshot({path: path.join(kShotDir, `${name}.png`), fullPage});
 }
 
 // axe-core (npm) over the page as it stands: the violations of impact
