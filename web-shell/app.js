@@ -14,6 +14,7 @@ import * as dock from './views/dock.js';
 import * as pages from './views/pages.js';
 import * as people from './views/people.js';
 import * as problems from './views/problems.js';
+import * as projects from './views/projects.js';
 import * as settings from './views/settings.js';
 import * as sharing from './views/sharing.js';
 import * as tasks from './views/tasks.js';
@@ -34,7 +35,7 @@ const el = {
   dock: byTestId('dock'),
 };
 
-const views = {tasks, today, boards, pages, people, trash, sharing, settings};
+const views = {tasks, today, boards, projects, pages, people, trash, sharing, settings};
 
 // ---- Routing: #/<view>[/<id>]. ----
 
@@ -68,7 +69,8 @@ function showView() {
 
 // Opens a record wherever it lives (links in the dock, Today, boards).
 export function openRecord(kind, id) {
-  const view = {task: 'tasks', page: 'pages', board: 'boards', card: 'boards', person: 'people'}[kind] ??
+  const view = {task: 'tasks', page: 'pages', board: 'boards', card: 'boards', person: 'people',
+                project: 'projects'}[kind] ??
     'tasks';
   const hash = `#/${view}/${encodeURIComponent(id)}`;
   if (location.hash === hash) {

@@ -5,7 +5,7 @@
 // cache, which answers when the network cannot. The sync API and the health
 // check are never cached: a stale answer there would lie about the server.
 
-const kCacheName = 'ensemble-shell-v2';
+const kCacheName = 'ensemble-shell-v3';
 const kShell = [
   '/',
   '/index.html',
@@ -23,6 +23,8 @@ const kShell = [
   '/views/pages.js',
   '/views/people.js',
   '/views/problems.js',
+  '/views/projects.js',
+  '/views/record-form.js',
   '/views/settings.js',
   '/views/sharing.js',
   '/views/tasks.js',
