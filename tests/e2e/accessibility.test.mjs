@@ -6,7 +6,8 @@ import {after, before, test} from 'node:test';
 
 import {addTask, byTestId, seriousAxeViolations, startApp, synced} from './app_harness.mjs';
 
-const kViews = ['tasks', 'today', 'boards', 'pages', 'people', 'trash', 'sharing', 'settings'];
+const kViews = ['tasks', 'today', 'boards', 'projects', 'pages', 'people', 'trash', 'sharing',
+                'settings'];
 
 let app;
 
@@ -14,7 +15,7 @@ before(async () => {
   app = await startApp();
   const {page} = app;
   // Something in every view: tasks (one opened in details), a board with a
-  // card, a page, a person, a task in Trash.
+  // card, a project (its page open), a page, a person, a task in Trash.
   const row = await addTask(page, 'Renew the passport');
   await row.locator(byTestId('task-edit')).click();
   const gone = await addTask(page, 'Old errand');
@@ -24,6 +25,10 @@ before(async () => {
   await page.fill(byTestId('new-board-title'), 'Home');
   await page.press(byTestId('new-board-title'), 'Enter');
   await page.locator(byTestId('board')).waitFor();
+  await page.click(byTestId('nav-projects'));
+  await page.fill(byTestId('new-project-title'), 'Move house');
+  await page.press(byTestId('new-project-title'), 'Enter');
+  await page.locator(byTestId('project-page')).waitFor();
   await page.click(byTestId('nav-pages'));
   await page.click(byTestId('new-page'));
   await page.locator(byTestId('page-title-input')).waitFor();
