@@ -75,6 +75,34 @@ test('a page moved to Trash comes back with Undo', async () => {
   assert.equal(query(`SELECT deleted || '|' || title FROM pages WHERE id = '${id}'`), '0|Old notes');
 });
 
+test('a desk line and a desk list removed in Today come back with Undo', async () => {
+  const {page, query} = app;
+  await page.click(byTestId('nav-today'));
+  await page.fill(byTestId('desk-new-list'), 'Errands');
+  await page.keyboard.press('Enter');
+  const list = page.locator(byTestId('desk-list'), {hasText: 'Errands'});
+  await list.waitFor();
+  const listId = await list.getAttribute('data-id');
+  await list.locator(byTestId('desk-line-input')).fill('Post office');
+  await list.locator(byTestId('desk-line-input')).press('Enter');
+  const line = list.locator(byTestId('desk-line'), {hasText: 'Post office'});
+  await line.waitFor();
+  const lineId = await line.getAttribute('data-id');
+  await line.locator(byTestId('desk-line-remove')).click();
+  await line.waitFor({state: 'detached'});
+  await undo('Removed “Post office”.');
+  await line.waitFor();
+  await list.locator(byTestId('desk-list-remove')).click();
+  await list.waitFor({state: 'detached'});
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM desk_lists WHERE id = '${listId}'`), '1');
+  await undo('Removed “Errands”.');
+  await list.locator(byTestId('desk-line'), {hasText: 'Post office'}).waitFor();
+  await synced(page);
+  assert.equal(query(`SELECT deleted FROM desk_lists WHERE id = '${listId}'`), '0');
+  assert.equal(query(`SELECT deleted FROM desk_list_items WHERE id = '${lineId}'`), '0');
+});
+
 test('a card moved to another column goes back with Undo', async (t) => {
   const {page, query} = app;
   const kinds = await page.evaluate(() => window.ensemble.rpc('kinds'));

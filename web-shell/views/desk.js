@@ -8,6 +8,7 @@
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
+import {showToast} from '../toast.js';
 import {h} from '../util.js';
 
 // The step between positions of lines added here (as the assistant's tools
@@ -25,10 +26,19 @@ async function run(name, args, failure) {
   try {
     await rpc('mutate', {name, args});
     message = '';
+    return true;
   } catch (e) {
     message = `${failure}: ${e.message}`;
+    return false;
+  } finally {
+    onChange();
   }
-  onChange();
+}
+
+// A removal says so, with Undo (the record comes back from Trash).
+async function remove(kind, id, title) {
+  if (!await run(`${kind}.delete`, {id}, `Could not remove “${title}”`)) return;
+  showToast(`Removed “${title}”.`, () => rpc('mutate', {name: `${kind}.restore`, args: {id}}));
 }
 
 function addLine(list, input) {
@@ -62,8 +72,7 @@ function lineItem(line) {
     h('label', {for: id}, line.text),
     h('button', {type: 'button', class: 'quiet', dataset: {testid: 'desk-line-remove'},
                  'aria-label': `Remove line: ${line.text}`,
-                 onclick: () => run('desk_list_item.delete', {id: line.id},
-                                    `Could not remove “${line.text}”`)}, '×'));
+                 onclick: () => remove('desk_list_item', line.id, line.text)}, '×'));
 }
 
 function listCard(list) {
@@ -77,8 +86,7 @@ function listCard(list) {
       input, h('button', {type: 'submit'}, 'Add')),
     h('button', {type: 'button', class: 'quiet', dataset: {testid: 'desk-list-remove'},
                  'aria-label': `Remove the list ${list.title}`,
-                 onclick: () => run('desk_list.delete', {id: list.id},
-                                    `Could not remove “${list.title}”`)}, 'Remove list'));
+                 onclick: () => remove('desk_list', list.id, list.title)}, 'Remove list'));
 }
 
 const newListInput = h('input', {maxlength: 200, placeholder: 'New list, e.g. Waiting on',
