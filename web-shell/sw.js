@@ -22,6 +22,7 @@ const kShell = [
   '/views/offline-exchanges.js',
   '/views/pages.js',
   '/views/people.js',
+  '/views/person-page.js',
   '/views/problems.js',
   '/views/projects.js',
   '/views/record-form.js',

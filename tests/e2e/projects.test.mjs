@@ -1,5 +1,5 @@
 // Projects (issue 28): a list with open and done counts, and a project page
-// whose summary, status, deliverables, people, notes and tasks are edited
+// whose summary, status, deliverables, people, notes pages and tasks are edited
 // there, complete and delete with Undo, and a summary typed while a sync
 // re-renders the page lands on the server exactly as typed.
 

@@ -3,10 +3,12 @@
 // same", which marks the newer as distinct_from the older so the pair is not
 // suggested again. Both are mutations run on the replica and queued like any
 // edit, so they work offline; Merge asks once before it moves anything.
+// A person opens on their own page (#/people/<id>, person-page.js).
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
-import {byTestId, fill, h} from '../util.js';
+import {byTestId, fill, h, keepFocus} from '../util.js';
+import {closePersonPage, personPage, personPageDirty} from './person-page.js';
 
 const body = byTestId('people-body');
 const kReasons = {same_address: 'same address', same_name: 'same name'};
@@ -17,6 +19,7 @@ let confirming = null;
 const pairKey = (s) => `${s.personId}>${s.intoId}`;
 let message = '';
 let reading = null;
+let openId = null;
 
 const nameOf = (id) => records('person').find((p) => p.id === id)?.name ?? 'someone';
 const describe = (p) => (p?.email ? `${p.name} (${p.email})` : p?.name ?? 'someone');
@@ -120,12 +123,42 @@ const form = h('form', {class: 'add-person', dataset: {testid: 'person-form'},
                                        dataset: {testid: 'person-email'}})),
   h('button', {type: 'submit'}, 'Add person'));
 const listed = h('div');
-body.replaceChildren(messageLine, form, listed);
+const pageSlot = h('div');
+body.replaceChildren(messageLine, form, listed, pageSlot);
+
+function say(text) {
+  message = text;
+  messageLine.textContent = text;
+}
+
+export function open(id) {
+  if (openId === id) return;
+  openId = id;
+  closePersonPage();
+  say('');
+  draw();
+}
+
+// The open person's page in place of the list; false when none is open
+// or the person is not (yet) here: a reload routes before the records are
+// read, and one deleted elsewhere may come back with Undo.
+function drawPage() {
+  if (!location.hash.startsWith('#/people/')) openId = null;
+  const person = openId ? records('person').find((p) => p.id === openId) : null;
+  if (!person) closePersonPage();
+  form.hidden = Boolean(person);
+  listed.hidden = Boolean(person);
+  // Suggestions are read after the app's own render, so this render runs
+  // outside the focus keeping that app.js gives: the page keeps it here.
+  keepFocus(() => fill(pageSlot, person ? personPage(person, say, draw) : null));
+  return Boolean(person);
+}
 
 function draw() {
+  messageLine.textContent = message;
+  if (drawPage()) return;
   const people = records('person').slice().sort((a, b) => a.name.localeCompare(b.name));
   const pairs = suggestions.map(suggestionItem).filter(Boolean);
-  messageLine.textContent = message;
   fill(listed,
     pairs.length
       ? h('section', {class: 'merge-suggestions', dataset: {testid: 'merge-suggestions'}},
@@ -135,7 +168,8 @@ function draw() {
     people.length
       ? h('ul', {class: 'people-list', dataset: {testid: 'people-list'}}, people.map((p) =>
         h('li', {class: 'person-item', dataset: {testid: 'person-item', id: p.id}},
-          h('span', {class: 'person-name'}, p.name),
+          h('a', {class: 'person-name', href: `#/people/${encodeURIComponent(p.id)}`,
+                  dataset: {testid: 'person-open'}}, p.name),
           p.email ? h('span', {class: 'person-email'}, p.email) : null,
           p.role ? h('span', {class: 'badge'}, p.role) : null)))
       : h('p', {class: 'empty', dataset: {testid: 'people-empty'}}, 'No people in this space yet.'));
@@ -145,3 +179,7 @@ export function render() {
   draw();
   readSuggestions().then(draw);
 }
+
+window.addEventListener('beforeunload', (e) => {
+  if (personPageDirty()) e.preventDefault();
+});

@@ -167,10 +167,16 @@ function peopleSection(project) {
   const ids = project.people ?? [];
   const people = records('person');
   const update = (next, done) => setList(project, 'people', next, done, 'The people were not saved');
-  const pick = h('select', {id: 'project-add-person', dataset: {testid: 'project-add-person'}},
-    h('option', {value: ''}, 'Choose a person…'),
+  // Kept like the inputs, its choice carried over when the options are
+  // read again, so a sync does not undo a pick about to be added.
+  const pick = keptInput('person-pick', {tag: 'select', id: 'project-add-person',
+                                         dataset: {testid: 'project-add-person'}});
+  const chosen = pick.value;
+  fill(pick, h('option', {value: ''}, 'Choose a person…'),
     people.filter((p) => !ids.includes(p.id)).sort(byTitle)
       .map((p) => h('option', {value: p.id}, p.role ? `${p.name} (${p.role})` : p.name)));
+  pick.value = chosen;
+  if (pick.selectedIndex < 0) pick.value = '';
   return h('section', {class: 'project-part', dataset: {testid: 'project-people'}},
     h('h4', {}, 'People'),
     h('ul', {class: 'plain-list'}, ids.map((id) => {
@@ -187,7 +193,12 @@ function peopleSection(project) {
     h('form', {class: 'inline-form', onsubmit: (e) => {
       e.preventDefault();
       const p = people.find((x) => x.id === pick.value);
-      if (p) update([...ids, p.id], `${p.name} is on the project.`);
+      if (!p) {
+        say('Choose a person to add.');
+        return;
+      }
+      pick.value = '';
+      update([...ids, p.id], `${p.name} is on the project.`);
     }}, h('label', {for: pick.id}, 'Add a person'), pick,
     h('button', {type: 'submit', dataset: {testid: 'project-person-add'}}, 'Add')));
 }
