@@ -9,12 +9,15 @@ import * as shortcuts from './shortcuts.js';
 import {loadSpaces, setSpace, state, subscribe} from './state.js';
 import {byTestId, h, keepFocus} from './util.js';
 import * as account from './views/account.js';
+import * as activity from './views/activity.js';
 import * as boards from './views/boards.js';
 import * as dock from './views/dock.js';
+import * as needsMe from './views/needs-me.js';
 import * as pages from './views/pages.js';
 import * as people from './views/people.js';
 import * as problems from './views/problems.js';
 import * as projects from './views/projects.js';
+import * as routines from './views/routines.js';
 import * as settings from './views/settings.js';
 import * as sharing from './views/sharing.js';
 import * as tasks from './views/tasks.js';
@@ -35,7 +38,8 @@ const el = {
   dock: byTestId('dock'),
 };
 
-const views = {tasks, today, boards, projects, pages, people, trash, sharing, settings};
+const views = {tasks, today, 'needs-me': needsMe, boards, projects, pages, people, routines, trash,
+               sharing, settings};
 
 // ---- Routing: #/<view>[/<id>]. ----
 
@@ -70,7 +74,7 @@ function showView() {
 // Opens a record wherever it lives (links in the dock, Today, boards).
 export function openRecord(kind, id) {
   const view = {task: 'tasks', page: 'pages', board: 'boards', card: 'boards', person: 'people',
-                project: 'projects'}[kind] ??
+                project: 'projects', routine: 'routines'}[kind] ??
     'tasks';
   const hash = `#/${view}/${encodeURIComponent(id)}`;
   if (location.hash === hash) {
@@ -209,7 +213,9 @@ subscribe((what) => {
 });
 
 const ctx = {openRecord, rpc};
-for (const view of [...Object.values(views), dock, problems, account, shortcuts]) view.init?.(ctx);
+for (const view of [...Object.values(views), dock, problems, account, shortcuts, activity]) {
+  view.init?.(ctx);
+}
 
 window.addEventListener('online', poke);
 

@@ -6,7 +6,7 @@ import {onWorker, rpc} from './rpc.js';
 
 // The kinds the views read besides tasks, when the core knows them.
 const kOtherKinds = ['page', 'board', 'card', 'board_layout', 'project', 'person', 'reminder',
-                     'watcher', 'desk_list', 'desk_list_item'];
+                     'watcher', 'desk_list', 'desk_list_item', 'comment', 'routine'];
 
 export const state = {
   db: {state: 'starting'},
