@@ -32,14 +32,20 @@ const store::Migration kCreateConversationTables = {
 
 namespace {
 
-constexpr char kConversationColumns[] = "id, space_id, account_id, title, created_at, updated_at";
+// A routine's conversation names its routine (routine_runs), so the app
+// shows a routine's replies by id, whatever the routine is called now.
+constexpr char kConversationColumns[] =
+    "c.id, c.space_id, c.account_id, c.title, c.created_at, c.updated_at,"
+    " COALESCE(r.routine_id, '')";
+constexpr char kConversationFrom[] =
+    " FROM assistant_conversations c LEFT JOIN routine_runs r ON r.conversation_id = c.id";
 constexpr char kMessageColumns[] =
     "id, conversation_id, seq, role, text, mentions, tool_calls, status, error_code, created_at,"
     " usage_prompt_tokens, usage_completion_tokens, usage_cached_tokens";
 
 Conversation ConversationFromRow(const std::vector<Value>& row) {
-  return Conversation{AsText(row[0]), AsText(row[1]), AsText(row[2]),
-                      AsText(row[3]), AsInt(row[4]),  AsInt(row[5])};
+  return Conversation{AsText(row[0]), AsText(row[1]), AsText(row[2]), AsText(row[3]),
+                      AsInt(row[4]),  AsInt(row[5]),  AsText(row[6])};
 }
 
 // Saved columns are written only by this file, so a parse failure means the
@@ -145,8 +151,8 @@ Result<Conversation> GetConversation(store::Database& db, std::string_view accou
                                      std::string_view conversation_id) {
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query(std::string("SELECT ") + kConversationColumns +
-                   " FROM assistant_conversations WHERE id = $1 AND account_id = $2",
+      db.Query(std::string("SELECT ") + kConversationColumns + kConversationFrom +
+                   " WHERE c.id = $1 AND c.account_id = $2",
                {Value(std::string(conversation_id)), Value(std::string(account_id))}));
   if (rows.empty()) return NotFound();
   return ConversationFromRow(rows.rows[0]);
@@ -158,9 +164,9 @@ Result<std::vector<Conversation>> ListConversations(store::Database& db,
   limit = std::min(limit, kMaxConversationsListed);
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query(std::string("SELECT ") + kConversationColumns +
-                   " FROM assistant_conversations WHERE account_id = $1 AND space_id = $2"
-                   " ORDER BY updated_at DESC, id DESC LIMIT $3",
+      db.Query(std::string("SELECT ") + kConversationColumns + kConversationFrom +
+                   " WHERE c.account_id = $1 AND c.space_id = $2"
+                   " ORDER BY c.updated_at DESC, c.id DESC LIMIT $3",
                {Value(std::string(account_id)), Value(std::string(space_id)),
                 Value(static_cast<int64_t>(limit))}));
   std::vector<Conversation> out;

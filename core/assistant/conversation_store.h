@@ -55,6 +55,8 @@ struct Conversation {
   std::string title;
   int64_t created_at = 0;  // Milliseconds since the epoch.
   int64_t updated_at = 0;  // The last message's time.
+  // The routine whose replies it holds (routine_runs), or "" for a chat.
+  std::string routine_id;
 };
 
 enum class MessageRole { kUser, kAssistant };

@@ -14,11 +14,13 @@ using core::Status;
 using nlohmann::json;
 
 json ConversationJson(const core::assistant::Conversation& c) {
-  return {{"id", c.id},
-          {"spaceId", c.space_id},
-          {"title", c.title},
-          {"createdAt", c.created_at},
-          {"updatedAt", c.updated_at}};
+  json out = {{"id", c.id},
+              {"spaceId", c.space_id},
+              {"title", c.title},
+              {"createdAt", c.created_at},
+              {"updatedAt", c.updated_at}};
+  if (!c.routine_id.empty()) out["routineId"] = c.routine_id;
+  return out;
 }
 
 json MessageJson(const core::assistant::StoredMessage& m) {

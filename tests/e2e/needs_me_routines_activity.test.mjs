@@ -7,7 +7,7 @@
 // replies, and are deleted with a confirm and Undo.
 
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -203,9 +203,14 @@ test('routines: create, edit without losing text, pause, resume, replies, delete
   await synced(page);
   assert.equal(row('Weekly plan').paused, 0);
 
-  // Its replies: the chat its runs answer in, named after it.
+  // Its replies: the chat its runs answer in, found by the routine's id
+  // (the run is recorded as the server's scheduler records it), not by its
+  // title: this one was named before the routine was renamed.
   await page.waitForSelector(byTestId('routine-replies-empty'));
-  const chat = await api('POST', '/api/assistant/conversations', {spaceId: 'personal', title: 'Weekly plan'});
+  const chat = await api('POST', '/api/assistant/conversations', {spaceId: 'personal', title: 'Plan'});
+  execFileSync('sqlite3', [path.join(app.dataDir, 'ensemble.db'),
+    `INSERT INTO routine_runs (routine_id, last_run_at, conversation_id)
+     VALUES ('${row('Weekly plan').id}', ${Date.now()}, '${chat.id}')`]);
   await api('POST', `/api/assistant/conversations/${chat.id}/exchanges`, {exchanges: [
     {id: '01JB0000000000000000000RX1', message: 'List what is due next week, by project.',
      reply: 'Three tasks are due next week.', at: Date.now()},

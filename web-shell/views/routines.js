@@ -5,7 +5,7 @@
 // instruction and schedule (built once per opened routine, so a sync
 // landing mid-word keeps what is typed), pauses or resumes it, deletes it
 // (after a confirm, with Undo), and shows its replies: the messages of the
-// chat its runs answer in. Every change is a routine mutation, which syncs.
+// chat its runs answer in (the conversation whose routineId is its id). Every change is a routine mutation, which syncs.
 
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
@@ -235,7 +235,7 @@ async function loadReplies(routine) {
   try {
     const {conversations = []} = await requestJson(
       'GET', `/api/assistant/conversations?spaceId=${encodeURIComponent(routine.spaceId ?? state.space)}`);
-    const chat = conversations.find((c) => c.title === routine.title) ?? null;
+    const chat = conversations.find((c) => c.routineId === routine.id) ?? null;
     let messages = [];
     if (chat) {
       ({messages = []} = await requestJson(

@@ -216,6 +216,8 @@ TEST_P(AssistantTest, ConversationsAreCreatedListedAndDeleted) {
       Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
   ASSERT_EQ(list.status, 200) << list.body();
   EXPECT_EQ(list.json()["conversations"].size(), 2u);
+  // A chat is no routine's.
+  EXPECT_FALSE(list.json()["conversations"][0].contains("routineId")) << list.body();
   EXPECT_EQ(Send(bhttp::verb::delete_, "/api/assistant/conversations/" + a).status, 200);
   EXPECT_EQ(Send(bhttp::verb::delete_, "/api/assistant/conversations/" + a).error_code(),
             codes::kNotFound);
@@ -734,6 +736,8 @@ TEST_P(RoutinesTest, ADueRoutineRunsOnceAsATurnAndKeepsItsReplyInItsConversation
   auto kept = store().Query("SELECT conversation_id FROM routine_runs WHERE routine_id = 'r1'");
   ASSERT_TRUE(kept.ok() && kept->size() == 1u);
   EXPECT_EQ(core::store::AsText(kept->rows[0][0]), conversation["id"].get<std::string>());
+  // The list names the routine, so the app finds its replies by id.
+  EXPECT_EQ(conversation["routineId"], "r1");
   // Many checks later it has not run again: its next time is tomorrow.
   std::this_thread::sleep_for(std::chrono::milliseconds(400));
   EXPECT_EQ(Messages(conversation["id"]).size(), 2u);
