@@ -17,6 +17,7 @@ const kShell = [
   '/views/activity.js',
   '/views/boards.js',
   '/views/desk.js',
+  '/views/dock-chats.js',
   '/views/dock.js',
   '/views/dock-render.js',
   '/views/mentions.js',

@@ -254,7 +254,21 @@ bool UsableId(const json& row) {
   return !id.empty() && id.size() <= schema::kMaxIdChars && text::IsValidUtf8(id);
 }
 
-Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup, const WeekDate& today) {
+// The id of the task mention the target names ("@Renew passport" picked
+// from the @-menu), or empty.
+std::string MentionedTaskId(const LocalRequest& request,
+                            const std::vector<LocalMention>& mentions) {
+  const std::string wanted = text::AsciiLowered(OneLine(request.target));
+  for (const LocalMention& m : mentions) {
+    if (m.kind == "task" && !m.id.empty() && text::AsciiLowered(OneLine(m.label)) == wanted) {
+      return m.id;
+    }
+  }
+  return {};
+}
+
+Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup, const WeekDate& today,
+              const std::vector<LocalMention>& mentions) {
   Pick pick;
   if (lookup.error) {
     pick.reply = "I couldn't look up " + Quoted(request.target) + ": " + ErrorText(*lookup.error);
@@ -266,7 +280,13 @@ Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup, const 
   }
   const std::string wanted = text::AsciiLowered(OneLine(request.target));
   std::vector<const json*> exact;
-  for (const json* row : rows) {
+  // A mention's id is an exact key: that task, whatever else shares its title.
+  if (const std::string id = MentionedTaskId(request, mentions); !id.empty()) {
+    for (const json* row : rows) {
+      if (StringAt(*row, {"id"}) == id) exact.push_back(row);
+    }
+  }
+  for (const json* row : exact.empty() ? rows : std::vector<const json*>{}) {
     if (text::AsciiLowered(OneLine(StringAt(*row, {"title", "name"}))) == wanted)
       exact.push_back(row);
   }
@@ -447,7 +467,7 @@ Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input) {
       if (done == 0) return Emit(std::move(step), kListTasks, LookupArgs(request));
       if (done == 2)
         return Final(std::move(step), ChangeReply(request, input.calls[0], input.calls[1]));
-      Pick pick = PickTask(request, input.calls[0], *today);
+      Pick pick = PickTask(request, input.calls[0], *today, input.mentions);
       if (!pick.row) return Final(std::move(step), std::move(pick.reply));
       return Emit(std::move(step), kUpdateTask, UpdateArgs(request, *pick.row));
     }

@@ -17,7 +17,10 @@
 //   move      hub_list_tasks {query: the title} to find the task, then, when
 //             exactly one matches, hub_update_task with its id and the
 //             status read as base; several: a reply asking which, with
-//             "Choices:" and their titles; none: a reply saying so;
+//             "Choices:" and their titles; none: a reply saying so. A task
+//             picked from the dock's @-menu (a mention whose label is the
+//             title) is the row with the mention's id: an id is an exact key,
+//             so same-named tasks need no question;
 //   anything else: a reply naming what needs a model.
 // So a turn takes at most kMaxLocalPlannerSteps steps, well inside the
 // spec's kMaxSteps (turn_limits.h). Replies name tasks by title, never by id.
@@ -76,12 +79,20 @@ struct LocalCallRecord {
   std::optional<std::string> error;  // Set when the call failed: its message.
 };
 
+// A record picked from the dock's @-menu: "@<label>" in the message names it.
+struct LocalMention {
+  std::string kind;  // "task", "page", ...; only tasks are changed here.
+  std::string id;
+  std::string label;
+};
+
 struct LocalPlanInput {
   std::string message;
   std::string today;                   // The person's today, YYYY-MM-DD, in time_zone.
   std::string time_zone;               // IANA name; dates are civil dates in it, so it is
                                        // carried for the caller's record and not read.
   std::vector<LocalCallRecord> calls;  // Made so far in this turn, in order.
+  std::vector<LocalMention> mentions;  // The message's @-menu picks.
 };
 
 struct LocalCall {
@@ -106,10 +117,17 @@ Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input);
 // (tools/ensemble plan) and the vectors (tests/vectors/assistant/
 // local_planner.json). Request (unknown keys are INVALID_ARGUMENT):
 //   {"message": "...", "today": "YYYY-MM-DD", "timeZone"?: "Europe/Berlin",
-//    "calls"?: [{"name", "args"?, "result"?, "error"?}]}
+//    "calls"?: [{"name", "args"?, "result"?, "error"?}],
+//    "mentions"?: [{"kind", "id", "label"}]}
 // Answer: {"step", "intent", "final", "calls": [{"name", "args"}], "reply",
 //          "needsModel"}.
 Result<nlohmann::json> PlanLocallyJson(const nlohmann::json& request);
+
+// Reads a request's optional "mentions" ([{"kind", "id", "label"}], at most
+// kMaxLocalMentions, each a non-empty string) into `out`; INVALID_ARGUMENT
+// otherwise. Shared by both JSON edges (PlanLocallyJson, RunLocalTurnJson).
+inline constexpr std::size_t kMaxLocalMentions = 20;
+Status ReadLocalMentions(const nlohmann::json& request, std::vector<LocalMention>* out);
 
 }  // namespace ensemble::core::assistant
 

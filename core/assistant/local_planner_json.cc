@@ -21,13 +21,14 @@ constexpr std::size_t kMaxPlanMessageBytes = 64 * 1024;
 constexpr std::size_t kMaxTimeZoneBytes = 100;
 constexpr std::size_t kMaxCallNameBytes = 128;
 constexpr std::size_t kMaxCallErrorBytes = 16 * 1024;
+constexpr std::size_t kMaxMentionFieldBytes = 1024;
 
 // The planner's errors start "plan request: " and quote a key as 'this'.
 constexpr text::JsonFields kPlanRequest("plan request: ", '\'');
 
 Result<LocalPlanInput> InputFromJson(const json& request) {
-  ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.CheckKnownKeys(request, "the request",
-                                                       {"message", "today", "timeZone", "calls"}));
+  ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.CheckKnownKeys(
+      request, "the request", {"message", "today", "timeZone", "calls", "mentions"}));
   LocalPlanInput input;
   ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.ReadText(
       request, "message", "", {.max_bytes = kMaxPlanMessageBytes}, &input.message));
@@ -36,6 +37,7 @@ Result<LocalPlanInput> InputFromJson(const json& request) {
   ENSEMBLE_RETURN_IF_ERROR(
       kPlanRequest.ReadText(request, "timeZone", "",
                             {.required = false, .max_bytes = kMaxTimeZoneBytes}, &input.time_zone));
+  ENSEMBLE_RETURN_IF_ERROR(ReadLocalMentions(request, &input.mentions));
   auto calls = request.find("calls");
   if (calls == request.end()) return input;
   if (!calls->is_array()) return kPlanRequest.Invalid("calls must be an array");
@@ -73,6 +75,30 @@ json StepToJson(const LocalPlanStep& step) {
 }
 
 }  // namespace
+
+Status ReadLocalMentions(const json& request, std::vector<LocalMention>* out) {
+  auto mentions = request.find("mentions");
+  if (mentions == request.end()) return Status::Ok();
+  if (!mentions->is_array()) return kPlanRequest.Invalid("mentions must be an array");
+  if (mentions->size() > kMaxLocalMentions) {
+    return kPlanRequest.Invalid("mentions has more than " + std::to_string(kMaxLocalMentions) +
+                                " items");
+  }
+  constexpr text::TextRule kField{.allow_empty = false, .max_bytes = kMaxMentionFieldBytes};
+  std::vector<LocalMention> read;
+  for (std::size_t i = 0; i < mentions->size(); ++i) {
+    const json& m = (*mentions)[i];
+    const std::string where = "mentions[" + std::to_string(i) + "]";
+    ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.CheckKnownKeys(m, where, {"kind", "id", "label"}));
+    LocalMention mention;
+    ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.ReadText(m, "kind", where, kField, &mention.kind));
+    ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.ReadText(m, "id", where, kField, &mention.id));
+    ENSEMBLE_RETURN_IF_ERROR(kPlanRequest.ReadText(m, "label", where, kField, &mention.label));
+    read.push_back(std::move(mention));
+  }
+  *out = std::move(read);
+  return Status::Ok();
+}
 
 Result<json> PlanLocallyJson(const json& request) {
   ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanInput input, InputFromJson(request));

@@ -528,6 +528,12 @@ LocalRequest Change(Span target, std::string_view status, LocalIntent intent) {
     Span rest = target;
     if (!EatAny(rest, {"the", "my"}).empty() && !rest.empty()) target = rest;
   }
+  // "@Renew passport": a mention typed or picked from the dock's @-menu
+  // names the task by its title; the "@" is not part of it.
+  if (!target.empty() && target.t->low[target.b] == '@') {
+    ++target.b;
+    TrimSpaces(target);
+  }
   // The lookup's query keeps the person's words as written.
   const std::string title = CleanTitle(target, false);
   std::string low(title);

@@ -18,6 +18,8 @@
 //             "X is done", "check off X".
 //   move      "move X to Doing / Done / Todo", "mark X in progress",
 //             "set X to doing", "I'm working on X", "reopen X".
+// A title may be written as a mention, "@Renew passport" (the dock's @-menu
+// puts it in the text so): the "@" is not part of the title.
 // Status words are the tasks playbook's: done (complete, completed,
 // finished), doing (in progress, started), todo (to do, to-do, open).
 //

@@ -64,9 +64,11 @@ void Process(const tools::ToolRegistry& registry, tools::ToolContext& ctx, Local
 
 LocalTurnLoop::LocalTurnLoop(const tools::ToolRegistry& registry, std::string message,
                              WritePolicy policy, std::function<bool(const tools::ToolDef&)> allowed,
-                             std::string today, std::string time_zone)
+                             std::string today, std::string time_zone,
+                             std::vector<LocalMention> mentions)
     : registry_(registry), policy_(policy), allowed_(std::move(allowed)) {
   input_.message = std::move(message);
+  input_.mentions = std::move(mentions);
   input_.today = std::move(today);
   input_.time_zone = std::move(time_zone);
 }
@@ -136,7 +138,7 @@ Result<LocalTurnResult> RunLocalTurn(const tools::ToolRegistry& registry, tools:
   LocalTurnLoop loop(
       registry, request.message, request.policy,
       [&request](const tools::ToolDef& def) { return AreaAllowed(request, def); }, ctx.today,
-      ctx.time_zone);
+      ctx.time_zone, request.mentions);
   LocalTurnResult out;
   while (true) {
     ENSEMBLE_ASSIGN_OR_RETURN(LocalTurnLoop::Step step, loop.Next());
@@ -225,10 +227,11 @@ Result<json> RunLocalTurnJson(const tools::ToolRegistry& registry, tools::ToolCo
                               const json& request) {
   ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.CheckKnownKeys(
       request, "the request",
-      {"spaceId", "today", "timeZone", "message", "policy", "allowedWriteAreas"}));
+      {"spaceId", "today", "timeZone", "message", "policy", "allowedWriteAreas", "mentions"}));
   ENSEMBLE_RETURN_IF_ERROR(ReadContext(request, ctx));
   LocalTurnRequest turn;
   ENSEMBLE_RETURN_IF_ERROR(kLocalTurnFields.ReadText(request, "message", "", {}, &turn.message));
+  ENSEMBLE_RETURN_IF_ERROR(ReadLocalMentions(request, &turn.mentions));
   if (request.contains("policy")) {
     std::optional<WritePolicy> policy = request["policy"].is_string()
                                             ? ParseWritePolicy(request["policy"].get<std::string>())

@@ -35,6 +35,7 @@ struct LocalTurnRequest {
   WritePolicy policy = WritePolicy::kImmediate;
   // The write areas the person allows; nullopt: every area.
   std::optional<std::vector<std::string>> allowed_write_areas;
+  std::vector<LocalMention> mentions;  // The message's @-menu picks.
 };
 
 struct LocalTurnCall {
@@ -84,7 +85,7 @@ class LocalTurnLoop {
   // this tool (false: a write area turned off).
   LocalTurnLoop(const tools::ToolRegistry& registry, std::string message, WritePolicy policy,
                 std::function<bool(const tools::ToolDef&)> allowed, std::string today,
-                std::string time_zone);
+                std::string time_zone, std::vector<LocalMention> mentions = {});
 
   // The next step, once every call of the last one was reported: the final
   // reply (the planner's, or WaitingForApplyText when writes were held) or
@@ -135,9 +136,9 @@ nlohmann::json LocalCallJson(const LocalTurnCall& call);
 // read {"spaceId", "today": "YYYY-MM-DD", "timeZone"?} into `ctx` first.
 // RunLocalTurnJson also reads {"message", "policy"?: "immediate" |
 // "preview" | "needs-me", "allowedWriteAreas"?: [area]} and answers
-// LocalTurnJson; ApplyLocalCallsJson reads {"calls": [{"id", "name",
-// "input"}]} (a turn's held calls) and answers {"calls": [...]}. An unknown
-// key or a missing or mistyped one is INVALID_ARGUMENT, before anything runs.
+// LocalTurnJson (and "mentions"?, as PlanLocallyJson reads them); ApplyLocalCallsJson reads
+// {"calls": [{"id", "name", "input"}]} (a turn's held calls) and answers {"calls": [...]}. An
+// unknown key or a missing or mistyped one is INVALID_ARGUMENT, before anything runs.
 Result<nlohmann::json> RunLocalTurnJson(const tools::ToolRegistry& registry,
                                         tools::ToolContext& ctx, const nlohmann::json& request);
 Result<nlohmann::json> ApplyLocalCallsJson(const tools::ToolRegistry& registry,

@@ -78,7 +78,75 @@ export const isRead = (name) => kReadVerbs.test(name);
 const kIcons = [[/task/, '☑'], [/board|card/, '▦'], [/page|note/, '▤'], [/people|person/, '☺'],
                 [/project|deliverable/, '◆'], [/setting/, '⚙']];
 const iconFor = (name) => kIcons.find(([re]) => re.test(name))?.[1] ?? '•';
-const toolWords = (name) => name.replace(/^hub_/, '').replaceAll('_', ' ');
+
+// ---- A tool row in words ("Found 3 tasks due this week"), never a tool name. ----
+// Each family's action (to do / doing / done) and the thing its name acts on;
+// the raw name stays in the row's tooltip.
+const kFamilies = [
+  [/^(list|find|search|get|read|how_to|weekly)/, ['look up', 'Looking up', 'Looked up']],
+  [/^(create|add|draft|new)/, ['add', 'Adding', 'Added']],
+  [/^(delete|trash|remove)/, ['move to Trash', 'Moving to Trash', 'Moved to Trash']],
+  [/^(restore|untrash)/, ['restore', 'Restoring', 'Restored']],
+  [/^(complete|finish)/, ['complete', 'Completing', 'Completed']],
+  [/^(move|reorder)/, ['move', 'Moving', 'Moved']],
+  [/^(update|set|edit|rename|change|assign|apply)/, ['update', 'Updating', 'Updated']],
+  [/^(send|share|invite)/, ['send', 'Sending', 'Sent']],
+];
+const kNouns = {due: 'what is due', surface: 'the open view', recap: 'the week', to: 'how to'};
+
+function family(name) {
+  const rest = name.replace(/^(hub|apps)_/, '');
+  const verb = kFamilies.find(([re]) => re.test(rest));
+  const nounWords = rest.split('_').slice(verb ? 1 : 0)
+    .filter((w) => !['weekly', 'how'].includes(w)).map((w) => kNouns[w] ?? w);
+  return {verbs: verb?.[1] ?? ['do a step', 'Working on a step', 'Finished a step'],
+          noun: nounWords.join(' ')};
+}
+
+// The records a call names, by title: its input's title(s), or ids known here.
+function namedInInput(input) {
+  if (!input || typeof input !== 'object') return [];
+  const out = [];
+  const known = (id) => [state.tasks, ...Object.values(state.records)].flat()
+    .find((r) => r.id === id);
+  const visit = (v, key) => {
+    if (out.length >= 3) return;
+    if (typeof v === 'string') {
+      if (['title', 'name'].includes(key) && v.trim()) out.push(v.trim());
+      else if (/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(v) && /^(id|ids|\w*Id)$/.test(key ?? '')) {
+        const r = known(v);
+        if (r) out.push(recordTitle(r));
+      }
+    } else if (Array.isArray(v)) {
+      for (const x of v) visit(x, key);
+    } else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) visit(x, k);
+    }
+  };
+  visit(input);
+  return [...new Set(out)];
+}
+
+const quoted = (titles) => titles.map((t) => `\u201C${t}\u201D`).join(', ');
+
+// The sentence a row shows for a call, as it stands.
+export function toolSentence(call) {
+  const r = call.receipt ?? {};
+  const {verbs: [todo, doing, done], noun} = family(call.name);
+  const named = namedInInput(call.input);
+  const what = named.length && !/^(look up)/.test(todo) ? quoted(named) : noun;
+  if (r.state === 'failed') return `Couldn't ${todo}${what ? ` ${what}` : ''}`;
+  if (r.state === 'proposed') return r.summary || 'Waiting for Apply';
+  if (r.summary) {
+    // "Found 3 tasks due this week: “A”, “B”, “C”." reads as its head; the
+    // titles are in the row's details.
+    const head = /^(.*?): \u201C/.exec(r.summary);
+    return head && (isRead(call.name) || r.summary.length > 60) ? head[1]
+                                                                : r.summary.replace(/\.$/, '');
+  }
+  if (!r.state) return call.status ?? `${doing}${what ? ` ${what}` : ''}\u2026`;
+  return `${done}${what ? ` ${what}` : ''}`;
+}
 
 // "8 steps · 1 change · 1 failed"
 export function foldLine(calls) {
@@ -113,21 +181,20 @@ function inputLines(input) {
 function callRow(call) {
   const r = call.receipt ?? {};
   const failed = r.state === 'failed';
-  const text = failed ? `Could not ${toolWords(call.name)}`
-             : r.summary ?? call.status ?? (r.state === 'proposed' ? 'Waiting for Apply'
-                                                                   : `${toolWords(call.name)}…`);
+  const text = toolSentence(call);
   const mark = r.undone ? 'Undone' : ['succeeded', 'applied'].includes(r.state) && !isRead(call.name)
     ? 'Applied' : null;
-  // A click opens the call: its tool's name and its input.
+  // A click opens the call: what it found or did in full, and its input.
+  const full = r.summary && r.summary !== text ? r.summary : null;
   return h('li', {class: 'tool-row', dataset: {testid: 'tool-row', state: r.state ?? 'running',
                                               name: call.name}},
     h('details', {},
-      h('summary', {},
+      h('summary', {title: call.name},
         h('span', {class: 'tool-icon', 'aria-hidden': 'true'}, iconFor(call.name)), ' ',
-        h('span', {class: 'tool-text'}, text),
+        h('span', {class: 'tool-text', dataset: {testid: 'tool-text'}}, text),
         mark ? h('span', {class: 'mark'}, ` ${mark}`) : null),
+      full ? h('p', {class: 'tool-full'}, full) : null,
       h('dl', {class: 'tool-input'},
-        h('dt', {}, 'Tool'), h('dd', {}, call.name),
         inputLines(call.input).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]))),
     failed ? h('span', {class: 'tool-error'}, r.error?.message ?? 'failed') : null);
 }

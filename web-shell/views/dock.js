@@ -3,14 +3,17 @@
 // frames (turn, refs, text, tool, proposal, done, error). Held writes sit in
 // a dashed card with Apply and Apply all (POST /api/assistant/apply); applied
 // ones, and writes that ran at once, get Undo (/api/assistant/undo) and then
-// Redo.
+// Redo. The last history of each chat is kept on this device, so the dock
+// shows it offline too; Recent chats (dock-chats.js) opens and deletes chats.
 
 import {rpc} from '../rpc.js';
 import {state, subscribe} from '../state.js';
 import {byTestId, h, rememberAssistantSettings, requestJson, savedAssistantSettings, today} from '../util.js';
+import {initChats, refreshChats} from './dock-chats.js';
 import {formatReply, toolRows} from './dock-render.js';
 import {MentionMenu} from './mentions.js';
-import {queueExchange, queuedExchanges, uploadExchanges} from './offline-exchanges.js';
+import {forgetHistory, keepHistory, keptHistory, queueExchange, queuedExchanges,
+        uploadExchanges} from './offline-exchanges.js';
 
 const el = {
   log: byTestId('dock-log'),
@@ -29,6 +32,19 @@ let loadedFor = null;  // The space whose conversation the log shows.
 let live = null;  // The reply streaming now.
 
 const storageKey = () => `ensemble-conversation:${state.space}`;
+
+// Reads the chat's messages from the server and keeps them here.
+async function fetchHistory(id) {
+  const res = await api(`/api/assistant/conversations/${id}/messages`);
+  const {messages = []} = await res.json();
+  keepHistory(id, messages);
+  return messages;
+}
+
+function refreshKept() {
+  const id = conversationId;
+  if (id && state.sync?.online !== false) fetchHistory(id).catch(() => {});
+}
 
 class HttpError extends Error {
   constructor(status, code, message) {
@@ -253,9 +269,17 @@ function localReceipt(c) {
     : {callId: c.id, outcome: 'failed', error: {message: c.text ?? ''}};
 }
 
-async function sendLocally(reply, text) {
+// The @-menu's picks as the planner reads them (an id is an exact key).
+function plannerMentions(mentions = []) {
+  return mentions.filter((m) => [m?.kind, m?.id, m?.label].every((x) => typeof x === 'string' && x))
+    .slice(0, 20).map(({kind, id, label}) => ({kind, id, label}));
+}
+
+async function sendLocally(reply, text, mentions) {
   const saved = savedAssistantSettings();
   const request = {message: text, spaceId: reply.spaceId, today: today()};
+  const picked = plannerMentions(mentions);
+  if (picked.length) request.mentions = picked;
   if (saved.writePolicy) request.policy = saved.writePolicy;
   if (Array.isArray(saved.allowedWriteAreas)) request.allowedWriteAreas = saved.allowedWriteAreas;
   if (saved.timeZone) request.timeZone = saved.timeZone;
@@ -355,11 +379,21 @@ async function readFrames(res, fn) {
   }
 }
 
-async function ensureConversation(fresh = false) {
+// A chat is named by its first message, so Recent chats tell them apart.
+const kTitleChars = 60;
+const titleFrom = (text) => {
+  const line = (text ?? '').replace(/\s+/g, ' ').trim();
+  return line.length > kTitleChars ? `${line.slice(0, kTitleChars - 1)}…` : line;
+};
+
+async function ensureConversation(fresh = false, firstText = '') {
   if (conversationId && !fresh) return conversationId;
-  const res = await api('/api/assistant/conversations', {method: 'POST', body: {spaceId: state.space}});
+  const body = {spaceId: state.space};
+  if (titleFrom(firstText)) body.title = titleFrom(firstText);
+  const res = await api('/api/assistant/conversations', {method: 'POST', body});
   conversationId = (await res.json()).id;
   localStorage.setItem(storageKey(), conversationId);
+  refreshChats();
   return conversationId;
 }
 
@@ -383,26 +417,27 @@ async function send(text, mentions) {
   const body = {text, mentions, surface: surface()};
   try {
     if (state.sync?.online === false) {
-      await sendLocally(reply, text);
+      await sendLocally(reply, text, mentions);
     } else {
       let res;
       try {
-        res = await api(`/api/assistant/conversations/${await ensureConversation()}/messages`,
+        res = await api(`/api/assistant/conversations/${await ensureConversation(false, text)}/messages`,
                         {method: 'POST', body});
       } catch (e) {
         if (e.status !== 404) throw e;
         // The conversation is gone (deleted elsewhere): start a new one.
-        res = await api(`/api/assistant/conversations/${await ensureConversation(true)}/messages`,
+        res = await api(`/api/assistant/conversations/${await ensureConversation(true, text)}/messages`,
                         {method: 'POST', body});
       }
       await readFrames(res, (event, data) => {
         onFrame(reply, event, data);
         scrollDown();
       });
+      refreshKept();
     }
   } catch (e) {
     if (e.code === 'OFFLINE') {
-      await sendLocally(reply, text).catch((local) => reply.fail(local.message));
+      await sendLocally(reply, text, mentions).catch((local) => reply.fail(local.message));
     } else {
       reply.fail(e.message);
     }
@@ -496,28 +531,37 @@ function showQueued(x) {
 // Sends what was answered offline to the conversation, when the server is there.
 function uploadOffline() {
   if (state.sync?.online === false || live || !queuedExchanges(state.space).length) return;
-  uploadExchanges(state.space, ensureConversation, api).catch((e) => {
+  uploadExchanges(state.space, ensureConversation, api).then(refreshKept, (e) => {
     console.warn('ensemble: the offline exchanges wait for the next try', e);
   });
 }
 
+let loads = 0;  // The latest loadHistory wins.
+
 async function loadHistory() {
+  const token = ++loads;
   const space = state.space;
   loadedFor = space;
   conversationId = localStorage.getItem(storageKey());
   el.log.replaceChildren();
   if (conversationId) {
+    const id = conversationId;
+    let messages = null;
     try {
-      const res = await api(`/api/assistant/conversations/${conversationId}/messages`);
-      const {messages = []} = await res.json();
-      if (loadedFor !== space) return;  // Another space was opened meanwhile.
-      for (const m of messages) showMessage(m);
+      messages = await fetchHistory(id);
     } catch (e) {
       if (e.status === 404) {
-        conversationId = null;
+        forgetHistory(id);
+        if (conversationId === id) conversationId = null;
         localStorage.removeItem(storageKey());
+      } else {
+        // Out of reach: what this device kept of it.
+        messages = keptHistory(id);
       }
     }
+    if (token !== loads) return;  // Another chat or space opened meanwhile.
+    el.log.replaceChildren();
+    for (const m of messages ?? []) showMessage(m);
   }
   for (const x of queuedExchanges(space)) showQueued(x);
   scrollDown();
@@ -533,6 +577,15 @@ async function mentionsToSend(text) {
   } catch {
     return mentions;
   }
+}
+
+function startOver() {
+  ++loads;
+  localStorage.removeItem(storageKey());
+  conversationId = null;
+  loadedFor = state.space;
+  el.log.replaceChildren();
+  for (const x of queuedExchanges(state.space)) showQueued(x);
 }
 
 export function init(c) {
@@ -563,10 +616,23 @@ export function init(c) {
     if (live?.turnId) api(`/api/assistant/turns/${live.turnId}/stop`, {method: 'POST', body: {}}).catch(() => {});
   });
   el.newChat.addEventListener('click', () => {
-    localStorage.removeItem(storageKey());
-    conversationId = null;
-    el.log.replaceChildren();
+    startOver();
     el.input.focus();
+  });
+  initChats({
+    api,
+    currentId: () => conversationId,
+    open: (id) => {
+      if (live) return;
+      localStorage.setItem(storageKey(), id);
+      loadHistory();
+      el.input.focus();
+    },
+    deleted: (id) => {
+      forgetHistory(id);
+      // The open chat starts over when it is the one deleted (spec 000 §3).
+      if (id === conversationId && !live) startOver();
+    },
   });
   // Record links open the record in its view.
   el.log.addEventListener('click', (e) => {
@@ -576,7 +642,10 @@ export function init(c) {
     ctx.openRecord(link.dataset.kind, link.dataset.id);
   });
   subscribe((what) => {
-    if (what === 'space' && loadedFor !== state.space && !live) loadHistory();
+    if (what === 'space' && loadedFor !== state.space && !live) {
+      loadHistory();
+      refreshChats();
+    }
     if (what === 'sync' && state.sync?.online) uploadOffline();
   });
   loadHistory();

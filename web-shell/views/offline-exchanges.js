@@ -3,6 +3,7 @@
 // /api/assistant/conversations/:id/exchanges, core/assistant/offline_exchanges.h),
 // so the conversation keeps the exchange and the model later sees it. The
 // exchange's id makes the upload safe to repeat: a retry saves nothing twice.
+// Each chat's last history is kept here too, so the dock shows it offline.
 
 import {rpc} from '../rpc.js';
 import {oneAtATime} from '../util.js';
@@ -79,3 +80,30 @@ export const uploadExchanges = oneAtATime(async (spaceId, conversation, api) => 
     keep(spaceId, queuedExchanges(spaceId).filter((x) => !sent.has(x.id)));
   }
 });
+
+// ---- The last history of each chat, for the dock offline. ----
+// localStorage, as the exchanges are: the worker's replica holds synced
+// records, and a chat is the person's own, not a synced kind.
+const kKeptMessages = 40;
+const historyKey = (id) => `ensemble-chat-history:${id}`;
+
+export function keptHistory(id) {
+  try {
+    const list = JSON.parse(localStorage.getItem(historyKey(id)));
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return [];
+  }
+}
+
+export function keepHistory(id, messages) {
+  try {
+    localStorage.setItem(historyKey(id), JSON.stringify(messages.slice(-kKeptMessages)));
+  } catch {
+    // Storage full: the dock still shows the chat online.
+  }
+}
+
+export function forgetHistory(id) {
+  localStorage.removeItem(historyKey(id));
+}

@@ -293,6 +293,63 @@ TEST(LocalPlanner, NoMatchOrAlreadyDoneSaysSo) {
             "I couldn't find a task called \u201CDraft brief\u201D.");
 }
 
+TEST(LocalPlanner, ATypedAtTitleNamesTheTaskWithoutTheAt) {
+  EXPECT_EQ(FirstCall("mark @Renew passport as done"), Lookup("Renew passport"));
+  EXPECT_EQ(FirstCall("move @Renew passport to doing"), Lookup("Renew passport"));
+  const json row = {{"id", kId1}, {"title", "Renew passport"}, {"status", "todo"}};
+  LocalPlanStep step = Step("mark @Renew passport as done", {Found({row})});
+  ASSERT_EQ(step.calls.size(), 1u);
+  EXPECT_EQ(step.calls[0].args["id"], kId1);
+  EXPECT_EQ(Step("mark @Renew passport as done", {Found(json::array())}).reply,
+            "I couldn't find a task called \u201CRenew passport\u201D.");
+}
+
+TEST(LocalPlanner, AMentionPicksItsTaskByIdAmongSameNamedOnes) {
+  const json twins = {{{"id", kId1}, {"title", "Renew passport"}, {"status", "todo"}},
+                      {{"id", kId2}, {"title", "Renew passport"}, {"status", "todo"}}};
+  LocalPlanInput input{"mark @Renew passport as done", kToday, "", {Found(twins)}};
+  // Without the mention two tasks match, so it asks which.
+  Result<LocalPlanStep> asks = PlanLocalStep(input);
+  ASSERT_TRUE(asks.ok());
+  EXPECT_TRUE(asks->final);
+  EXPECT_NE(asks->reply.find("Choices:"), std::string::npos);
+
+  input.mentions = {{"task", kId2, "Renew passport"}};
+  Result<LocalPlanStep> picked = PlanLocalStep(input);
+  ASSERT_TRUE(picked.ok()) << picked.status().ToString();
+  ASSERT_EQ(picked->calls.size(), 1u);
+  EXPECT_EQ(picked->calls[0].name, "hub_update_task");
+  EXPECT_EQ(picked->calls[0].args["id"], kId2);
+  EXPECT_EQ(picked->calls[0].args["fields"]["status"], "done");
+
+  // A mention of another kind, or another label, is not this task.
+  input.mentions = {{"page", kId2, "Renew passport"}, {"task", kId1, "Passport photo"}};
+  EXPECT_TRUE(PlanLocalStep(input)->final);
+}
+
+TEST(LocalPlanner, JsonEdgeReadsMentions) {
+  const json rows = {{{"id", kId1}, {"title", "Renew passport"}, {"status", "todo"}},
+                     {{"id", kId2}, {"title", "Renew passport"}, {"status", "todo"}}};
+  const json call = {{"name", "hub_list_tasks"},
+                     {"args", Lookup("Renew passport")["hub_list_tasks"]},
+                     {"result", {{"tasks", rows}}}};
+  Result<json> ok = PlanLocallyJson(
+      {{"message", "mark @Renew passport as done"},
+       {"today", kToday},
+       {"calls", {call}},
+       {"mentions", {{{"kind", "task"}, {"id", kId1}, {"label", "Renew passport"}}}}});
+  ASSERT_TRUE(ok.ok()) << ok.status().ToString();
+  EXPECT_EQ((*ok)["calls"][0]["args"]["id"], kId1);
+  for (const json& bad : {json("x"), json({{{"kind", "task"}, {"id", kId1}}}),
+                          json({{{"kind", "task"}, {"id", ""}, {"label", "x"}}}),
+                          json({{{"kind", "task"}, {"id", kId1}, {"label", "x"}, {"nope", 1}}})}) {
+    SCOPED_TRACE(bad.dump());
+    EXPECT_EQ(
+        PlanLocallyJson({{"message", "x"}, {"today", kToday}, {"mentions", bad}}).status().code(),
+        codes::kInvalidArgument);
+  }
+}
+
 TEST(LocalPlanner, RepliesFromResultsWithTitlesNeverIds) {
   const json args = {{"tasks", {{{"title", "Draft brief"}}, {{"title", "Call Mira"}}}}};
   const json result = {
