@@ -5,13 +5,19 @@
 // task does not rebuild thousands of rows or steal focus from an edit. The
 // first render of a long list is one innerHTML assignment (the parser builds
 // nodes far faster than script does); events are delegated to the list.
+// Which rows show, in what order, under which heading, and the Completed
+// section are task-list-filters.js's.
 
 import {rpc} from '../rpc.js';
 import {refresh, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {
-  byTestId, escapeHtml, formatDate, h, isOverdue, kPriorities, kStatuses, priorityLabel,
-  splitLabels, statusLabel,
+  clearFilters, flash, initControls, isListed, layOut, linger, noteAdded, renderControls,
+  revealAddedRow, showCompleted,
+} from './task-list-filters.js';
+import {closeDetail, openDetail} from './task-detail.js';
+import {
+  byTestId, escapeHtml, formatDate, isOverdue, kStatuses, priorityLabel, statusLabel,
 } from '../util.js';
 
 const el = {
@@ -24,7 +30,7 @@ const el = {
   empty: byTestId('empty-state'),
   loading: byTestId('loading'),
   filter: byTestId('task-filter'),
-  filterCount: byTestId('task-filter-count'),
+  doneList: byTestId('task-list-done'),
 };
 
 const rows = new Map();
@@ -104,18 +110,24 @@ function patchRow(row, task) {
   row.meta.innerHTML = metaHtml(task);
 }
 
+// The space's tasks as last rendered (oldest first), for laying the rows
+// out again when a filter changes.
+let lastTasks = [];
+
 export function render() {
   const tasks = spaceTasks();
+  lastTasks = tasks;
+  renderControls(tasks);
   if (rows.size === 0) {
-    el.list.innerHTML = tasks.map(rowHtml).join('');
-    let li = el.list.firstElementChild;
-    for (const task of tasks) {
-      rows.set(task.id, rowFromElement(li, task));
-      li = li.nextElementSibling;
-    }
+    // Done tasks start in the Completed list; layOut then orders both.
+    const done = (t) => t.status === 'done';
+    el.list.innerHTML = tasks.filter((t) => !done(t)).map(rowHtml).join('');
+    el.doneList.innerHTML = tasks.filter(done).map(rowHtml).join('');
+    const built = new Map();
+    for (const li of [...el.list.children, ...el.doneList.children]) built.set(li.dataset.id, li);
+    for (const task of tasks) rows.set(task.id, rowFromElement(built.get(task.id), task));
   } else {
     const seen = new Set();
-    let cursor = el.list.firstElementChild;
     for (const task of tasks) {
       seen.add(task.id);
       let row = rows.get(task.id);
@@ -125,11 +137,7 @@ export function render() {
         row = createRow(task);
         rows.set(task.id, row);
       }
-      if (cursor === row.li) {
-        cursor = cursor.nextElementSibling;
-      } else {
-        el.list.insertBefore(row.li, cursor);
-      }
+      if (!row.li.isConnected) el.list.append(row.li);  // layOut puts it in place.
     }
     for (const [id, row] of rows) {
       if (!seen.has(id)) {
@@ -139,23 +147,19 @@ export function render() {
     }
   }
   applyFilter();
+  revealAdded();
   if (state.readError) showFormError(state.readError);
   el.empty.hidden = tasks.length > 0 || !listedOnce();
   el.loading.hidden = listedOnce() || state.db.state === 'blocked' || state.db.state === 'failed';
   renderUsable();
 }
 
-// The filter box: rows whose title holds the typed text (any case) stay.
+// The filter box and controls (task-list-filters.js) place and hide rows.
 function applyFilter() {
-  const wanted = el.filter.value.trim().toLocaleLowerCase();
-  let shown = 0;
-  for (const row of rows.values()) {
-    row.li.hidden = Boolean(wanted) && !row.task.title.toLocaleLowerCase().includes(wanted);
-    if (!row.li.hidden) ++shown;
-  }
-  const text = wanted ? `${shown} of ${rows.size} shown` : '';
-  if (el.filterCount.textContent !== text) el.filterCount.textContent = text;
+  layOut(lastTasks, rows);
 }
+
+const revealAdded = () => revealAddedRow(rows);
 
 // Puts the caret in the filter box (the / and Ctrl-K shortcuts).
 export function focusFilter() {
@@ -189,9 +193,13 @@ function renderUsable() {
 export function open(id) {
   const row = rows.get(id);
   if (!row) return;
+  if (!isListed(row)) {
+    clearFilters();
+    applyFilter();
+  }
+  showCompleted(row);
   row.li.scrollIntoView({block: 'center'});
-  row.li.classList.add('flash');
-  setTimeout(() => row.li.classList.remove('flash'), 1500);
+  flash(row);
   if (!row.editor) toggleEditor(row);
   row.details.focus();
 }
@@ -242,73 +250,27 @@ function startEditing(id) {
   input.addEventListener('blur', () => finish(true, false));
 }
 
-// The details editor: only the fields the person changed are sent, each
-// based on the value the editor opened with, so a change made elsewhere
-// meanwhile to another field is kept (not sent back as it was) and one to
-// the same field is a conflict, not an overwrite.
+// The details editor (task-detail.js) opens under the row; it sends only
+// the fields the person changed, each with the value it opened with.
 function toggleEditor(row) {
   if (row.editor) {
-    row.editor.remove();
+    closeDetail(row.editor);
     row.editor = null;
     row.details.setAttribute('aria-expanded', 'false');
     return;
   }
-  const t = row.task;
-  const opened = detailsOf(t);
-  const id = (name) => `task-${t.id}-${name}`;
-  const priority = h('select', {id: id('priority'), dataset: {testid: 'task-priority-input'}},
-                     kPriorities.map((p) => h('option', {value: p.value}, p.label)));
-  priority.value = opened.priority;
-  const due = h('input', {id: id('due'), type: 'date', value: opened.due ?? '',
-                          dataset: {testid: 'task-due-input'}});
-  const labels = h('input', {id: id('labels'), value: opened.labels.join(', '),
-                             placeholder: 'e.g. waiting-on, home', dataset: {testid: 'task-labels-input'}});
-  const description = h('textarea', {id: id('description'), rows: 3, maxLength: 10000,
-                                     dataset: {testid: 'task-description-input'}});
-  description.value = opened.description;
-  const field = (input, label) => h('div', {class: 'field'}, h('label', {for: input.id}, label), input);
-  const form = h('form', {class: 'task-editor', dataset: {testid: 'task-editor'}},
-    field(due, 'Due'), field(priority, 'Priority'), field(labels, 'Labels (comma separated)'),
-    field(description, 'Description'),
-    h('div', {class: 'editor-actions'},
-      h('button', {type: 'submit', class: 'primary', dataset: {testid: 'task-save'}}, 'Save'),
-      h('button', {type: 'button', dataset: {testid: 'task-delete'},
-                   onclick: () => deleteTask(row.task)}, 'Move to Trash')));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const next = {due: due.value || null, priority: priority.value, labels: splitLabels(labels.value),
-                  description: description.value};
-    const fields = {};
-    const base = {};
-    for (const [k, v] of Object.entries(next)) {
-      if (JSON.stringify(opened[k]) === JSON.stringify(v)) continue;
-      fields[k] = v;
-      base[k] = opened[k];
-    }
-    if (Object.keys(fields).length) {
-      const error = await updateTask(row.task, fields, base);
-      if (error?.code === 'SAVE_CONFLICT') {
-        // The editor stays open with what was typed; saving again keeps it
-        // over the other change, knowingly.
-        Object.assign(opened, pick(detailsOf(row.task), Object.keys(fields)));
-        showFormError(`${row.task.title} was changed elsewhere while you edited it: ` +
-                      'Save again to keep yours, or Escape to keep theirs.');
-        return;
-      }
-      if (error) return;
-    }
-    if (row.editor !== form) return;
-    toggleEditor(row);
-    row.details.focus();
-  });
-  form.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') {
+  const editor = openDetail(row, {
+    save: updateTask,
+    remove: () => deleteTask(row.task),
+    error: showFormError,
+    close: () => {
+      if (row.editor !== editor) return;
       toggleEditor(row);
       row.details.focus();
-    }
+    },
   });
-  row.editor = form;
-  row.li.append(form);
+  row.editor = editor;
+  row.li.append(editor);
   row.details.setAttribute('aria-expanded', 'true');
 }
 
@@ -316,11 +278,6 @@ export function showFormError(text) {
   el.formError.textContent = text;
   el.formError.hidden = !text;
 }
-
-// The details the editor edits, with the defaults a task without them has.
-const detailsOf = (task) => ({due: task.due ?? null, priority: task.priority ?? 'none',
-                              labels: task.labels ?? [], description: task.description ?? ''});
-const pick = (object, keys) => Object.fromEntries(keys.map((k) => [k, object[k]]));
 
 // Saves a change to `task`; answers the error when it was not saved.
 export async function updateTask(task, fields, base) {
@@ -357,26 +314,27 @@ export async function advanceStatus(task) {
 }
 
 export function init() {
-  el.filter.addEventListener('input', applyFilter);
-  el.filter.addEventListener('keydown', (e) => {
-    if (e.key !== 'Escape') return;
-    e.preventDefault();
-    el.filter.value = '';
+  initControls(() => {
     applyFilter();
-  });
+    revealAdded();  // A task added but hidden may show now.
+  }, () => el.title.focus());
 
-  el.list.addEventListener('click', (event) => {
+  // Rows are in the open list or the Completed one.
+  const onRowClick = (event) => {
     const button = event.target.closest('button');
     const row = button && rowOf(button);
     if (!row || button.closest('.task-editor')) return;
     if (button.classList.contains('status')) {
+      linger(row);
       advanceStatus(row.task);
     } else if (button.classList.contains('title')) {
       startEditing(row.task.id);
     } else if (button.classList.contains('details')) {
       toggleEditor(row);
     }
-  });
+  };
+  el.list.addEventListener('click', onRowClick);
+  el.doneList.addEventListener('click', onRowClick);
 
   el.form.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -389,7 +347,9 @@ export function init() {
     showFormError('');
     el.addButton.disabled = true;
     try {
-      await rpc('createTask', {title, due: el.due.value || null, spaceId: state.space});
+      const {id} = await rpc('createTask', {title, due: el.due.value || null, spaceId: state.space});
+      noteAdded(id);
+      revealAdded();
       el.form.reset();
       el.title.focus();
     } catch (e) {

@@ -1,0 +1,237 @@
+// The task list's filters, sort, grouping and Completed section (issue
+// 28): each filter narrows the list, sorting and grouping order it, done
+// work goes to a collapsed Completed section, a new task says where it went
+// (or that the filters hide it), and the filters survive a reload.
+
+import assert from 'node:assert/strict';
+import {after, before, test} from 'node:test';
+
+import {
+  addTask, byTestId, expectText, pushAsOtherDevice, screenshot, seriousAxeViolations, startApp,
+  synced,
+} from './app_harness.mjs';
+
+let app;
+
+// Dates around today in this machine's time zone (the browser's too).
+function day(offset) {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+const kGarden = '01JB0000000000000000000P01';
+const kHouse = '01JB0000000000000000000P02';
+const kAna = '01JB0000000000000000000R01';
+const task = (n, title, fields) => ({name: 'task.create', args: {
+  id: `01JB0000000000000000000T0${n}`, spaceId: 'personal', title, ...fields}});
+
+before(async () => {
+  app = await startApp();
+  const results = await pushAsOtherDevice(app.server, [
+    {name: 'project.create', args: {id: kGarden, spaceId: 'personal', title: 'Garden'}},
+    {name: 'project.create', args: {id: kHouse, spaceId: 'personal', title: 'House'}},
+    {name: 'person.create', args: {id: kAna, spaceId: 'personal', name: 'Ana Lima'}},
+    task(1, 'Prune the roses', {due: day(-2), project: kGarden, people: [kAna], labels: ['outside'],
+                                priority: 'high'}),
+    task(2, 'Fix the gate', {due: day(0), project: kHouse, status: 'doing', priority: 'urgent'}),
+    task(3, 'Paint the fence', {due: day(3), labels: ['outside'], priority: 'low'}),
+    task(4, 'Buy seeds', {}),
+    task(5, 'Sweep the porch', {status: 'done'}),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), Array(8).fill('applied'));
+  await app.page.click(byTestId('nav-tasks'));
+  await app.page.locator(byTestId('task-row'), {hasText: 'Buy seeds'}).waitFor();
+  // The project and person choices arrive with their records.
+  await app.page.locator(`${byTestId('task-filter-person')} option`, {hasText: 'Ana Lima'})
+    .waitFor({state: 'attached'});
+});
+
+after(async () => {
+  await app?.close();
+});
+
+// Titles of the rows the open list shows, top to bottom.
+const shownTitles = () => app.page.evaluate(() =>
+  [...document.querySelectorAll('[data-testid="task-list"] [data-testid="task-row"]:not([hidden])')]
+    .map((row) => row.querySelector('[data-testid="task-title"]').textContent));
+
+async function choose(testId, value) {
+  await app.page.selectOption(byTestId(testId), value);
+}
+
+test('each filter narrows the list, and Clear filters brings it all back', async () => {
+  const {page, query} = app;
+  assert.deepEqual(await shownTitles(),
+                   ['Prune the roses', 'Fix the gate', 'Paint the fence', 'Buy seeds']);
+  assert.equal(await page.isHidden(byTestId('task-filters-clear')), true);
+
+  await choose('task-filter-status', 'doing');
+  assert.deepEqual(await shownTitles(), ['Fix the gate']);
+  await expectText(page, byTestId('task-filter-count'), '1 of 5 shown');
+  await choose('task-filter-status', '');
+
+  const byDue = {overdue: ['Prune the roses'], today: ['Fix the gate'],
+                 week: ['Fix the gate', 'Paint the fence'], none: ['Buy seeds']};
+  for (const [value, titles] of Object.entries(byDue)) {
+    await choose('task-filter-due', value);
+    assert.deepEqual(await shownTitles(), titles, `due: ${value}`);
+  }
+  await choose('task-filter-due', '');
+
+  await choose('task-filter-project', kGarden);
+  assert.deepEqual(await shownTitles(), ['Prune the roses']);
+  await choose('task-filter-project', '-');
+  assert.deepEqual(await shownTitles(), ['Paint the fence', 'Buy seeds']);
+  await choose('task-filter-project', '');
+
+  await choose('task-filter-person', kAna);
+  assert.deepEqual(await shownTitles(), ['Prune the roses']);
+  await choose('task-filter-label', 'outside');
+  assert.deepEqual(await shownTitles(), ['Prune the roses']);
+  await choose('task-filter-person', '');
+  assert.deepEqual(await shownTitles(), ['Prune the roses', 'Paint the fence']);
+  await expectText(page, byTestId('task-filter-count'), '2 of 5 shown');
+
+  assert.deepEqual(await seriousAxeViolations(page), []);
+  await screenshot(page, 'task-list-filters');
+  await page.click(byTestId('task-filters-clear'));
+  assert.deepEqual(await shownTitles(),
+                   ['Prune the roses', 'Fix the gate', 'Paint the fence', 'Buy seeds']);
+  assert.equal(await page.isHidden(byTestId('task-filters-clear')), true);
+  assert.equal(await page.inputValue(byTestId('task-filter-label')), '');
+  // What the filters read is what the server holds.
+  await synced(page);
+  assert.equal(query(`SELECT project || '|' || people || '|' || labels FROM tasks
+                      WHERE title = 'Prune the roses'`), `${kGarden}|["${kAna}"]|["outside"]`);
+});
+
+test('sorting by due date puts the earliest first; grouping by status shows headings', async () => {
+  const {page, query} = app;
+  await choose('task-sort', 'due');
+  assert.deepEqual(await shownTitles(),
+                   ['Prune the roses', 'Fix the gate', 'Paint the fence', 'Buy seeds']);
+  await choose('task-sort', 'title');
+  assert.deepEqual(await shownTitles(),
+                   ['Buy seeds', 'Fix the gate', 'Paint the fence', 'Prune the roses']);
+  await choose('task-sort', 'priority');
+  assert.deepEqual(await shownTitles(),
+                   ['Fix the gate', 'Prune the roses', 'Paint the fence', 'Buy seeds']);
+
+  await choose('task-sort', 'due');
+  await choose('task-group', 'status');
+  const order = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="task-list"] > li:not([hidden])')]
+      .map((li) => (li.dataset.testid === 'task-group-heading' ? `# ${li.textContent}` :
+        li.querySelector('[data-testid="task-title"]').textContent)));
+  assert.deepEqual(order, ['# To do', 'Prune the roses', 'Paint the fence', 'Buy seeds',
+                           '# Doing', 'Fix the gate']);
+  assert.deepEqual(await seriousAxeViolations(page), []);
+  await screenshot(page, 'task-list-grouped');
+  await choose('task-group', 'project');
+  await page.locator(byTestId('task-group-heading'), {hasText: 'Garden'}).waitFor();
+  await page.locator(byTestId('task-group-heading'), {hasText: 'No project'}).waitFor();
+
+  await choose('task-group', 'none');
+  await choose('task-sort', 'manual');
+  assert.equal(await page.locator(byTestId('task-group-heading')).count(), 0);
+  await synced(page);
+  assert.equal(query(`SELECT due FROM tasks WHERE title = 'Fix the gate'`), day(0));
+});
+
+test('a completed task moves into the collapsed Completed section', async () => {
+  const {page, query, server} = app;
+  await expectText(page, byTestId('task-completed-summary'), 'Completed (1)');
+  const completed = page.locator(byTestId('task-completed'));
+  assert.equal(await completed.evaluate((d) => d.open), false);
+
+  // Done elsewhere: straight into Completed.
+  await pushAsOtherDevice(server, [{name: 'task.update', args: {
+    id: '01JB0000000000000000000T04', fields: {status: 'done'}, base: {status: 'todo'}}}]);
+  await page.locator(`${byTestId('task-list-done')} ${byTestId('task-row')}`, {hasText: 'Buy seeds'})
+    .waitFor({state: 'attached'});
+  await expectText(page, byTestId('task-completed-summary'), 'Completed (2)');
+
+  // Done here: the row stays in place (its toast has Undo) until the list
+  // is next arranged, then goes to Completed too.
+  const row = await addTask(page, 'Water the lawn');
+  const id = await row.getAttribute('data-id');
+  await row.locator(byTestId('task-status')).click();
+  await page.locator(`${byTestId('task-row')}[data-id="${id}"][data-status="doing"]`).waitFor();
+  await row.locator(byTestId('task-status')).click();
+  await page.locator(`${byTestId('task-list')} [data-id="${id}"][data-status="done"]`).waitFor();
+  await choose('task-sort', 'title');
+  await page.locator(`${byTestId('task-list-done')} [data-id="${id}"]`).waitFor({state: 'attached'});
+  await expectText(page, byTestId('task-completed-summary'), 'Completed (3)');
+  assert.equal(await row.isVisible(), false);
+  assert.equal((await shownTitles()).includes('Water the lawn'), false);
+
+  await page.click(byTestId('task-completed-summary'));
+  await row.waitFor();
+  await screenshot(page, 'task-list-completed');
+  await synced(page);
+  assert.equal(query(`SELECT status FROM tasks WHERE id = '${id}'`), 'done');
+
+  // Asking for done work lists it in the open list, with no Completed section.
+  await choose('task-filter-status', 'done');
+  assert.deepEqual(await shownTitles(), ['Buy seeds', 'Sweep the porch', 'Water the lawn']);
+  assert.equal(await completed.isHidden(), true);
+  await page.click(byTestId('task-filters-clear'));
+
+  // Reopened from Completed: it stays put until the list is arranged again.
+  await row.locator(byTestId('task-status')).click();
+  await page.locator(`${byTestId('task-list-done')} [data-id="${id}"][data-status="todo"]`).waitFor();
+  await choose('task-sort', 'manual');
+  await page.locator(`${byTestId('task-list')} [data-id="${id}"]`).waitFor();
+  await expectText(page, byTestId('task-completed-summary'), 'Completed (2)');
+  await page.click(byTestId('task-completed-summary'));  // Folded again.
+  await synced(page);
+  assert.equal(query(`SELECT status FROM tasks WHERE id = '${id}'`), 'todo');
+});
+
+test('a new task says it was added, or that the filters hide it', async () => {
+  const {page, query} = app;
+  await page.fill(byTestId('new-task-title'), 'Oil the hinges');
+  await page.press(byTestId('new-task-title'), 'Enter');
+  await expectText(page, byTestId('task-added-text'), 'Added “Oil the hinges”.');
+  await page.locator(`${byTestId('task-row')}.flash`, {hasText: 'Oil the hinges'}).waitFor();
+
+  await choose('task-filter-status', 'doing');
+  await page.fill(byTestId('new-task-title'), 'Call the plumber');
+  await page.press(byTestId('new-task-title'), 'Enter');
+  await expectText(page, byTestId('task-added-text'),
+                   'Added “Call the plumber” — hidden by your filters.');
+  const row = page.locator(byTestId('task-row'), {hasText: 'Call the plumber'});
+  assert.equal(await row.isHidden(), true);
+  await screenshot(page, 'task-list-added-hidden');
+  await page.click(byTestId('task-added-clear'));
+  await row.waitFor();
+  await expectText(page, byTestId('task-added-text'), 'Added “Call the plumber”.');
+  assert.equal(await page.inputValue(byTestId('task-filter-status')), '');
+  await synced(page);
+  assert.equal(query(`SELECT status FROM tasks WHERE title = 'Call the plumber'`), 'todo');
+});
+
+test('filters, sort and grouping survive a reload', async () => {
+  const {page, query} = app;
+  await choose('task-filter-label', 'outside');
+  await choose('task-filter-due', 'week');
+  await choose('task-group', 'due');
+  assert.deepEqual(await shownTitles(), ['Paint the fence']);
+  await page.reload();
+  await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`);
+  await page.click(byTestId('nav-tasks'));
+  await page.locator(byTestId('task-row'), {hasText: 'Paint the fence'}).waitFor();
+  assert.equal(await page.inputValue(byTestId('task-filter-label')), 'outside');
+  assert.equal(await page.inputValue(byTestId('task-filter-due')), 'week');
+  assert.deepEqual(await shownTitles(), ['Paint the fence']);
+  await page.locator(byTestId('task-group-heading'), {hasText: 'This week'}).waitFor();
+  await page.locator(byTestId('task-filters-clear')).waitFor();
+  await screenshot(page, 'task-list-after-reload');
+  await page.click(byTestId('task-filters-clear'));
+  await choose('task-group', 'none');
+  assert.equal((await shownTitles()).length, 6);
+  await synced(page);
+  assert.equal(query(`SELECT labels FROM tasks WHERE title = 'Paint the fence'`), '["outside"]');
+});
