@@ -414,10 +414,16 @@ net::awaitable<void> TurnDriver::RunLocally(Turn& turn) {
   using Loop = core::assistant::LocalTurnLoop;
   using State = core::assistant::LocalTurnCall::State;
   const core::playbooks::RouteRequest& route = turn.request.route;
+  // The @-menu's picks name their records by id, as in the browser's
+  // planner; the route checked their shape, so a bad one is only left out.
+  std::vector<core::assistant::LocalMention> mentions;
+  if (!core::assistant::ReadLocalMentions({{"mentions", turn.request.mentions}}, &mentions).ok()) {
+    mentions.clear();
+  }
   Loop loop(
       registry_, turn.request.message, turn.request.policy,
       [&route](const core::tools::ToolDef& def) { return RouteAllows(route, def.name); },
-      turn.request.today, turn.request.time_zone);
+      turn.request.today, turn.request.time_zone, std::move(mentions));
   while (true) {
     if (turn.stop_requested()) {
       turn.stopped = true;

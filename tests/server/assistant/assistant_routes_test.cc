@@ -636,6 +636,26 @@ TEST_P(AssistantWithoutModelTest, AnImmediateWriteRunsAtOnceThroughSync) {
   EXPECT_THAT(std::string(frames.back().data["text"]), HasSubstr("Call Mira"));
 }
 
+TEST_P(AssistantWithoutModelTest, AMentionPicksItsTaskByIdAmongSameNamedOnes) {
+  std::string conversation = NewConversation();
+  for (int i = 0; i < 2; ++i) {
+    ASSERT_EQ(Turn(conversation, {{"text", "add a task to renew passport"}}).back().event, "done");
+  }
+  auto rows = store().Query("SELECT id, title FROM tasks WHERE deleted = 0 ORDER BY id");
+  ASSERT_TRUE(rows.ok());
+  ASSERT_EQ(rows->size(), 2u);
+  const std::string title = core::store::AsText(rows->rows[1][1]);
+  const std::string picked = core::store::AsText(rows->rows[1][0]);
+  json mentions = {{{"kind", "task"}, {"id", picked}, {"label", title}}};
+  std::vector<TurnFrame> frames = Turn(
+      conversation, {{"text", "mark @" + title + " as done"}, {"mentions", mentions}});
+  ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
+  auto done = store().Query("SELECT id FROM tasks WHERE status = 'done'");
+  ASSERT_TRUE(done.ok());
+  ASSERT_EQ(done->size(), 1u) << json(Events(frames)).dump();
+  EXPECT_EQ(core::store::AsText(done->rows[0][0]), picked);
+}
+
 TEST_P(AssistantWithoutModelTest, AnImmediateWriteHasUndoAndRedo) {
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames =
