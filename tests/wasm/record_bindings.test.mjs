@@ -24,6 +24,7 @@ test('recordKinds names the synced kinds', () => {
 });
 
 test('listRecords gives live records with their fields, oldest first', () => {
+  const before = Date.now();
   const first = create('page', {title: 'Notes', body: '[not json] kept as text'});
   const second = create('page', {title: '[1, 2]', body: '{"a": 1}'});
   const {records} = ok(core, 'listRecords', 'page', '{}');
@@ -32,6 +33,9 @@ test('listRecords gives live records with their fields, oldest first', () => {
   assert.equal(records[0].spaceId, 'personal');
   assert.equal(records[0].version, 1);
   assert.equal(records[0].deleted, false);
+  // Times are milliseconds since the epoch, whole (not cut to 32 bits).
+  assert.ok(records[0].createdAt >= before && records[0].createdAt <= Date.now(), records[0].createdAt);
+  assert.equal(records[0].updatedAt, records[0].createdAt);
   assert.equal(records[0].body, '[not json] kept as text');
   // Text fields stay text even when they read as JSON.
   assert.equal(records[1].title, '[1, 2]');

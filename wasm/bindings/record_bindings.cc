@@ -62,10 +62,12 @@ json RecordJson(std::string_view kind, const core::records::RecordKind* known, c
   json out = {{"kind", std::string(kind)},
               {"id", row.value("id", "")},
               {"spaceId", row.value("space_id", "")},
-              {"version", row.value("version", 0)},
-              {"deleted", row.value("deleted", 0) != 0},
-              {"createdAt", row.value("created_at", 0)},
-              {"updatedAt", row.value("updated_at", 0)}};
+              {"version", row.value("version", int64_t{0})},
+              {"deleted", row.value("deleted", int64_t{0}) != 0},
+              // The default's type is the value's: an int would cut the
+              // milliseconds since the epoch to 32 bits.
+              {"createdAt", row.value("created_at", int64_t{0})},
+              {"updatedAt", row.value("updated_at", int64_t{0})}};
   for (const auto& [column, value] : row.items()) {
     if (!IsMetaColumn(column)) out[column] = DecodeColumn(known, column, value);
   }
