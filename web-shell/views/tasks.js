@@ -1,5 +1,6 @@
 // The task list: add, inline title edits, the status button, and a details
-// editor per row (due, priority, labels, description, move to Trash).
+// editor per row (task-detail.js: due, priority, labels, description,
+// assignees, project, dependencies, page, comments, move to Trash).
 //
 // Rows are kept by task id and patched in place, so a sync that changes one
 // task does not rebuild thousands of rows or steal focus from an edit. The
