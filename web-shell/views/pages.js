@@ -62,6 +62,9 @@ export function open(id) {
 }
 
 async function create() {
+  // The open page's editor goes at once, so what is typed next cannot land
+  // in it while the new page is being made.
+  select(null);
   try {
     const {id} = await rpc('mutate', {name: 'page.create',
                                       args: {spaceId: state.space, title: 'Untitled page', body: ''}});
