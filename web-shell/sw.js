@@ -15,6 +15,7 @@ const kShell = [
   '/util.js',
   '/views/account.js',
   '/views/activity.js',
+  '/views/board-columns.js',
   '/views/boards.js',
   '/views/comments.js',
   '/views/desk.js',

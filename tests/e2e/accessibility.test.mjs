@@ -4,10 +4,12 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
-import {addTask, byTestId, seriousAxeViolations, startApp, synced} from './app_harness.mjs';
+import {
+  addTask, byTestId, newBoard, putTaskOn, seriousAxeViolations, startApp, synced,
+} from './app_harness.mjs';
 
-const kViews = ['tasks', 'today', 'boards', 'projects', 'pages', 'people', 'trash', 'sharing',
-                'settings'];
+const kViews = ['tasks', 'today', 'needs-me', 'boards', 'projects', 'pages', 'people', 'routines',
+                'trash', 'sharing', 'settings'];
 
 let app;
 
@@ -21,10 +23,8 @@ before(async () => {
   const gone = await addTask(page, 'Old errand');
   await gone.locator(byTestId('task-edit')).click();
   await gone.locator(byTestId('task-delete')).click();
-  await page.click(byTestId('nav-boards'));
-  await page.fill(byTestId('new-board-title'), 'Home');
-  await page.press(byTestId('new-board-title'), 'Enter');
-  await page.locator(byTestId('board')).waitFor();
+  const board = await newBoard(page, 'Home', ['Errands', 'Done']);
+  await putTaskOn(page, board.locator(byTestId('board-column')).first(), 'Renew the passport');
   await page.click(byTestId('nav-projects'));
   await page.fill(byTestId('new-project-title'), 'Move house');
   await page.press(byTestId('new-project-title'), 'Enter');

@@ -53,6 +53,32 @@ export async function addTask(page, title) {
   return page.locator(`${byTestId('task-row')}[data-id="${await found.getAttribute('data-id')}"]`);
 }
 
+// Makes a custom board named `title` with columns named `columns`, in
+// order, as a person does; answers the board's locator once all show.
+export async function newBoard(page, title, columns) {
+  await page.click(byTestId('nav-boards'));
+  await page.fill(byTestId('new-board-title'), title);
+  await page.press(byTestId('new-board-title'), 'Enter');
+  await page.locator(byTestId('board-tab'), {hasText: title}).waitFor();
+  const board = page.locator(`${byTestId('board')}:has(${byTestId('column-add')})`);
+  for (const [i, name] of columns.entries()) {
+    await board.locator(byTestId('column-add-input')).fill(name);
+    await board.locator(byTestId('column-add-input')).press('Enter');
+    await board.locator(byTestId('board-column')).nth(i).filter({hasText: name}).waitFor();
+  }
+  return board;
+}
+
+// Finds the task titled `title` from `column`'s search box and adds it;
+// answers the card's locator.
+export async function putTaskOn(page, column, title) {
+  await column.locator(byTestId('card-add-input')).fill(title.slice(0, -1));
+  await column.locator(byTestId('card-add-match'), {hasText: title}).click();
+  const card = column.locator(byTestId('board-card'), {hasText: title});
+  await card.waitFor();
+  return card;
+}
+
 // A push from another device (its own client id), straight to the server;
 // its mutation ids go on from one call to the next, as a client's do.
 let otherDeviceMutationId = 0;

@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
-import {addTask, byTestId, expectText, screenshot, startApp, synced} from './app_harness.mjs';
+import {
+  addTask, byTestId, expectText, newBoard, putTaskOn, screenshot, startApp, synced,
+} from './app_harness.mjs';
 
 let app;
 
@@ -109,16 +111,11 @@ test('a card moved to another column goes back with Undo', async (t) => {
   if (!kinds.includes('card')) return t.skip('this build has no cards');
   const row = await addTask(page, 'Paint the fence');
   const taskId = await row.getAttribute('data-id');
-  await page.click(byTestId('nav-boards'));
-  await page.fill(byTestId('new-board-title'), 'Garden');
-  await page.press(byTestId('new-board-title'), 'Enter');
-  const columns = page.locator(byTestId('board-column'));
-  await columns.first().waitFor();
+  const board = await newBoard(page, 'Garden', ['Ideas', 'Doing']);
+  const columns = board.locator(byTestId('board-column'));
   const [first, second] = await Promise.all([0, 1].map((i) => columns.nth(i).getAttribute('data-column-id')));
-  await columns.nth(0).locator(byTestId('card-add-select')).selectOption(`task:${taskId}`);
-  await columns.nth(0).locator(byTestId('card-add-button')).click();
-  const card = page.locator(byTestId('board-card'), {hasText: 'Paint the fence'});
-  await card.waitFor();
+  const card = await putTaskOn(page, columns.nth(0), 'Paint the fence');
+  assert.equal(await card.getAttribute('data-task-id'), taskId);
   const cardId = await card.getAttribute('data-id');
   await card.locator(byTestId('card-move')).selectOption(second);
   const inColumn = (column) => page.locator(
