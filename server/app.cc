@@ -318,6 +318,14 @@ void App::AddAssistantRoutes() {
       bhttp::verb::get, "/api/assistant/activity",
       AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
                                   const services::Caller& caller) { return a.Activity(caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/pause",
+      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
+                                  const services::Caller& caller) { return a.Pause(caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/resume",
+      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
+                                  const services::Caller& caller) { return a.Resume(caller); }));
   router_.AddAsync(bhttp::verb::get, "/api/assistant/approvals",
                    AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
                                                const services::Caller& caller) {

@@ -15,6 +15,10 @@ const store::Migration kCreateRunningTurnsTable = {
     " heartbeat_at BIGINT NOT NULL);"
     "CREATE INDEX assistant_running_turns_account ON assistant_running_turns (account_id);"};
 
+const store::Migration kCreateAssistantPausesTable = {
+    34, "paused assistants",
+    "CREATE TABLE assistant_pauses (account_id TEXT PRIMARY KEY, paused_at BIGINT NOT NULL);"};
+
 namespace {
 
 constexpr char kRunningTurnColumns[] = "id, account_id, conversation_id, state, started_at, owner";
@@ -28,6 +32,12 @@ RunningTurnRow RunningTurnOf(const std::vector<Value>& row) {
 
 Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now,
                          size_t max_running) {
+  // Read in the transaction that records the turn: a Pause that commits
+  // first refuses it, one that commits after finds it and stops it.
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<int64_t> paused, AssistantPausedAt(db, turn.account_id));
+  if (paused) {
+    return Status(codes::kAssistantPaused, "The assistant is paused: resume it to start new work");
+  }
   // Counted, not listed: a limit may be set past what a list shows.
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows running,
                             db.Query("SELECT COUNT(*) FROM assistant_running_turns"
@@ -96,6 +106,37 @@ Result<RunningTurnRow> MarkTurnStopping(store::Database& db, std::string_view ac
                {std::string(turn_id), std::string(account_id), now - kRunningTurnStaleMs}));
   if (rows.empty()) return Status(codes::kNotFound, "no running turn with this id");
   return RunningTurnOf(rows.rows[0]);
+}
+
+Result<std::vector<RunningTurnRow>> PauseAssistant(store::Database& db, std::string_view account_id,
+                                                   int64_t now) {
+  // The first pause's time stays: pausing twice is not a new pause.
+  ENSEMBLE_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO assistant_pauses (account_id, paused_at) VALUES ($1, $2)"
+              " ON CONFLICT (account_id) DO NOTHING",
+              {std::string(account_id), now}));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query(std::string("UPDATE assistant_running_turns SET state = 'stopping'"
+                           " WHERE account_id = $1 AND heartbeat_at >= $2 RETURNING ") +
+                   kRunningTurnColumns,
+               {std::string(account_id), now - kRunningTurnStaleMs}));
+  std::vector<RunningTurnRow> out;
+  out.reserve(rows.size());
+  for (const auto& row : rows.rows) out.push_back(RunningTurnOf(row));
+  return out;
+}
+
+Status ResumeAssistant(store::Database& db, std::string_view account_id) {
+  return db.Exec("DELETE FROM assistant_pauses WHERE account_id = $1", {std::string(account_id)});
+}
+
+Result<std::optional<int64_t>> AssistantPausedAt(store::Database& db, std::string_view account_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db.Query("SELECT paused_at FROM assistant_pauses WHERE account_id = $1",
+                                     {std::string(account_id)}));
+  if (rows.empty()) return std::optional<int64_t>();
+  return std::optional<int64_t>(AsInt(rows.rows[0][0]));
 }
 
 }  // namespace ensemble::core::assistant

@@ -38,6 +38,8 @@ inline constexpr size_t kMaxConcurrentTurnsPerAccount = 3;
 
 // The assistant_running_turns table.
 extern const store::Migration kCreateRunningTurnsTable;
+// The assistant_pauses table: the accounts whose assistant is paused.
+extern const store::Migration kCreateAssistantPausesTable;
 
 struct RunningTurnRow {
   std::string id;  // The reply message's id.
@@ -49,7 +51,8 @@ struct RunningTurnRow {
 };
 
 // Records a turn that starts now, as working; LIMIT_REACHED when its
-// account has `max_running` running already.
+// account has `max_running` running already, ASSISTANT_PAUSED when the
+// account paused its assistant.
 Status RecordRunningTurn(store::Database& db, const RunningTurnRow& turn, int64_t now,
                          size_t max_running = kMaxConcurrentTurnsPerAccount);
 
@@ -69,6 +72,22 @@ Result<std::vector<RunningTurnRow>> ListRunningTurns(store::Database& db,
 // the process to tell); NOT_FOUND when the account has no such turn running.
 Result<RunningTurnRow> MarkTurnStopping(store::Database& db, std::string_view account_id,
                                         std::string_view turn_id, int64_t now);
+
+// Pausing (spec 000 §2-§3): a paused account's assistant starts no turn (a
+// chat message or a routine's run is refused with ASSISTANT_PAUSED) until it
+// is resumed, on every process sharing the store.
+
+// Pauses the account's assistant (again: nothing new) and marks its running
+// turns stopping; answers those turns, so their processes can be told.
+Result<std::vector<RunningTurnRow>> PauseAssistant(store::Database& db, std::string_view account_id,
+                                                   int64_t now);
+
+// Lets the account's assistant start turns again (nothing when not paused).
+Status ResumeAssistant(store::Database& db, std::string_view account_id);
+
+// When the account paused its assistant, in milliseconds since the epoch;
+// nullopt when it is not paused.
+Result<std::optional<int64_t>> AssistantPausedAt(store::Database& db, std::string_view account_id);
 
 }  // namespace ensemble::core::assistant
 

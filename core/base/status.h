@@ -62,6 +62,9 @@ inline constexpr std::string_view kDecryptFailed = "DECRYPT_FAILED";
 inline constexpr std::string_view kFailedPrecondition = "FAILED_PRECONDITION";
 // A per-turn limit the spec names was reached (web searches, model steps).
 inline constexpr std::string_view kLimitReached = "LIMIT_REACHED";
+// The person paused the assistant: no turn starts until they resume it
+// (spec 000 §2-§3).
+inline constexpr std::string_view kAssistantPaused = "ASSISTANT_PAUSED";
 // A saved proposal whose calls no longer match the hash taken when it was
 // saved: refused, nothing runs (spec 000 §6).
 inline constexpr std::string_view kProposalTampered = "PROPOSAL_TAMPERED";

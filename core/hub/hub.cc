@@ -102,7 +102,8 @@ std::span<const store::Migration> Migrations() {
                                                      comments::kAddCommentAuthors,
                                                      routines::kAddRoutineAuthors,
                                                      accounts::kCreateSignInAttemptsTable,
-                                                     sync::kCreateSpaceRecordsTable};
+                                                     sync::kCreateSpaceRecordsTable,
+                                                     assistant::kCreateAssistantPausesTable};
   return kAll;
 }
 

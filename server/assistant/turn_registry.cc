@@ -42,6 +42,22 @@ bool TurnRegistry::StopLocal(const std::string& turn_id) {
   return true;
 }
 
+size_t TurnRegistry::StopAccount(std::string_view account_id) {
+  std::vector<std::shared_ptr<model::StopSignal>> stops;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [id, turn] : turns_) {
+      if (turn.account_id != account_id) continue;
+      turn.state = TurnState::kStopping;
+      stops.push_back(turn.stop);
+    }
+  }
+  for (const auto& stop : stops) {
+    if (stop) stop->Stop();
+  }
+  return stops.size();
+}
+
 std::vector<std::string> TurnRegistry::Ids() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> out;

@@ -28,8 +28,9 @@
 namespace ensemble::server::assistant {
 
 // What a running turn is doing. kQueued and kPaused are not reached yet (a
-// turn starts at once and cannot be paused) but are part of the contract;
-// the activity endpoint shows the store's copy (running_turns.h).
+// turn starts at once, and pausing the assistant stops its turns rather than
+// holding them: core/assistant/running_turns.h) but are part of the
+// contract; the activity endpoint shows the store's copy.
 enum class TurnState { kWorking, kQueued, kStopping, kPaused };
 
 struct RunningTurn {
@@ -51,6 +52,9 @@ class TurnRegistry {
   // Stops the turn whatever its account (the process that asked checked
   // it); false when this process runs no such turn.
   bool StopLocal(const std::string& turn_id);
+  // Stops every turn of the account this process runs (a Pause); answers
+  // how many.
+  size_t StopAccount(std::string_view account_id);
   // Every running turn's id.
   std::vector<std::string> Ids() const;
 

@@ -35,6 +35,7 @@ status HttpStatusFor(std::string_view code) {
       {core_codes::kUnsupportedOption, status::bad_request},
       {core_codes::kFailedPrecondition, status::conflict},
       {core_codes::kProposalTampered, status::conflict},
+      {core_codes::kAssistantPaused, status::conflict},
       {core_codes::kLimitReached, status::too_many_requests},
       // The model provider's failures (spec 000 §5: a timeout is a 504).
       {core_codes::kModelError, status::bad_gateway},

@@ -100,9 +100,13 @@ net::awaitable<void> AssistantService::RunRoutine(core::routines::RoutineRun run
       co_await RunTurn(prepared->turn, record_error);
     }
   }
-  env_.logger->Log(outcome.ok() ? LogLevel::kInfo : LogLevel::kWarning,
+  // A paused assistant skips the run; the routine comes due again as usual.
+  const bool skipped = outcome.code() == core::codes::kAssistantPaused;
+  env_.logger->Log(outcome.ok() || skipped ? LogLevel::kInfo : LogLevel::kWarning,
                    "routine " + run.routine_id + ": " +
-                       (outcome.ok() ? std::string("ran") : outcome.ToString()));
+                       (outcome.ok() ? std::string("ran")
+                        : skipped    ? std::string("skipped, the assistant is paused")
+                                     : outcome.ToString()));
 }
 
 net::awaitable<void> AssistantService::PauseRoutines(std::vector<std::string> routine_ids,

@@ -206,19 +206,62 @@ net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& ta
 
 net::awaitable<http::Response> AssistantService::Activity(const Caller& caller) {
   const int64_t now = env_.clock->NowMillis();
-  Result<std::vector<core::assistant::RunningTurnRow>> running =
-      co_await pool_.Run([&](core::store::Database& db) {
-        return core::assistant::ListRunningTurns(db, caller.account_id, now);
+  struct Snapshot {
+    std::vector<core::assistant::RunningTurnRow> turns;
+    std::optional<int64_t> paused_at;
+  };
+  Result<Snapshot> snapshot =
+      co_await pool_.Run([&](core::store::Database& db) -> Result<Snapshot> {
+        Snapshot s;
+        ENSEMBLE_ASSIGN_OR_RETURN(s.turns,
+                                  core::assistant::ListRunningTurns(db, caller.account_id, now));
+        ENSEMBLE_ASSIGN_OR_RETURN(s.paused_at,
+                                  core::assistant::AssistantPausedAt(db, caller.account_id));
+        return s;
       });
-  if (!running.ok()) co_return FailureResponse(running.status(), "assistant", *env_.logger);
+  if (!snapshot.ok()) co_return FailureResponse(snapshot.status(), "assistant", *env_.logger);
   json out = json::array();
-  for (const core::assistant::RunningTurnRow& turn : *running) {
+  for (const core::assistant::RunningTurnRow& turn : snapshot->turns) {
     out.push_back({{"id", turn.id},
                    {"conversationId", turn.conversation_id},
                    {"state", turn.state},
                    {"startedAt", turn.started_at}});
   }
-  co_return http::JsonResponse(bhttp::status::ok, {{"turns", out}});
+  json body = {{"turns", out}, {"paused", snapshot->paused_at.has_value()}};
+  if (snapshot->paused_at) body["pausedAt"] = *snapshot->paused_at;
+  co_return http::JsonResponse(bhttp::status::ok, body);
+}
+
+net::awaitable<http::Response> AssistantService::Pause(const Caller& caller) {
+  const int64_t now = env_.clock->NowMillis();
+  // As Stop, for every running turn of the account: the store marks them
+  // and carries the stop to the processes that run them, at commit.
+  Result<std::vector<core::assistant::RunningTurnRow>> stopping = co_await pool_.Run(
+      [&](core::store::Database& db) -> Result<std::vector<core::assistant::RunningTurnRow>> {
+        core::store::Transaction txn(db);
+        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+        ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::assistant::RunningTurnRow> rows,
+                                  core::assistant::PauseAssistant(db, caller.account_id, now));
+        for (const core::assistant::RunningTurnRow& row : rows) {
+          if (row.owner != owner_) ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
+        }
+        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        return rows;
+      });
+  if (!stopping.ok()) co_return FailureResponse(stopping.status(), "assistant", *env_.logger);
+  // Every local turn of the account, recorded or not (as in StopTurn).
+  turns_.StopAccount(caller.account_id);
+  json stopped = json::array();
+  for (const core::assistant::RunningTurnRow& row : *stopping) stopped.push_back(row.id);
+  co_return http::JsonResponse(bhttp::status::ok, {{"paused", true}, {"stopped", stopped}});
+}
+
+net::awaitable<http::Response> AssistantService::Resume(const Caller& caller) {
+  Status resumed = co_await pool_.Run([&](core::store::Database& db) {
+    return core::assistant::ResumeAssistant(db, caller.account_id);
+  });
+  if (!resumed.ok()) co_return FailureResponse(resumed, "assistant", *env_.logger);
+  co_return http::JsonResponse(bhttp::status::ok, {{"paused", false}});
 }
 
 net::awaitable<void> AssistantService::ForgetTurn(const std::string& turn_id) {

@@ -91,7 +91,13 @@ class AssistantService {
                                                               const http::Target& target,
                                                               const Caller& caller);
   boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
+  // What the caller's assistant is doing: its running turns, and whether it
+  // is paused.
   boost::asio::awaitable<http::Response> Activity(const Caller& caller);
+  // Pauses the caller's assistant: its running turns stop, wherever they
+  // run, and no turn starts (ASSISTANT_PAUSED) until Resume.
+  boost::asio::awaitable<http::Response> Pause(const Caller& caller);
+  boost::asio::awaitable<http::Response> Resume(const Caller& caller);
   boost::asio::awaitable<http::Response> ListApprovals(const Caller& caller);
 
   // Refreshes this process's running turns in the store every

@@ -107,6 +107,42 @@ test('the activity pill: Idle, Unavailable with Retry, Working during a turn', {
   assert.deepEqual(app.pageErrors, []);
 });
 
+test('Pause stops the turn and holds new ones until Resume', {timeout: 60000}, async () => {
+  const {page} = app;
+  const pause = byTestId('activity-pause');
+  await page.waitForSelector(`${pill}[data-state="idle"]`, {timeout: 15000});
+  assert.equal(await page.isVisible(pause), false, 'nothing to pause while idle');
+  const replies = page.locator(byTestId('reply'));
+  const before = await replies.count();
+  await page.fill(byTestId('dock-input'), 'Please think slowly');
+  await page.press(byTestId('dock-input'), 'Enter');
+  await page.waitForSelector(`${pause}:has-text("Pause")`, {timeout: 15000});
+  await page.click(pause);
+  await page.waitForSelector(`${pill}[data-state="paused"]`, {timeout: 15000});
+  await expectText(page, pause, 'Resume');
+  await replies.nth(before).locator('.reply-error', {hasText: 'Stopped.'}).waitFor();
+  assert.equal(await replies.nth(before).textContent().then((t) => t.includes('slowly.')), false,
+               'the paused turn did not run to its end');
+  assert.deepEqual((await api('GET', '/api/assistant/activity')).paused, true);
+
+  // While paused nothing is sent, and the words go back in the box.
+  await page.fill(byTestId('dock-input'), 'Please think slowly again');
+  await page.press(byTestId('dock-input'), 'Enter');
+  await replies.nth(before + 1).locator('.reply-error', {hasText: 'The assistant is paused.'}).waitFor();
+  assert.equal(await page.inputValue(byTestId('dock-input')), 'Please think slowly again');
+  assert.deepEqual(await seriousAxeViolations(page), []);
+  await screenshot(page, 'activity-paused', {fullPage: false});
+
+  await page.focus(pause);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`${pill}[data-state="idle"]`, {timeout: 15000});
+  assert.equal(await page.isVisible(pause), false);
+  await page.press(byTestId('dock-input'), 'Enter');
+  await page.locator(`${byTestId('reply')}[data-state="done"]`, {hasText: 'slowly.'}).nth(1)
+      .waitFor({timeout: 20000});
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('a proposed task waits on Needs me until Apply creates it', {timeout: 60000}, async () => {
   const {page, query} = app;
   const liveTasks = () => Number(query("SELECT COUNT(*) FROM tasks WHERE title = 'Call Mira' AND deleted = 0"));

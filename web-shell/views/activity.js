@@ -8,7 +8,9 @@
 // starts. Others listen for `ensemble:activity` (detail: {turns}) on
 // document, e.g. Needs me reloads its list when a turn ends.
 //
-// Pause and resume are not offered: the server has no pause route yet.
+// Beside it, Pause (while the assistant works) stops its turns and keeps it
+// from starting any, chats and routines alike, until Resume (shown while
+// paused): POST /api/assistant/pause and /resume.
 
 import {byTestId, requestJson} from '../util.js';
 
@@ -18,41 +20,72 @@ const kBusyPollMs = 1500;  // While something runs, so its end shows soon.
 const el = {
   pill: byTestId('activity-pill'),
   retry: byTestId('activity-retry'),
+  pause: byTestId('activity-pause'),
 };
 
 let timer = null;
 let checking = false;
 
-// The pill's words for a list of turns, and a state for styling and tests.
-export function describe(turns) {
+// The pill's words for a list of turns and whether the assistant is
+// paused, and a state for styling and tests. Turns still stopping show
+// before Paused: the pause is not over them yet.
+export function describe(turns, paused = false) {
   const count = (state) => turns.filter((t) => t.state === state).length;
   const working = count('working');
   if (working) return {state: 'working', text: `Working (${working})`};
   if (count('stopping')) return {state: 'stopping', text: 'Stopping'};
   const queued = count('queued');
   if (queued) return {state: 'queued', text: queued === 1 ? 'Queued' : `Queued (${queued})`};
-  if (count('paused')) return {state: 'paused', text: 'Paused'};
+  if (paused || count('paused')) return {state: 'paused', text: 'Paused'};
   return {state: 'idle', text: 'Idle'};
 }
 
-function show(state, text, title) {
+function show(state, text, title, paused = false) {
   el.pill.dataset.state = state;
   el.pill.textContent = text;
   el.pill.title = title;
   el.retry.hidden = state !== 'unavailable';
+  const offer = paused ? 'resume' : ['working', 'queued'].includes(state) ? 'pause' : null;
+  el.pause.hidden = !offer;
+  if (offer && el.pause.dataset.action !== offer) {
+    el.pause.dataset.action = offer;
+    el.pause.textContent = offer === 'pause' ? 'Pause' : 'Resume';
+    el.pause.setAttribute('aria-label', offer === 'pause' ? 'Pause the assistant' : 'Resume the assistant');
+  }
 }
 
-export async function check() {
-  if (checking) return;
+// Pause or Resume, as the button offers; the pill then says what is so.
+async function togglePause() {
+  const action = el.pause.dataset.action;
+  el.pause.disabled = true;
+  try {
+    await requestJson('POST', `/api/assistant/${action}`);
+  } catch (e) {
+    el.pill.title = `The assistant was not ${action === 'pause' ? 'paused' : 'resumed'}: ${e.message}`;
+  } finally {
+    el.pause.disabled = false;
+    check(true);
+  }
+}
+
+// Asks the server what the assistant is doing; `again` runs one more check
+// after one in flight (whose answer may predate a Pause).
+let checkAgain = false;
+export async function check(again = false) {
+  if (checking) {
+    checkAgain ||= again;
+    return;
+  }
   checking = true;
   clearTimeout(timer);
   let busy = false;
   try {
-    const {turns = []} = await requestJson('GET', '/api/assistant/activity');
-    const {state, text} = describe(turns);
-    busy = state !== 'idle';
-    show(state, text, busy ? `The assistant: ${text.toLowerCase()}`
-                           : 'The assistant is not working on anything');
+    const {turns = [], paused = false} = await requestJson('GET', '/api/assistant/activity');
+    const {state, text} = describe(turns, paused);
+    busy = state !== 'idle' && state !== 'paused';
+    show(state, text, state === 'paused' ? 'The assistant is paused: it starts nothing until resumed'
+                    : busy ? `The assistant: ${text.toLowerCase()}`
+                           : 'The assistant is not working on anything', paused);
     document.dispatchEvent(new CustomEvent('ensemble:activity', {detail: {turns}}));
   } catch (e) {
     show('unavailable', 'Unavailable',
@@ -60,6 +93,10 @@ export async function check() {
   } finally {
     checking = false;
     schedule(busy ? kBusyPollMs : kPollMs);
+    if (checkAgain) {
+      checkAgain = false;
+      check();
+    }
   }
 }
 
@@ -69,6 +106,7 @@ function schedule(ms) {
 }
 
 export function init() {
+  el.pause.addEventListener('click', () => togglePause());
   el.retry.addEventListener('click', () => {
     show('checking', 'Checking…', 'Checking what the assistant is doing');
     check();

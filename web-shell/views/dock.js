@@ -438,6 +438,10 @@ async function send(text, mentions) {
   } catch (e) {
     if (e.code === 'OFFLINE') {
       await sendLocally(reply, text, mentions).catch((local) => reply.fail(local.message));
+    } else if (e.code === 'ASSISTANT_PAUSED') {
+      // Nothing was sent: the text goes back in the box for after Resume.
+      reply.fail('The assistant is paused. Resume it in the top bar, then send this again.');
+      if (!el.input.value) el.input.value = text;
     } else {
       reply.fail(e.message);
     }

@@ -108,5 +108,36 @@ TEST_F(RunningTurnsTest, AnOperatorsLimitHoldsPastWhatAListShows) {
   EXPECT_NE(more.message().find(std::to_string(kLimit) + " assistant turns"), std::string::npos);
 }
 
+TEST_F(RunningTurnsTest, PausingStopsTheAccountsTurnsAndRefusesNewOnesUntilResumed) {
+  Record("t1", "ana", "process-a");
+  Record("t2", "ana", "process-b");
+  Record("t3", "ben", "process-a");
+  auto paused = PauseAssistant(*db_, "ana", kNow + 10);
+  ASSERT_TRUE(paused.ok()) << paused.status().ToString();
+  ASSERT_EQ(paused->size(), 2u);
+  for (const RunningTurnRow& turn : *paused) EXPECT_EQ(turn.state, "stopping");
+  EXPECT_EQ((*paused)[0].owner == "process-b" ? (*paused)[1].owner : (*paused)[0].owner,
+            "process-a");
+  auto ben = ListRunningTurns(*db_, "ben", kNow);
+  ASSERT_TRUE(ben.ok());
+  EXPECT_EQ((*ben)[0].state, "working") << "another account's turn runs on";
+
+  Status refused = RecordRunningTurn(*db_, {"t4", "ana", "c-t4", "", kNow, "p"}, kNow);
+  EXPECT_EQ(refused.code(), codes::kAssistantPaused) << refused.ToString();
+  Record("t5", "ben", "process-a");  // Ben's assistant is not paused.
+
+  // Pausing again keeps the first pause's time.
+  ASSERT_TRUE(PauseAssistant(*db_, "ana", kNow + 99).ok());
+  auto since = AssistantPausedAt(*db_, "ana");
+  ASSERT_TRUE(since.ok());
+  EXPECT_EQ(*since, std::optional<int64_t>(kNow + 10));
+  EXPECT_EQ(*AssistantPausedAt(*db_, "ben"), std::nullopt);
+
+  ASSERT_TRUE(ResumeAssistant(*db_, "ana").ok());
+  EXPECT_EQ(*AssistantPausedAt(*db_, "ana"), std::nullopt);
+  Record("t4", "ana", "process-a");
+  ASSERT_TRUE(ResumeAssistant(*db_, "ana").ok()) << "resuming twice is not an error";
+}
+
 }  // namespace
 }  // namespace ensemble::core::assistant

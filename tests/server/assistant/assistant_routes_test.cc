@@ -483,6 +483,46 @@ TEST_P(AssistantTest, StopEndsTheTurnAsStoppedAndActivityShowsItThenNot) {
   EXPECT_NE(messages[1]["text"], "one two three four five six seven eight");
 }
 
+TEST_P(AssistantTest, PauseStopsTheRunningTurnAndRefusesNewOnesUntilResume) {
+  std::string conversation = NewConversation();
+  auto client = Post(conversation, {{"text", "slow answer"}});
+  ASSERT_EQ(client->Status(), 200);
+  auto turn = client->Next();
+  ASSERT_TRUE(turn && turn->event == "turn");
+  const std::string turn_id = turn->data["turnId"];
+  std::optional<TurnFrame> frame;
+  while ((frame = client->Next()) && frame->event != "text") {
+  }
+  ASSERT_TRUE(frame);
+
+  HttpReply paused = PostJson("/api/assistant/pause", json::object());
+  ASSERT_EQ(paused.status, 200) << paused.body();
+  EXPECT_EQ(paused.json()["stopped"], json::array({turn_id}));
+  std::vector<TurnFrame> rest = client->Rest();
+  ASSERT_FALSE(rest.empty());
+  EXPECT_EQ(rest.back().event, "done");
+  EXPECT_EQ(rest.back().data["status"], "stopped");
+  HttpReply activity = Send(bhttp::verb::get, "/api/assistant/activity");
+  EXPECT_EQ(activity.json()["paused"], true);
+  EXPECT_TRUE(activity.json()["pausedAt"].is_number());
+  EXPECT_TRUE(activity.json()["turns"].empty());
+
+  // Nothing starts while paused: no model call, nothing saved.
+  const size_t calls = fake_->Requests().size();
+  auto refused = Post(conversation, {{"text", "hello there"}});
+  EXPECT_EQ(refused->Status(), 409);
+  EXPECT_THAT(refused->body(), HasSubstr(codes::kAssistantPaused));
+  EXPECT_EQ(fake_->Requests().size(), calls);
+  EXPECT_EQ(Messages(conversation).size(), 2u);
+
+  HttpReply resumed = PostJson("/api/assistant/resume", json::object());
+  ASSERT_EQ(resumed.status, 200) << resumed.body();
+  EXPECT_EQ(Send(bhttp::verb::get, "/api/assistant/activity").json()["paused"], false);
+  std::vector<TurnFrame> frames = Turn(conversation, {{"text", "hello there"}});
+  EXPECT_EQ(frames.back().event, "done");
+  EXPECT_EQ(frames.back().data["status"], "ok");
+}
+
 TEST_P(AssistantTest, APromisedLookupGoesBackOnceWithANudge) {
   std::string conversation = NewConversation();
   std::vector<TurnFrame> frames = Turn(conversation, {{"text", "what is due for me"}});

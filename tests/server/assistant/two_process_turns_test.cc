@@ -1,6 +1,6 @@
 // Activity and Stop across two server processes on one PostgreSQL database
 // (the real binary, twice): a turn running on one process is listed by the
-// other, and a Stop sent to the other ends it.
+// other, and a Stop or a Pause sent to the other ends it.
 
 #include <gtest/gtest.h>
 
@@ -28,13 +28,14 @@ json ActivityOn(uint16_t port) {
   return r.json()["turns"];
 }
 
-TEST(TwoProcessTurns, ATurnOnOneProcessIsListedAndStoppedByTheOther) {
+TEST(TwoProcessTurns, ATurnOnOneProcessIsListedStoppedAndPausedByTheOther) {
   ENSEMBLE_SKIP_IF_STORE_MISSING(StoreKind::kPostgres);
-  // Eight pieces a second apart: far longer than the test waits.
-  auto fake = FakeModelProcess::Start(
-      {{"responses",
-        {{{"text", {"one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"}},
-          {"delayMs", 1000}}}}});
+  // Eight pieces a second apart: far longer than the test waits. Twice:
+  // one turn is stopped, the other paused.
+  const json slow = {
+      {"text", {"one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"}},
+      {"delayMs", 1000}};
+  auto fake = FakeModelProcess::Start({{"responses", {slow, slow}}});
   ASSERT_TRUE(fake.ok()) << fake.status().ToString();
   auto store = ScratchStore::Create(StoreKind::kPostgres);
   ASSERT_TRUE(store.ok()) << store.status().ToString();
@@ -91,6 +92,24 @@ TEST(TwoProcessTurns, ATurnOnOneProcessIsListedAndStoppedByTheOther) {
                 .PostJson("/api/assistant/turns/" + turn_id + "/stop", json{})
                 .status,
             404);
+
+  // Pause, too, reaches the turn wherever it runs, and holds both processes.
+  TurnClient again((*one)->port(), "/api/assistant/conversations/" + conversation + "/messages",
+                   {{"text", "tell me slowly again"}});
+  ASSERT_EQ(again.Status(), 200) << again.body();
+  for (auto frame = again.Next(); frame && frame->event != "text"; frame = again.Next()) {
+  }
+  HttpReply paused = HttpClient((*two)->port()).PostJson("/api/assistant/pause", json{});
+  ASSERT_EQ(paused.status, 200) << paused.body();
+  std::vector<TurnFrame> ended = again.Rest(std::chrono::seconds(10));
+  ASSERT_FALSE(ended.empty());
+  EXPECT_EQ(ended.back().data["status"], "stopped");
+  TurnClient refused((*one)->port(), "/api/assistant/conversations/" + conversation + "/messages",
+                     {{"text", "and once more"}});
+  EXPECT_EQ(refused.Status(), 409) << refused.body();
+  EXPECT_EQ(HttpClient((*one)->port()).Get("/api/assistant/activity").json()["paused"], true);
+  ASSERT_EQ(HttpClient((*one)->port()).PostJson("/api/assistant/resume", json{}).status, 200);
+  EXPECT_EQ(HttpClient((*two)->port()).Get("/api/assistant/activity").json()["paused"], false);
   (*two)->Stop();
   (*one)->Stop();
 }
