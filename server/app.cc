@@ -343,6 +343,10 @@ void App::AddAssistantRoutes() {
       bhttp::verb::post, "/api/assistant/redo",
       AsCaller([this](const http::Request& req, const http::Target&,
                       const services::Caller& caller) { return apply_.Redo(req, caller); }));
+  router_.AddAsync(
+      bhttp::verb::post, "/api/assistant/discard",
+      AsCaller([this](const http::Request& req, const http::Target&,
+                      const services::Caller& caller) { return apply_.Discard(req, caller); }));
 }
 
 http::Router::AsyncHandler App::AsCaller(CallerHandler handler) {

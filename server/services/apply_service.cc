@@ -117,6 +117,14 @@ class ApplyRun {
     return done;
   }
 
+  // Sets a waiting proposal aside unapplied: it leaves Needs me and runs
+  // nothing; FAILED_PRECONDITION once it is applying or applied.
+  Result<assistant::Proposal> Discard(const Target& t) {
+    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
+    ENSEMBLE_RETURN_IF_ERROR(assistant::DiscardProposal(db_, caller_.account_id, found.id, now_));
+    return assistant::GetProposal(db_, caller_.account_id, found.id);
+  }
+
   Result<assistant::Proposal> Undo(const Target& t, bool redo) {
     ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
     core::store::Transaction txn(db_);
@@ -233,7 +241,7 @@ class ApplyRun {
   events::Poke poke_;
 };
 
-enum class Action { kApply, kUndo, kRedo };
+enum class Action { kApply, kUndo, kRedo, kDiscard };
 
 }  // namespace
 
@@ -260,8 +268,10 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
   events::Poke poke;
   auto work = [&](core::store::Database& db) -> Result<assistant::Proposal> {
     ApplyRun run(db, env, credentials, caller, app_reader);
-    Result<assistant::Proposal> out =
-        action == Action::kApply ? run.Apply(*target) : run.Undo(*target, action == Action::kRedo);
+    Result<assistant::Proposal> out = action == Action::kApply ? run.Apply(*target)
+                                      : action == Action::kDiscard
+                                          ? run.Discard(*target)
+                                          : run.Undo(*target, action == Action::kRedo);
     poke = run.poke();
     return out;
   };
@@ -289,6 +299,12 @@ net::awaitable<http::Response> ApplyService::Undo(const http::Request& request,
 net::awaitable<http::Response> ApplyService::Redo(const http::Request& request,
                                                   const Caller& caller) {
   return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kRedo);
+}
+
+net::awaitable<http::Response> ApplyService::Discard(const http::Request& request,
+                                                     const Caller& caller) {
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller,
+               Action::kDiscard);
 }
 
 }  // namespace ensemble::server::services

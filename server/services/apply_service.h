@@ -64,6 +64,9 @@ class ApplyService {
   boost::asio::awaitable<http::Response> Apply(const http::Request& request, const Caller& caller);
   boost::asio::awaitable<http::Response> Undo(const http::Request& request, const Caller& caller);
   boost::asio::awaitable<http::Response> Redo(const http::Request& request, const Caller& caller);
+  // Sets a waiting proposal aside without running it (Needs me's Dismiss).
+  boost::asio::awaitable<http::Response> Discard(const http::Request& request,
+                                                 const Caller& caller);
 
  private:
   store::StorePool& pool_;

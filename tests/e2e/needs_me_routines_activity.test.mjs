@@ -173,6 +173,36 @@ test('a proposed task waits on Needs me until Apply creates it', {timeout: 60000
   assert.deepEqual(approvals, []);
 });
 
+test('a waiting change is dismissed after a one-line confirm, and never made', {timeout: 60000},
+     async () => {
+  const {page, query} = app;
+  const made = () => Number(query("SELECT COUNT(*) FROM tasks WHERE title = 'Call Mira'"));
+  const before = made();
+  await page.fill(byTestId('dock-input'), 'Please add a task to call Mira');
+  await page.press(byTestId('dock-input'), 'Enter');
+  await expectText(page, byTestId('needs-me-count'), '1', 20000);
+  await page.click(byTestId('nav-needs-me'));
+  const item = page.locator(byTestId('needs-me-item'));
+  await item.waitFor({timeout: 15000});
+
+  await item.locator(byTestId('needs-me-dismiss')).click();
+  await item.locator(byTestId('needs-me-dismiss-confirm')).waitFor();
+  assert.deepEqual(await seriousAxeViolations(page), [], 'with the confirm open');
+  await screenshot(page, 'needs-me-dismiss-confirm');
+  await page.keyboard.press('Enter');  // The focus is on Keep it.
+  await item.locator(byTestId('needs-me-apply')).waitFor();
+  assert.equal(await item.locator(byTestId('needs-me-dismiss')).evaluate((b) => b === document.activeElement),
+               true, 'Keep it gives the focus back to Dismiss');
+  await item.locator(byTestId('needs-me-dismiss')).click();
+  await item.locator(byTestId('needs-me-dismiss-confirm')).click();
+  await page.waitForSelector(byTestId('needs-me-empty'), {timeout: 20000});
+  await page.locator(byTestId('toast'), {hasText: 'Dismissed: '}).waitFor();
+  assert.equal(await page.isVisible(byTestId('needs-me-count')), false);
+  assert.deepEqual((await api('GET', '/api/assistant/approvals')).approvals, []);
+  assert.equal(made(), before, 'nothing was made');
+  assert.deepEqual(app.pageErrors, []);
+});
+
 test('routines: create, edit without losing text, pause, resume, replies, delete with Undo',
      {timeout: 60000}, async () => {
   const {page, query} = app;

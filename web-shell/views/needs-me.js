@@ -1,8 +1,9 @@
 // Needs me: the assistant's writes held for the person under the needs-me
 // write policy (spec 000 "write policy"), from GET /api/assistant/approvals.
 // Each says what it would do, in the words of its calls' summaries, and in
-// which chat it was asked, with Apply (POST /api/assistant/apply). The
-// server has no Dismiss for a held proposal, so none is offered. The nav
+// which chat it was asked, with Apply (POST /api/assistant/apply) and
+// Dismiss (POST /api/assistant/discard, after a one-line confirm: a
+// dismissed change is not made, and the assistant can be asked again). The nav
 // item shows how many wait; the list is read again on opening the view, on
 // focus, and with each check of the assistant's activity (activity.js's
 // `ensemble:activity` event, every few seconds): a turn that ended since
@@ -19,7 +20,8 @@ let approvals = null;  // null until read.
 let failure = '';
 let message = '';
 let chatTitles = new Map();  // conversationId -> title
-const applying = new Set();  // messageIds being applied
+const applying = new Set();  // keyOf()s being applied or dismissed
+const confirming = new Set();  // keyOf()s asking whether to dismiss
 const lookedFor = new Set();  // Chats whose names were asked for.
 let shown = '';  // What the list last rendered, to skip identical renders.
 
@@ -78,6 +80,36 @@ async function apply(approval) {
   await load();
 }
 
+async function dismiss(approval) {
+  const key = keyOf(approval);
+  confirming.delete(key);
+  applying.add(key);
+  render();
+  try {
+    await requestJson('POST', '/api/assistant/discard', {
+      conversationId: approval.conversationId, messageId: approval.messageId,
+    });
+    message = '';
+    showToast(`Dismissed: ${whatItDoes(approval)}`);
+  } catch (e) {
+    message = `Not dismissed: ${e.message}`;
+  } finally {
+    applying.delete(key);
+  }
+  shown = '';
+  await load();
+  byTestId('needs-me-body').querySelector('[data-testid="needs-me-apply"]')?.focus();
+}
+
+function ask(approval, asking) {
+  if (asking) confirming.add(keyOf(approval));
+  else confirming.delete(keyOf(approval));
+  render();
+  const item = body.querySelector(`[data-testid="needs-me-item"][data-id="${CSS.escape(approval.messageId)}"]`);
+  item?.querySelector(asking ? '[data-testid="needs-me-dismiss-cancel"]'
+                             : '[data-testid="needs-me-dismiss"]')?.focus();
+}
+
 function whatItDoes(approval) {
   return approval.calls.map((c) => c.summary || 'a change').join('; ');
 }
@@ -95,9 +127,22 @@ function row(approval) {
       approval.calls.map((c) => h('li', {dataset: {testid: 'needs-me-call'}}, c.summary || 'A change'))),
     h('p', {class: 'needs-me-meta'},
       `Asked ${chat ? `in the chat “${chat}”` : 'in a chat'} · ${when(approval.createdAt)}`),
-    h('button', {type: 'button', class: 'primary', dataset: {testid: 'needs-me-apply'}, disabled: busy,
-                 'aria-label': `Apply: ${whatItDoes(approval)}`, onclick: () => apply(approval)},
-      busy ? 'Applying…' : 'Apply'));
+    confirming.has(key)
+      ? h('p', {class: 'needs-me-confirm', role: 'group', 'aria-label': 'Dismiss this change?'},
+          'Dismiss it? The assistant will not make this change. ',
+          h('button', {type: 'button', class: 'danger', dataset: {testid: 'needs-me-dismiss-confirm'},
+                       onclick: () => dismiss(approval)}, 'Dismiss'),
+          ' ',
+          h('button', {type: 'button', dataset: {testid: 'needs-me-dismiss-cancel'},
+                       onclick: () => ask(approval, false)}, 'Keep it'))
+      : h('div', {class: 'needs-me-actions'},
+          h('button', {type: 'button', class: 'primary', dataset: {testid: 'needs-me-apply'}, disabled: busy,
+                       'aria-label': `Apply: ${whatItDoes(approval)}`, onclick: () => apply(approval)},
+            busy ? 'Working…' : 'Apply'),
+          ' ',
+          h('button', {type: 'button', dataset: {testid: 'needs-me-dismiss'}, disabled: busy,
+                       'aria-label': `Dismiss: ${whatItDoes(approval)}`, onclick: () => ask(approval, true)},
+            'Dismiss…')));
 }
 
 function renderBadge() {
@@ -112,7 +157,7 @@ export function render() {
   if (byTestId('view-needs-me').hidden) return;
   const intro = h('p', {class: 'hint'},
     'What the assistant would change once you say so. Nothing here happens until you apply it; ' +
-    'to hold it back, leave it here.');
+    'to hold it back, leave it here, or dismiss it.');
   let content;
   if (failure) {
     content = h('p', {role: 'alert', dataset: {testid: 'needs-me-error'}}, failure,

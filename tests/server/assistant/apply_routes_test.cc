@@ -1,7 +1,7 @@
-// POST /api/assistant/apply, /undo and /redo on the in-process server, on
-// both stores: exactly one execution for many concurrent Applies, Retry
-// after a partial failure, a tampered proposal refused, Undo and Redo, bad
-// bodies.
+// POST /api/assistant/apply, /undo, /redo and /discard on the in-process
+// server, on both stores: exactly one execution for many concurrent
+// Applies, Retry after a partial failure, a tampered proposal refused, Undo
+// and Redo, Dismiss, bad bodies.
 
 #include <gtest/gtest.h>
 
@@ -32,7 +32,8 @@ constexpr int64_t kNow = 1'764'000'000'000;
 class ApplyRoutes : public ServerTest {
  protected:
   // A conversation whose message `message_id` proposed `calls`.
-  void Propose(const std::string& message_id, std::vector<ProposedCall> calls) {
+  void Propose(const std::string& message_id, std::vector<ProposedCall> calls,
+               core::assistant::WaitsOn waits_on = core::assistant::WaitsOn::kChat) {
     const std::string local = server::services::kLocalAccountId;
     if (!core::assistant::GetConversation(store(), local, "conv-1").ok()) {
       ASSERT_TRUE(
@@ -53,6 +54,7 @@ class ApplyRoutes : public ServerTest {
     p.account_id = local;
     p.space_id = kSpace;
     p.calls = std::move(calls);
+    p.waits_on = waits_on;
     auto saved = core::assistant::SaveProposal(store(), p, kNow);
     ASSERT_TRUE(saved.ok()) << saved.status().ToString();
   }
@@ -249,6 +251,26 @@ TEST_P(ApplyRoutes, EachAreasWritesApplyAndUndoThroughTheServer) {
         << table;
   }
   EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM boards WHERE deleted = 0"), 1);
+}
+
+TEST_P(ApplyRoutes, ADiscardedProposalLeavesNeedsMeAndRunsNothing) {
+  Propose("m6", {Create("c1", "Not this one")}, core::assistant::WaitsOn::kNeedsMe);
+  Propose("m7", {Create("c1", "This one")}, core::assistant::WaitsOn::kNeedsMe);
+  HttpReply discarded = Post("discard", "m6");
+  ASSERT_EQ(discarded.status, 200) << discarded.body();
+  EXPECT_EQ(discarded.json()["state"], "discarded");
+  json approvals = client().Get("/api/assistant/approvals").json()["approvals"];
+  ASSERT_EQ(approvals.size(), 1u) << approvals;
+  EXPECT_EQ(approvals[0]["messageId"], "m7");
+  // Set aside for good: Apply refuses it and nothing is made.
+  EXPECT_EQ(Post("apply", "m6").error_code(), codes::kFailedPrecondition);
+  EXPECT_EQ(Post("discard", "m6").error_code(), codes::kFailedPrecondition);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks"), 0);
+  // An applied proposal is not discarded after the fact.
+  ASSERT_EQ(Post("apply", "m7").status, 200);
+  EXPECT_EQ(Post("discard", "m7").error_code(), codes::kFailedPrecondition);
+  EXPECT_EQ(QueryInt("SELECT COUNT(*) FROM tasks WHERE title = 'This one'"), 1);
+  EXPECT_EQ(Post("discard", "nope").status, 404);
 }
 
 TEST_P(ApplyRoutes, BadRequestsGetStableCodesAndChangeNothing) {
