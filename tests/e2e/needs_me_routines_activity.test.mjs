@@ -168,6 +168,11 @@ test('a proposed task waits on Needs me until Apply creates it', {timeout: 60000
   assert.equal(liveTasks(), 1, 'Apply created the task on the server');
   assert.equal(await page.isVisible(byTestId('needs-me-count')), false);
   await page.locator(byTestId('toast'), {hasText: 'Call Mira'}).waitFor();
+  // The chat's card agrees: applied, no Apply left to press.
+  const card = page.locator(byTestId('reply')).last().locator(byTestId('proposal'));
+  await page.locator(`${byTestId('reply')}:last-child ${byTestId('proposal')}[data-outcome="succeeded"]`)
+      .waitFor();
+  assert.equal(await card.locator(byTestId('proposal-apply')).count(), 0);
   await screenshot(page, 'needs-me-applied');
   const {approvals} = await api('GET', '/api/assistant/approvals');
   assert.deepEqual(approvals, []);
@@ -200,6 +205,12 @@ test('a waiting change is dismissed after a one-line confirm, and never made', {
   assert.equal(await page.isVisible(byTestId('needs-me-count')), false);
   assert.deepEqual((await api('GET', '/api/assistant/approvals')).approvals, []);
   assert.equal(made(), before, 'nothing was made');
+  // The chat's card says so, now and after a reload.
+  const card = `${byTestId('reply')}:last-child ${byTestId('proposal')}`;
+  await page.locator(`${card}[data-outcome="discarded"]`).waitFor();
+  assert.equal(await page.locator(`${card} ${byTestId('proposal-apply')}`).count(), 0);
+  await page.reload();
+  await page.locator(`${card}[data-outcome="discarded"]`).waitFor({timeout: 20000});
   assert.deepEqual(app.pageErrors, []);
 });
 

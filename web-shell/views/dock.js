@@ -81,6 +81,8 @@ function showError(text) {
 
 // ---- A reply: text, tool rows and proposals, re-rendered as frames land. ----
 
+const replyOf = new WeakMap();  // A reply's element -> its Reply.
+
 class Reply {
   constructor({messageId = null, text = '', calls = [], proposals = [], refs = []} = {}) {
     this.messageId = messageId;
@@ -97,6 +99,7 @@ class Reply {
     this.errorNode = h('p', {class: 'reply-error', role: 'alert', hidden: true});
     this.noteNode = h('p', {class: 'note', dataset: {testid: 'reply-offline'}, hidden: true});
     this.li.append(this.textNode, this.toolsNode, this.cardNode, this.errorNode, this.noteNode);
+    replyOf.set(this.li, this);
     this.formatting = null;
   }
 
@@ -144,6 +147,7 @@ class Reply {
       h('p', {class: 'proposal-note'},
         this.proposals.every((p) => p.atOnce) ? 'Done at once; Undo puts it back.'
           : this.proposals.every((p) => p.outcome === 'succeeded') ? 'Applied from this card.'
+          : this.proposals.every((p) => p.outcome === 'discarded') ? 'Dismissed: nothing was changed.'
           : 'Nothing changes until you apply.'),
       h('ul', {class: 'proposal-list'}, this.proposals.map((p) => this.proposalRow(p))),
       waiting.length > 1
@@ -153,7 +157,8 @@ class Reply {
   }
 
   proposalRow(p) {
-    const mark = {succeeded: 'Applied', applied: 'Applied', failed: 'Failed', unattempted: 'Not run'}[
+    const mark = {succeeded: 'Applied', applied: 'Applied', failed: 'Failed', unattempted: 'Not run',
+                  discarded: 'Dismissed'}[
       p.outcome] ?? null;
     const row = h('li', {class: 'proposal', dataset: {testid: 'proposal', callId: p.callId,
                                                       outcome: p.undone ? 'undone' : p.outcome ?? 'pending'}},
@@ -172,6 +177,18 @@ class Reply {
       row.append(button('proposal-undo', 'Undo', () => this.undo([p.callId], false)));
     }
     return row;
+  }
+
+  // How the saved proposal stands now, changed elsewhere (Needs me).
+  takeProposal(proposal) {
+    if (proposal.state === 'discarded') {
+      for (const p of this.proposals) {
+        if (!p.outcome || p.outcome === 'pending' || p.outcome === 'failed') p.outcome = 'discarded';
+      }
+      this.renderProposals();
+      return;
+    }
+    this.takeReceipts(proposal.receipts);
   }
 
   takeReceipts(receipts = []) {
@@ -505,7 +522,9 @@ function replyFromMessage(m) {
     Object.assign(p, {outcome: r.outcome, undoable: r.undoable, undone: r.undone, error: r.error});
     if (r.summary) p.summary = r.summary;
   }
-  return new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
+  const reply = new Reply({messageId: m.id, text: m.text ?? '', calls, proposals});
+  if (m.proposal?.state === 'discarded') reply.takeProposal(m.proposal);
+  return reply;
 }
 
 function showMessage(m) {
@@ -614,6 +633,15 @@ export function init(c) {
     if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       el.form.requestSubmit();
+    }
+  });
+  // A proposal applied, undone or dismissed on Needs me: its card here says so.
+  document.addEventListener('ensemble:proposal', (e) => {
+    const {conversationId: chat, messageId, proposal} = e.detail;
+    if (chat !== conversationId) return;
+    for (const li of el.log.children) {
+      const reply = replyOf.get(li);
+      if (reply?.messageId === messageId) reply.takeProposal(proposal);
     }
   });
   el.stop.addEventListener('click', () => {

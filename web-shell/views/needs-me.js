@@ -50,6 +50,12 @@ async function load() {
   render();
 }
 
+// Tells the dock, whose chat may show this proposal's card, how it stands.
+function told(approval, proposal) {
+  document.dispatchEvent(new CustomEvent('ensemble:proposal', {detail: {
+    conversationId: approval.conversationId, messageId: approval.messageId, proposal}}));
+}
+
 async function apply(approval) {
   const key = keyOf(approval);
   applying.add(key);
@@ -58,6 +64,7 @@ async function apply(approval) {
     const out = await requestJson('POST', '/api/assistant/apply', {
       conversationId: approval.conversationId, messageId: approval.messageId,
     });
+    told(approval, out);
     const failed = (out.receipts ?? []).filter((r) => r.outcome !== 'succeeded');
     if (failed.length) {
       message = `Some of it was not done: ${failed.map((r) => r.error?.message ?? r.summary ?? r.tool)
@@ -65,9 +72,9 @@ async function apply(approval) {
     } else {
       message = '';
       showToast(`Done: ${whatItDoes(approval)}`, async () => {
-        await requestJson('POST', '/api/assistant/undo', {
+        told(approval, await requestJson('POST', '/api/assistant/undo', {
           conversationId: approval.conversationId, messageId: approval.messageId,
-        });
+        }));
         load();
       });
     }
@@ -86,9 +93,9 @@ async function dismiss(approval) {
   applying.add(key);
   render();
   try {
-    await requestJson('POST', '/api/assistant/discard', {
+    told(approval, await requestJson('POST', '/api/assistant/discard', {
       conversationId: approval.conversationId, messageId: approval.messageId,
-    });
+    }));
     message = '';
     showToast(`Dismissed: ${whatItDoes(approval)}`);
   } catch (e) {
