@@ -5,8 +5,9 @@
 // elsewhere while being edited ends in the conflict flow, never in an
 // overwrite. The task details editor sends only what the person changed,
 // so a change made elsewhere meanwhile is kept, and one to the same field
-// asks before it is overwritten. The inline title edit, the people form
-// and Settings' text fields keep what is typed through a re-render.
+// asks before it is overwritten. The inline title edit, the people form,
+// a desk list's new line and Settings' text fields keep what is typed
+// through a re-render.
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
@@ -315,4 +316,33 @@ test('the people form keeps a name being typed through a sync', async () => {
   await page.locator(byTestId('person-item'), {hasText: 'rosa@example.org'}).waitFor();
   await synced(page);
   assert.equal(app.query("SELECT name FROM people WHERE email = 'rosa@example.org'"), 'Rosa Diaz');
+});
+
+test('a desk list keeps a line being typed through a sync, and the server gets it whole', async () => {
+  const {page, server} = app;
+  await page.click(byTestId('nav-today'));
+  await page.fill(byTestId('desk-new-list'), 'Calls');
+  await page.press(byTestId('desk-new-list'), 'Enter');
+  const list = page.locator(byTestId('desk-list'), {hasText: 'Calls'});
+  await list.waitFor();
+  await synced(page);
+  const listId = await list.getAttribute('data-id');
+  await list.locator(byTestId('desk-line-input')).click();
+  await page.keyboard.type('Ring the');
+  const results = await pushAsOtherDevice(server, [
+    {name: 'desk_list_item.create', args: {id: '01JB0000000000000000000D01', spaceId: 'personal',
+                                           list: listId, text: 'Made elsewhere', position: 1}},
+  ]);
+  assert.equal(results[0].status, 'applied');
+  await list.locator(byTestId('desk-line'), {hasText: 'Made elsewhere'}).waitFor();
+  await page.keyboard.type(' landlord');  // The focus stayed in the box.
+  await page.keyboard.press('Enter');
+  await list.locator(byTestId('desk-line'), {hasText: 'Ring the landlord'}).waitFor();
+  await synced(page);
+  assert.equal(app.query(`SELECT text FROM desk_list_items WHERE list = '${listId}' ORDER BY position`),
+               'Made elsewhere\nRing the landlord');
+  await page.reload();
+  await page.waitForSelector(`${byTestId('app')}[data-db-state="ready"]`, {timeout: 20000});
+  await page.click(byTestId('nav-today'));
+  await page.locator(byTestId('desk-line'), {hasText: 'Ring the landlord'}).waitFor();
 });
