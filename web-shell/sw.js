@@ -35,6 +35,7 @@ const kShell = [
   '/views/settings.js',
   '/views/sharing.js',
   '/views/task-list-filters.js',
+  '/views/task-bulk.js',
   '/views/task-detail.js',
   '/views/tasks.js',
   '/views/today.js',

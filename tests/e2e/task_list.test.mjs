@@ -235,3 +235,68 @@ test('filters, sort and grouping survive a reload', async () => {
   await synced(page);
   assert.equal(query(`SELECT labels FROM tasks WHERE title = 'Paint the fence'`), '["outside"]');
 });
+
+test('tasks are selected and changed at once, with one Undo for all', async () => {
+  const {page, query} = app;
+  const statuses = () => query(
+    "SELECT title || '=' || status || '/' || deleted FROM tasks WHERE title IN " +
+    "('Oil the hinges', 'Paint the fence', 'Prune the roses') ORDER BY title").split('\n');
+  const before = statuses();
+  const row = (title) => page.locator(byTestId('task-row'), {hasText: title});
+  // Rows off screen are not drawn (content-visibility): scroll, as a person would.
+  const tick = async (title) => {
+    await row(title).evaluate((li) => li.scrollIntoView({block: 'center'}));
+    await row(title).locator(byTestId('task-select')).check();
+  };
+  await page.click(byTestId('task-select-mode'));
+  await page.locator(byTestId('task-bulk')).waitFor();
+  await expectText(page, byTestId('task-bulk-count'), 'None selected');
+  assert.equal(await page.isDisabled(byTestId('task-bulk-done')), true, 'nothing to change yet');
+  await tick('Oil the hinges');
+  await tick('Paint the fence');
+  await expectText(page, byTestId('task-bulk-count'), '2 tasks selected');
+  assert.deepEqual(await seriousAxeViolations(page), [], 'while selecting');
+  await screenshot(page, 'task-list-bulk', {fullPage: false});
+
+  await page.click(byTestId('task-bulk-done'));
+  await page.locator(byTestId('toast'), {hasText: 'Completed 2 tasks.'}).waitFor();
+  await synced(page);
+  assert.deepEqual(statuses(), ['Oil the hinges=done/0', 'Paint the fence=done/0', before[2]]);
+  await expectText(page, byTestId('task-bulk-count'), 'None selected');
+  await page.locator(byTestId('toast'), {hasText: 'Completed 2 tasks.'})
+    .locator(byTestId('toast-undo')).click();
+  await row('Oil the hinges').and(page.locator('[data-status="todo"]')).waitFor();
+  await synced(page);
+  assert.deepEqual(statuses(), before);
+
+  // A status for each, from the keyboard's select, then Trash and back.
+  await tick('Prune the roses');
+  await tick('Oil the hinges');
+  await page.selectOption(byTestId('task-bulk-status'), 'doing');
+  await page.locator(byTestId('toast'), {hasText: 'Moved 2 tasks to Doing.'}).waitFor();
+  await synced(page);
+  assert.deepEqual(statuses(), ['Oil the hinges=doing/0', before[1], 'Prune the roses=doing/0']);
+  await page.locator(byTestId('toast'), {hasText: 'Moved 2 tasks to Doing.'})
+    .locator(byTestId('toast-undo')).click();
+  await row('Oil the hinges').and(page.locator('[data-status="todo"]')).waitFor();
+
+  await choose('task-filter-label', 'outside');  // Paint the fence, Prune the roses
+  await page.click(byTestId('task-bulk-all'));
+  await expectText(page, byTestId('task-bulk-count'), '2 tasks selected');
+  await page.click(byTestId('task-bulk-delete'));
+  await page.locator(byTestId('toast'), {hasText: 'Moved 2 tasks to Trash.'}).waitFor();
+  await row('Paint the fence').waitFor({state: 'detached'});
+  await synced(page);
+  assert.deepEqual(statuses(), [before[0], 'Paint the fence=todo/1', 'Prune the roses=todo/1']);
+  await page.locator(byTestId('toast'), {hasText: 'Moved 2 tasks to Trash.'})
+    .locator(byTestId('toast-undo')).click();
+  await row('Paint the fence').waitFor();
+  await synced(page);
+  assert.deepEqual(statuses(), before);
+
+  await page.click(byTestId('task-filters-clear'));
+  await page.click(byTestId('task-select-mode'));
+  assert.equal(await page.isVisible(byTestId('task-bulk')), false);
+  assert.equal(await page.locator(byTestId('task-select')).count(), 0, 'no checkboxes left behind');
+  assert.deepEqual(app.pageErrors, []);
+});

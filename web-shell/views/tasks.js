@@ -1,5 +1,5 @@
-// The task list: add, inline title edits, the status button, and a details
-// editor per row (task-detail.js: due, priority, labels, description,
+// The task list: add, inline title edits, the status button, bulk changes
+// (task-bulk.js), and a details editor per row (task-detail.js: due, priority, labels, description,
 // assignees, project, dependencies, page, comments, move to Trash).
 //
 // Rows are kept by task id and patched in place, so a sync that changes one
@@ -16,6 +16,7 @@ import {
   clearFilters, flash, initControls, isListed, layOut, linger, noteAdded, renderControls,
   revealAddedRow, showCompleted,
 } from './task-list-filters.js';
+import {initBulk, syncSelection} from './task-bulk.js';
 import {closeDetail, openDetail} from './task-detail.js';
 import {
   byTestId, escapeHtml, formatDate, isOverdue, kStatuses, priorityLabel, statusLabel,
@@ -153,6 +154,7 @@ export function render() {
   el.empty.hidden = tasks.length > 0 || !listedOnce();
   el.loading.hidden = listedOnce() || state.db.state === 'blocked' || state.db.state === 'failed';
   renderUsable();
+  syncSelection();
 }
 
 // The filter box and controls (task-list-filters.js) place and hide rows.
@@ -315,6 +317,7 @@ export async function advanceStatus(task) {
 }
 
 export function init() {
+  initBulk({rows: () => rows, error: showFormError});
   initControls(() => {
     applyFilter();
     revealAdded();  // A task added but hidden may show now.
