@@ -97,6 +97,14 @@ export async function pushAsOtherDevice(server, mutations) {
 
 // The whole page by default; {fullPage: false} keeps what the window shows
 // (a sticky bar in a full-page picture lands mid-page).
+// Presses Undo on the toast saying `text` and waits until it says Undone.
+// (its text changes, so it is followed by element, not by text).
+export async function undoToast(page, text) {
+  const shown = await page.locator(byTestId('toast'), {hasText: text}).elementHandle();
+  await (await shown.$(byTestId('toast-undo'))).click();
+  await page.waitForFunction((el) => el.textContent.startsWith('Undone.'), shown);
+}
+
 export async function screenshot(page, name, {fullPage = true} = {}) {
   fs.mkdirSync(kShotDir, {recursive: true});
   await page.screenshot({path: path.join(kShotDir, `${name}.png`), fullPage});

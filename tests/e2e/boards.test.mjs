@@ -11,7 +11,7 @@ import {after, before, test} from 'node:test';
 
 import {
   addTask, byTestId, expectText, newBoard, pushAsOtherDevice, putTaskOn, screenshot,
-  seriousAxeViolations, startApp, synced,
+  seriousAxeViolations, startApp, synced, undoToast,
 } from './app_harness.mjs';
 
 let app;
@@ -24,13 +24,7 @@ after(async () => {
   await app?.close();
 });
 
-const toast = (text) => app.page.locator(byTestId('toast'), {hasText: text});
-
-async function undo(text) {
-  const shown = await toast(text).elementHandle();
-  await (await shown.$(byTestId('toast-undo'))).click();
-  await app.page.waitForFunction((el) => el.textContent.startsWith('Undone.'), shown);
-}
+const undo = (text) => undoToast(app.page, text);
 
 const cardIn = (column, id) => app.page.locator(
   `${byTestId('board-column')}[data-column-id="${column}"] ${byTestId('board-card')}[data-id="${id}"]`);

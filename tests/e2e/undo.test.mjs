@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
 import {
-  addTask, byTestId, expectText, newBoard, putTaskOn, screenshot, startApp, synced,
+  addTask, byTestId, expectText, newBoard, putTaskOn, screenshot, startApp, synced, undoToast,
 } from './app_harness.mjs';
 
 let app;
@@ -20,13 +20,7 @@ after(async () => {
 });
 
 const toast = (text) => app.page.locator(byTestId('toast'), {hasText: text});
-
-async function undo(text) {
-  const shown = await toast(text).elementHandle();
-  await (await shown.$(byTestId('toast-undo'))).click();
-  // Its text changes, so it is followed by element, not by text.
-  await app.page.waitForFunction((el) => el.textContent.startsWith('Undone.'), shown);
-}
+const undo = (text) => undoToast(app.page, text);
 
 test('a task moved to Trash comes back with Undo', async () => {
   const {page, query} = app;

@@ -200,6 +200,19 @@ class AssistantTest : public AccountsServerTest {
     HttpReply r = Send(bhttp::verb::patch, "/api/settings", patch.dump(), h);
     ASSERT_EQ(r.status, 200) << r.body();
   }
+  // Starts the fake's slow answer and reads until its first text, so the
+  // model stream is open; `turn_id` gets the turn's id (empty on failure).
+  std::unique_ptr<TurnClient> StartSlowTurn(const std::string& conversation, std::string& turn_id) {
+    auto client = Post(conversation, {{"text", "slow answer"}});
+    EXPECT_EQ(client->Status(), 200);
+    auto turn = client->Next();
+    if (!turn || turn->event != "turn") return client;
+    std::optional<TurnFrame> frame;
+    while ((frame = client->Next()) && frame->event != "text") {
+    }
+    if (frame) turn_id = turn->data["turnId"];
+    return client;
+  }
   json Activity() {
     HttpReply r = Send(bhttp::verb::get, "/api/assistant/activity");
     EXPECT_EQ(r.status, 200) << r.body();
@@ -451,16 +464,9 @@ TEST_P(AssistantTest, AModelPastItsLimitEndsWithTheSpecsMessageAndKeepsTheText) 
 
 TEST_P(AssistantTest, StopEndsTheTurnAsStoppedAndActivityShowsItThenNot) {
   std::string conversation = NewConversation();
-  auto client = Post(conversation, {{"text", "slow answer"}});
-  ASSERT_EQ(client->Status(), 200);
-  auto turn = client->Next();
-  ASSERT_TRUE(turn && turn->event == "turn");
-  const std::string turn_id = turn->data["turnId"];
-  // Wait for the first text: the model stream is open.
-  std::optional<TurnFrame> frame;
-  while ((frame = client->Next()) && frame->event != "text") {
-  }
-  ASSERT_TRUE(frame);
+  std::string turn_id;
+  auto client = StartSlowTurn(conversation, turn_id);
+  ASSERT_FALSE(turn_id.empty());
   json running = Activity();
   ASSERT_EQ(running.size(), 1u);
   EXPECT_EQ(running[0]["id"], turn_id);
@@ -485,15 +491,9 @@ TEST_P(AssistantTest, StopEndsTheTurnAsStoppedAndActivityShowsItThenNot) {
 
 TEST_P(AssistantTest, PauseStopsTheRunningTurnAndRefusesNewOnesUntilResume) {
   std::string conversation = NewConversation();
-  auto client = Post(conversation, {{"text", "slow answer"}});
-  ASSERT_EQ(client->Status(), 200);
-  auto turn = client->Next();
-  ASSERT_TRUE(turn && turn->event == "turn");
-  const std::string turn_id = turn->data["turnId"];
-  std::optional<TurnFrame> frame;
-  while ((frame = client->Next()) && frame->event != "text") {
-  }
-  ASSERT_TRUE(frame);
+  std::string turn_id;
+  auto client = StartSlowTurn(conversation, turn_id);
+  ASSERT_FALSE(turn_id.empty());
 
   HttpReply paused = PostJson("/api/assistant/pause", json::object());
   ASSERT_EQ(paused.status, 200) << paused.body();
@@ -687,8 +687,8 @@ TEST_P(AssistantWithoutModelTest, AMentionPicksItsTaskByIdAmongSameNamedOnes) {
   const std::string title = core::store::AsText(rows->rows[1][1]);
   const std::string picked = core::store::AsText(rows->rows[1][0]);
   json mentions = {{{"kind", "task"}, {"id", picked}, {"label", title}}};
-  std::vector<TurnFrame> frames = Turn(
-      conversation, {{"text", "mark @" + title + " as done"}, {"mentions", mentions}});
+  std::vector<TurnFrame> frames =
+      Turn(conversation, {{"text", "mark @" + title + " as done"}, {"mentions", mentions}});
   ASSERT_EQ(frames.back().event, "done") << json(Events(frames)).dump();
   auto done = store().Query("SELECT id FROM tasks WHERE status = 'done'");
   ASSERT_TRUE(done.ok());
