@@ -2,6 +2,7 @@
 // kind, the Trash, refused changes, and which space and view are open. Views
 // subscribe and re-render when it changes; nothing here talks to the network.
 
+import {api} from './api.js';
 import {onWorker, rpc} from './rpc.js';
 
 // The kinds the views read besides tasks, when the core knows them.
@@ -119,22 +120,20 @@ onWorker('changed', () => refresh());
 
 // Spaces come from the account (accounts mode); local mode has one.
 export async function loadSpaces() {
+  let me;
   try {
-    const res = await fetch('/api/auth/me', {cache: 'no-store'});
-    if (res.status === 401) {
+    me = await api('GET', '/api/auth/me');
+  } catch (e) {
+    if (e.status === 401) {
       state.account = {mode: 'accounts', signedOut: true};
       notify('space');
-      return;
     }
-    if (!res.ok) return;
-    const me = await res.json();
-    state.account = me.mode === 'local' ? {mode: 'local'} : {mode: 'accounts', ...me.account};
-    if (Array.isArray(me.spaces) && me.spaces.length) {
-      state.spaces = me.spaces;
-      if (!me.spaces.some((s) => s.id === state.space)) state.space = me.spaces[0].id;
-    }
-    notify('space');
-  } catch {
-    // Offline: keep the spaces we have.
+    return;  // Offline, or the server failing: keep the spaces we have.
   }
+  state.account = me.mode === 'local' ? {mode: 'local'} : {mode: 'accounts', ...me.account};
+  if (Array.isArray(me.spaces) && me.spaces.length) {
+    state.spaces = me.spaces;
+    if (!me.spaces.some((s) => s.id === state.space)) state.space = me.spaces[0].id;
+  }
+  notify('space');
 }

@@ -9,6 +9,7 @@ const kCacheName = 'ensemble-shell-v3';
 const kShell = [
   '/',
   '/index.html',
+  '/api.js',
   '/app.js',
   '/rpc.js',
   '/state.js',

@@ -22,6 +22,8 @@
 // Not re-entrant by design: one cycle runs at a time; kicks during a cycle
 // schedule exactly one more.
 
+import {send} from './api.js';
+
 // The periodic cycle without pokes (no EventSource), and with them.
 export const kHealthIntervalMs = 2000;
 export const kSafetyIntervalMs = 15000;
@@ -261,41 +263,32 @@ export class SyncLoop {
     }
   }
 
-  async #request(path, init) {
+  // One request (app's one client, api.js); answers the body's text.
+  async #request(method, path, body) {
     let res;
     try {
-      res = await this.fetch(`${this.baseUrl}${path}`, {
-        cache: 'no-store', signal: AbortSignal.timeout(kSyncTimeoutMs), ...init,
+      res = await send(method, `${this.baseUrl}${path}`, body, {
+        fetchImpl: this.fetch, signal: AbortSignal.timeout(kSyncTimeoutMs),
       });
-    } catch {
-      throw new Unreachable(`${path}: no answer`);
+    } catch (e) {
+      // No answer, or 502-504 (a proxy without its server, or the server
+      // without its store): keep everything queued and try again next tick.
+      if (e.status === 0 || (e.status >= 502 && e.status <= 504)) {
+        throw new Unreachable(`${path}: ${e.message}`);
+      }
+      // Anything else (400: a request the server will never take; 500: one
+      // it fails on) is shown; the next tick tries again.
+      const verb = e.status >= 500 ? 'failed on' : 'refused';
+      throw new SyncRefused(e.code, `the server ${verb} ${path}: ${e.message}`);
     }
-    const text = await res.text().catch(() => '');
-    if (res.ok) return text;
-    // 502-504: a proxy without its server, or the server without its store;
-    // keep everything queued and try again on the next tick.
-    if (res.status >= 502 && res.status <= 504) throw new Unreachable(`${path}: HTTP ${res.status}`);
-    // Anything else (400: a request the server will never take; 500: one it
-    // fails on) is shown; the next tick tries again.
-    let error = {code: `HTTP_${res.status}`, message: text.slice(0, 200)};
-    try {
-      error = JSON.parse(text).error ?? error;
-    } catch {
-      // Not JSON: keep the raw text.
-    }
-    const verb = res.status >= 500 ? 'failed on' : 'refused';
-    throw new SyncRefused(error.code, `the server ${verb} ${path}: ${error.message}`);
+    return res.text();
   }
 
   // Pushes the oldest batch of the outbox; returns how many it sent.
   async #push() {
     const {request, count} = parse(this.core.pushRequest(), 'pushRequest');
     if (count === 0) return 0;
-    const text = await this.#request('/api/sync/push', {
-      method: 'POST',
-      headers: {'content-type': 'application/json'},
-      body: JSON.stringify(request),
-    });
+    const text = await this.#request('POST', '/api/sync/push', request);
     parse(this.core.applyPushResponse(text), 'applyPushResponse');
     const results = JSON.parse(text).results ?? [];
     if (results.some((r) => r.status === 'rejected')) this.onChanged();
@@ -308,7 +301,7 @@ export class SyncLoop {
     for (let page = 0; page < kMaxPullPages; page++) {
       const {request} = parse(this.core.pullRequest(), 'pullRequest');
       const query = new URLSearchParams({clientId: request.clientId, cursor: String(request.cursor)});
-      const text = await this.#request(`/api/sync/pull?${query}`, {method: 'GET'});
+      const text = await this.#request('GET', `/api/sync/pull?${query}`);
       const applied = parse(this.core.applyPull(text), 'applyPull');
       const body = JSON.parse(text);
       if (body.changes?.length || applied.cursor !== request.cursor) this.onChanged();

@@ -83,38 +83,6 @@ function counterpartOf(key) {
   return found.length === 1 ? found[0] : null;
 }
 
-// A JSON request to the server: the parsed reply, or an Error carrying the
-// server's own message (error.message of its error body) when it refuses.
-export async function requestJson(method, path, payload) {
-  const res = await fetch(path, {
-    method,
-    headers: payload ? {'content-type': 'application/json'} : {},
-    body: payload ? JSON.stringify(payload) : undefined,
-    cache: 'no-store',
-  });
-  const text = await res.text();
-  let json = {};
-  try {
-    json = text ? JSON.parse(text) : {};
-  } catch {
-    // Not JSON: reported below.
-  }
-  if (!res.ok) throw new Error(json.error?.message ?? unansweredMessage(res.status));
-  return json;
-}
-
-// What to tell the person when the server refused without saying why (a
-// proxy's error page, a crash): in words, with the status for a report.
-export function unansweredMessage(status) {
-  if (status === 502 || status === 503 || status === 504) {
-    return `the server is not answering right now (${status}); try again in a moment`;
-  }
-  if (status === 413) return 'that is more than the server takes at once';
-  if (status === 429) return 'too many requests just now; wait a moment and try again';
-  return `the server could not do that (${status}); try again, and if it keeps failing, ` +
-         'tell whoever runs this Ensemble';
-}
-
 // `fn` for one caller at a time: a call made while one runs gets that one's
 // promise instead of starting another (a view asked to read its data twice
 // at once reads it once). `running()` is the promise under way, or null.

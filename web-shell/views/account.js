@@ -7,9 +7,10 @@
 // offline copy, and offered to remove that copy and start fresh. Signing
 // out offers the same, for a shared or borrowed device.
 
+import {api, kOffline} from '../api.js';
 import {poke, rpc} from '../rpc.js';
 import {loadSpaces, notify, state} from '../state.js';
-import {byTestId, unansweredMessage} from '../util.js';
+import {byTestId} from '../util.js';
 
 const kAccountKey = 'ensemble-account';
 let offered = false;  // Whether this signed-out spell has offered to forget.
@@ -31,25 +32,8 @@ const el = {
   forget: byTestId('forget-device'),
 };
 
-// The server's error message from a refused request, or a generic one.
-async function errorOf(res) {
-  try {
-    return (await res.json()).error?.message ?? unansweredMessage(res.status);
-  } catch {
-    return unansweredMessage(res.status);
-  }
-}
-
-async function post(path, body) {
-  return fetch(path, {
-    method: 'POST',
-    headers: {'content-type': 'application/json'},
-    body: JSON.stringify(body ?? {}),
-  });
-}
-
 async function signOut(message = '') {
-  await post('/api/auth/logout').catch(() => {});
+  await api('POST', '/api/auth/logout', {}).catch(() => {});
   state.account = {mode: 'accounts', signedOut: true};
   el.message.textContent = message;
   notify('space');
@@ -90,15 +74,11 @@ async function submit(path) {
   const body = {email: el.email.value.trim(), password: el.password.value};
   if (path.endsWith('signup')) body.name = el.name.value.trim();
   el.message.textContent = '';
-  let res;
   try {
-    res = await post(path, body);
-  } catch {
-    el.message.textContent = 'The server cannot be reached; try again when you are online.';
-    return;
-  }
-  if (!res.ok) {
-    el.message.textContent = await errorOf(res);
+    await api('POST', path, body);
+  } catch (e) {
+    el.message.textContent = e.code === kOffline
+      ? 'The server cannot be reached; try again when you are online.' : e.message;
     return;
   }
   el.password.value = '';

@@ -12,7 +12,8 @@
 // from starting any, chats and routines alike, until Resume (shown while
 // paused): POST /api/assistant/pause and /resume.
 
-import {byTestId, requestJson} from '../util.js';
+import {api} from '../api.js';
+import {byTestId} from '../util.js';
 
 const kPollMs = 4000;
 const kBusyPollMs = 1500;  // While something runs, so its end shows soon.
@@ -59,7 +60,7 @@ async function togglePause() {
   const action = el.pause.dataset.action;
   el.pause.disabled = true;
   try {
-    await requestJson('POST', `/api/assistant/${action}`);
+    await api('POST', `/api/assistant/${action}`);
   } catch (e) {
     el.pill.title = `The assistant was not ${action === 'pause' ? 'paused' : 'resumed'}: ${e.message}`;
   } finally {
@@ -80,7 +81,7 @@ export async function check(again = false) {
   clearTimeout(timer);
   let busy = false;
   try {
-    const {turns = [], paused = false} = await requestJson('GET', '/api/assistant/activity');
+    const {turns = [], paused = false} = await api('GET', '/api/assistant/activity');
     const {state, text} = describe(turns, paused);
     busy = state !== 'idle' && state !== 'paused';
     show(state, text, state === 'paused' ? 'The assistant is paused: it starts nothing until resumed'

@@ -6,10 +6,11 @@
 // edited, so a sync landing mid-sentence keeps what was typed, in the new
 // comment's box and in an open edit alike.
 
+import {api} from '../api.js';
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
 import {showToast} from '../toast.js';
-import {h, keepFocus, requestJson} from '../util.js';
+import {h, keepFocus} from '../util.js';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'short'});
 
@@ -24,7 +25,7 @@ function memberName(accountId) {
   if (!names) {
     const space = state.space;
     memberNames.set(space, 'reading');
-    requestJson('GET', `/api/spaces/${encodeURIComponent(space)}/members`).then((reply) => {
+    api('GET', `/api/spaces/${encodeURIComponent(space)}/members`).then((reply) => {
       memberNames.set(space, new Map((reply.members ?? []).map((m) => [m.accountId, m.name || m.email])));
       for (const thread of namesRead) thread.update();
       namesRead.clear();

@@ -4,6 +4,7 @@
 // confirm before DELETE /api/assistant/conversations/:id. Deleting the open
 // chat starts a new one, as the spec says.
 
+import {api, kOffline} from '../api.js';
 import {state} from '../state.js';
 import {byTestId, fill, h} from '../util.js';
 
@@ -12,7 +13,7 @@ const el = {
   panel: byTestId('dock-chats-panel'),
 };
 
-let hooks = null;  // {api, currentId(), open(id), deleted(id)}
+let hooks = null;  // {currentId(), open(id), deleted(id)}
 let chats = [];
 let confirming = null;  // The id whose delete waits for a yes.
 let note = '';
@@ -31,20 +32,20 @@ function isOpen() {
 async function load() {
   note = '';
   try {
-    const res = await hooks.api(
-      `/api/assistant/conversations?spaceId=${encodeURIComponent(state.space)}`);
-    chats = (await res.json()).conversations ?? [];
+    const out = await api('GET',
+                          `/api/assistant/conversations?spaceId=${encodeURIComponent(state.space)}`);
+    chats = out.conversations ?? [];
     chats.sort((a, b) => b.updatedAt - a.updatedAt);
   } catch (e) {
     chats = [];
-    note = e.code === 'OFFLINE' ? 'Recent chats show when the server is back.' : e.message;
+    note = e.code === kOffline ? 'Recent chats show when the server is back.' : e.message;
   }
   render();
 }
 
 async function remove(chat) {
   try {
-    await hooks.api(`/api/assistant/conversations/${chat.id}`, {method: 'DELETE'});
+    await api('DELETE', `/api/assistant/conversations/${chat.id}`);
   } catch (e) {
     if (e.status !== 404) {
       note = `Could not delete “${chat.title}”: ${e.message}`;

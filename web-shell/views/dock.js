@@ -6,9 +6,10 @@
 // Redo. The last history of each chat is kept on this device, so the dock
 // shows it offline too; Recent chats (dock-chats.js) opens and deletes chats.
 
+import {api, kOffline, send as sendRequest} from '../api.js';
 import {rpc} from '../rpc.js';
 import {state, subscribe} from '../state.js';
-import {byTestId, h, rememberAssistantSettings, requestJson, savedAssistantSettings, today} from '../util.js';
+import {byTestId, h, rememberAssistantSettings, savedAssistantSettings, today} from '../util.js';
 import {initChats, refreshChats} from './dock-chats.js';
 import {formatReply, toolRows} from './dock-render.js';
 import {MentionMenu} from './mentions.js';
@@ -35,8 +36,7 @@ const storageKey = () => `ensemble-conversation:${state.space}`;
 
 // Reads the chat's messages from the server and keeps them here.
 async function fetchHistory(id) {
-  const res = await api(`/api/assistant/conversations/${id}/messages`);
-  const {messages = []} = await res.json();
+  const {messages = []} = await api('GET', `/api/assistant/conversations/${id}/messages`);
   keepHistory(id, messages);
   return messages;
 }
@@ -46,32 +46,12 @@ function refreshKept() {
   if (id && state.sync?.online !== false) fetchHistory(id).catch(() => {});
 }
 
-class HttpError extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-async function api(path, {method = 'GET', body} = {}) {
-  let res;
-  try {
-    res = await fetch(path, {method, cache: 'no-store',
-                             headers: body ? {'content-type': 'application/json'} : {},
-                             body: body ? JSON.stringify(body) : undefined});
-  } catch {
-    throw new HttpError(0, 'OFFLINE', 'The assistant needs the server, which cannot be reached.');
-  }
-  if (res.ok) return res;
-  const text = await res.text().catch(() => '');
-  let error = {code: `HTTP_${res.status}`, message: text.slice(0, 200) || res.statusText};
-  try {
-    error = JSON.parse(text).error ?? error;
-  } catch {
-    // Not JSON.
-  }
-  throw new HttpError(res.status, error.code, error.message);
+// A server's error for the dock: a sentence, and the dock's own words when
+// the server is out of reach.
+function sayError(e) {
+  if (e?.code === kOffline) return 'The assistant needs the server, which cannot be reached.';
+  const text = String(e?.message ?? e);
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function showError(text) {
@@ -258,12 +238,11 @@ class Reply {
     showError('');
     for (const b of this.cardNode.querySelectorAll('button')) b.disabled = true;
     try {
-      const res = await api(path, {method: 'POST',
-                                   body: {conversationId, messageId: this.messageId, callIds}});
-      this.takeReceipts((await res.json()).receipts);
+      const out = await api('POST', path, {conversationId, messageId: this.messageId, callIds});
+      this.takeReceipts(out.receipts);
       rpc('syncNow').catch(() => {});  // Bring the change into the lists now.
     } catch (e) {
-      showError(e.message);
+      showError(sayError(e));
       this.renderProposals();
     }
   }
@@ -407,8 +386,7 @@ async function ensureConversation(fresh = false, firstText = '') {
   if (conversationId && !fresh) return conversationId;
   const body = {spaceId: state.space};
   if (titleFrom(firstText)) body.title = titleFrom(firstText);
-  const res = await api('/api/assistant/conversations', {method: 'POST', body});
-  conversationId = (await res.json()).id;
+  conversationId = (await api('POST', '/api/assistant/conversations', body)).id;
   localStorage.setItem(storageKey(), conversationId);
   refreshChats();
   return conversationId;
@@ -438,13 +416,15 @@ async function send(text, mentions) {
     } else {
       let res;
       try {
-        res = await api(`/api/assistant/conversations/${await ensureConversation(false, text)}/messages`,
-                        {method: 'POST', body});
+        res = await sendRequest('POST',
+                         `/api/assistant/conversations/${await ensureConversation(false, text)}/messages`,
+                         body);
       } catch (e) {
         if (e.status !== 404) throw e;
         // The conversation is gone (deleted elsewhere): start a new one.
-        res = await api(`/api/assistant/conversations/${await ensureConversation(true, text)}/messages`,
-                        {method: 'POST', body});
+        res = await sendRequest('POST',
+                         `/api/assistant/conversations/${await ensureConversation(true, text)}/messages`,
+                         body);
       }
       await readFrames(res, (event, data) => {
         onFrame(reply, event, data);
@@ -453,14 +433,14 @@ async function send(text, mentions) {
       refreshKept();
     }
   } catch (e) {
-    if (e.code === 'OFFLINE') {
+    if (e.code === kOffline) {
       await sendLocally(reply, text, mentions).catch((local) => reply.fail(local.message));
     } else if (e.code === 'ASSISTANT_PAUSED') {
       // Nothing was sent: the text goes back in the box for after Resume.
       reply.fail('The assistant is paused. Resume it in the top bar, then send this again.');
       if (!el.input.value) el.input.value = text;
     } else {
-      reply.fail(e.message);
+      reply.fail(sayError(e));
     }
   } finally {
     clearInterval(ticker);
@@ -554,7 +534,7 @@ function showQueued(x) {
 // Sends what was answered offline to the conversation, when the server is there.
 function uploadOffline() {
   if (state.sync?.online === false || live || !queuedExchanges(state.space).length) return;
-  uploadExchanges(state.space, ensureConversation, api).then(refreshKept, (e) => {
+  uploadExchanges(state.space, ensureConversation).then(refreshKept, (e) => {
     console.warn('ensemble: the offline exchanges wait for the next try', e);
   });
 }
@@ -614,7 +594,7 @@ function startOver() {
 export function init(c) {
   ctx = c;
   // The saved settings, for the turns this device answers offline.
-  requestJson('GET', '/api/settings').then(rememberAssistantSettings).catch(() => {});
+  api('GET', '/api/settings').then(rememberAssistantSettings).catch(() => {});
   menu = new MentionMenu({input: el.input, menu: byTestId('mention-menu'),
                           chips: byTestId('mention-chips')});
   el.form.addEventListener('submit', async (e) => {
@@ -645,14 +625,13 @@ export function init(c) {
     }
   });
   el.stop.addEventListener('click', () => {
-    if (live?.turnId) api(`/api/assistant/turns/${live.turnId}/stop`, {method: 'POST', body: {}}).catch(() => {});
+    if (live?.turnId) api('POST', `/api/assistant/turns/${live.turnId}/stop`, {}).catch(() => {});
   });
   el.newChat.addEventListener('click', () => {
     startOver();
     el.input.focus();
   });
   initChats({
-    api,
     currentId: () => conversationId,
     open: (id) => {
       if (live) return;

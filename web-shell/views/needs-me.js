@@ -9,9 +9,10 @@
 // `ensemble:activity` event, every few seconds): a turn that ended since
 // may have held something.
 
+import {api} from '../api.js';
 import {state} from '../state.js';
 import {showToast} from '../toast.js';
-import {byTestId, fill, h, requestJson} from '../util.js';
+import {byTestId, fill, h} from '../util.js';
 
 const body = byTestId('needs-me-body');
 const badge = h('span', {class: 'nav-badge', dataset: {testid: 'needs-me-count'}, hidden: true});
@@ -29,11 +30,11 @@ const keyOf = (a) => `${a.conversationId}/${a.messageId}`;
 
 async function load() {
   try {
-    const {approvals: list = []} = await requestJson('GET', '/api/assistant/approvals');
+    const {approvals: list = []} = await api('GET', '/api/assistant/approvals');
     // The chats' names, read again only when one is new to this list.
     if (list.some((a) => !chatTitles.has(a.conversationId) && !lookedFor.has(a.conversationId))) {
       for (const a of list) lookedFor.add(a.conversationId);
-      const {conversations = []} = await requestJson(
+      const {conversations = []} = await api(
         'GET', `/api/assistant/conversations?spaceId=${encodeURIComponent(state.space)}`)
         .catch(() => ({conversations: []}));
       chatTitles = new Map(conversations.map((c) => [c.id, c.title]));
@@ -61,7 +62,7 @@ async function apply(approval) {
   applying.add(key);
   render();
   try {
-    const out = await requestJson('POST', '/api/assistant/apply', {
+    const out = await api('POST', '/api/assistant/apply', {
       conversationId: approval.conversationId, messageId: approval.messageId,
     });
     told(approval, out);
@@ -72,7 +73,7 @@ async function apply(approval) {
     } else {
       message = '';
       showToast(`Done: ${whatItDoes(approval)}`, async () => {
-        told(approval, await requestJson('POST', '/api/assistant/undo', {
+        told(approval, await api('POST', '/api/assistant/undo', {
           conversationId: approval.conversationId, messageId: approval.messageId,
         }));
         load();
@@ -93,7 +94,7 @@ async function dismiss(approval) {
   applying.add(key);
   render();
   try {
-    told(approval, await requestJson('POST', '/api/assistant/discard', {
+    told(approval, await api('POST', '/api/assistant/discard', {
       conversationId: approval.conversationId, messageId: approval.messageId,
     }));
     message = '';

@@ -5,6 +5,7 @@
 // exchange's id makes the upload safe to repeat: a retry saves nothing twice.
 // Each chat's last history is kept here too, so the dock shows it offline.
 
+import {api} from '../api.js';
 import {rpc} from '../rpc.js';
 import {oneAtATime} from '../util.js';
 
@@ -55,7 +56,7 @@ export async function queueExchange(spaceId, message, turn) {
 // gives its id, starting one if need be; `conversation(true)` a new one when
 // the old is gone) and drops each batch the server took, or refused as
 // malformed (400). Throws anything else; what was not sent stays queued.
-export const uploadExchanges = oneAtATime(async (spaceId, conversation, api) => {
+export const uploadExchanges = oneAtATime(async (spaceId, conversation) => {
   let fresh = false;
   let renewed = false;
   for (let list = queuedExchanges(spaceId); list.length; list = queuedExchanges(spaceId)) {
@@ -63,8 +64,7 @@ export const uploadExchanges = oneAtATime(async (spaceId, conversation, api) => 
     try {
       const id = await conversation(fresh);
       fresh = false;
-      await api(`/api/assistant/conversations/${id}/exchanges`,
-                {method: 'POST', body: {exchanges: batch}});
+      await api('POST', `/api/assistant/conversations/${id}/exchanges`, {exchanges: batch});
     } catch (e) {
       if (e.status === 404 && !renewed) {
         // The conversation was deleted elsewhere: start another, once.

@@ -7,10 +7,11 @@
 // (after a confirm, with Undo), and shows its replies: the messages of the
 // chat its runs answer in (the conversation whose routineId is its id). Every change is a routine mutation, which syncs.
 
+import {api} from '../api.js';
 import {rpc} from '../rpc.js';
 import {records, state} from '../state.js';
 import {showToast} from '../toast.js';
-import {byTestId, fill, h, requestJson} from '../util.js';
+import {byTestId, fill, h} from '../util.js';
 import {confirmLine} from './record-form.js';
 
 const body = byTestId('routines-body');
@@ -233,12 +234,12 @@ async function loadReplies(routine) {
   replies = {id: routine.id, state: 'loading', messages: [], chat: null, error: ''};
   render();
   try {
-    const {conversations = []} = await requestJson(
+    const {conversations = []} = await api(
       'GET', `/api/assistant/conversations?spaceId=${encodeURIComponent(routine.spaceId ?? state.space)}`);
     const chat = conversations.find((c) => c.routineId === routine.id) ?? null;
     let messages = [];
     if (chat) {
-      ({messages = []} = await requestJson(
+      ({messages = []} = await api(
         'GET', `/api/assistant/conversations/${encodeURIComponent(chat.id)}/messages`));
     }
     if (replies.id === routine.id) replies = {id: routine.id, state: 'done', messages, chat, error: ''};

@@ -5,9 +5,11 @@
 // server, so this view needs the network. The API key and a calendar link are
 // sent once and never shown again: the server says only that one is saved.
 
+import {api} from '../api.js';
 import {state} from '../state.js';
-import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime, rememberAssistantSettings,
-        requestJson as api} from '../util.js';
+import {
+  byTestId, fill, h, keepFocus, messageAfter, oneAtATime, rememberAssistantSettings,
+} from '../util.js';
 
 const body = byTestId('settings-body');
 

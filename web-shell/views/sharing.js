@@ -7,8 +7,9 @@
 // so the assistant never makes them. Sharing needs the network and accounts:
 // local mode and offline say so instead.
 
+import {api} from '../api.js';
 import {loadSpaces, setSpace, state} from '../state.js';
-import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime, requestJson as api} from '../util.js';
+import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime} from '../util.js';
 
 const body = byTestId('sharing-body');
 const kRoles = ['owner', 'editor', 'viewer', 'guest'];
