@@ -129,8 +129,12 @@ run_suite() {
   FAILED=$((FAILED + ${f:-0}))
   if [[ $rc -ne 0 ]]; then
     FAILED_SUITES+=("$name")
-    [[ ${f:-0} -eq 0 ]] && FAILED=$((FAILED + 1))  # A suite that crashed counts once.
+    # A suite that crashed counts once. (An `if`, not `&&`: a false test as
+    # the function's last command would return 1, and under `set -e` a
+    # suite with failures would stop the run before the later suites.)
+    if [[ ${f:-0} -eq 0 ]]; then FAILED=$((FAILED + 1)); fi
   fi
+  return 0
 }
 
 # Runs one libFuzzer target for a bounded time from its committed seeds,
