@@ -55,7 +55,10 @@ export function keepFocus(render) {
   } finally {
     // Only focus that was lost comes back: a render that moves it on purpose
     // (an editor opening) keeps its choice.
-    const lost = !document.activeElement || document.activeElement === document.body;
+    // (A removed element may still be reported active until the next
+    // frame's focus fixup, in Chromium.)
+    const active = document.activeElement;
+    const lost = !active || active === document.body || !active.isConnected;
     const target = !lost || !kept ? null : kept.isConnected ? kept : counterpartOf(key);
     if (target) {
       target.focus({preventScroll: true});

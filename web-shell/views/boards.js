@@ -275,7 +275,10 @@ function restore() {
   }
   const wanted = focusNext && main.querySelector(`[data-key="${CSS.escape(focusNext)}"]`);
   if (wanted) focusNext = null;  // Else the board it is on has not shown yet.
-  const lost = !document.activeElement || document.activeElement === document.body;
+  // The focused control was replaced. (Chromium may still report a removed
+  // element as active until its next frame's focus fixup.)
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected;
   if (wanted) {
     wanted.focus();
   } else if (focus && lost) {
