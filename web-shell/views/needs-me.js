@@ -51,10 +51,13 @@ async function load() {
   render();
 }
 
-// Tells the dock, whose chat may show this proposal's card, how it stands.
-function told(approval, proposal) {
-  document.dispatchEvent(new CustomEvent('ensemble:proposal', {detail: {
-    conversationId: approval.conversationId, messageId: approval.messageId, proposal}}));
+// POSTs `action` (apply, undo, discard) for the proposal and tells the
+// dock, whose chat may show its card, how it stands; answers the proposal.
+async function act(action, approval) {
+  const target = {conversationId: approval.conversationId, messageId: approval.messageId};
+  const proposal = await api('POST', `/api/assistant/${action}`, target);
+  document.dispatchEvent(new CustomEvent('ensemble:proposal', {detail: {...target, proposal}}));
+  return proposal;
 }
 
 async function apply(approval) {
@@ -62,10 +65,7 @@ async function apply(approval) {
   applying.add(key);
   render();
   try {
-    const out = await api('POST', '/api/assistant/apply', {
-      conversationId: approval.conversationId, messageId: approval.messageId,
-    });
-    told(approval, out);
+    const out = await act('apply', approval);
     const failed = (out.receipts ?? []).filter((r) => r.outcome !== 'succeeded');
     if (failed.length) {
       message = `Some of it was not done: ${failed.map((r) => r.error?.message ?? r.summary ?? r.tool)
@@ -73,9 +73,7 @@ async function apply(approval) {
     } else {
       message = '';
       showToast(`Done: ${whatItDoes(approval)}`, async () => {
-        told(approval, await api('POST', '/api/assistant/undo', {
-          conversationId: approval.conversationId, messageId: approval.messageId,
-        }));
+        await act('undo', approval);
         load();
       });
     }
@@ -94,9 +92,7 @@ async function dismiss(approval) {
   applying.add(key);
   render();
   try {
-    told(approval, await api('POST', '/api/assistant/discard', {
-      conversationId: approval.conversationId, messageId: approval.messageId,
-    }));
+    await act('discard', approval);
     message = '';
     showToast(`Dismissed: ${whatItDoes(approval)}`);
   } catch (e) {

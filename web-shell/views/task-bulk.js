@@ -122,7 +122,8 @@ async function run(change, said) {
   }
   if (undo.length) {
     showToast(said(undo.length), async () => {
-      for (const step of undo.reverse()) await rpc(step.name, step.args);
+      // Newest first; a copy, so a retry after a failed Undo runs in order too.
+      for (const step of [...undo].reverse()) await rpc(step.name, step.args);
     });
   }
   if (!error) chosen.clear();
