@@ -138,7 +138,8 @@ Result<Conversation> CreateConversation(store::Database& db, std::string id, std
                  std::move(account_id),
                  text::TruncateChars(text::Trim(title), kMaxConversationTitleChars),
                  now,
-                 now};
+                 now,
+                 /*routine_id=*/{}};
   ENSEMBLE_RETURN_IF_ERROR(
       db.Exec("INSERT INTO assistant_conversations (id, space_id, account_id, title, created_at,"
               " updated_at) VALUES ($1, $2, $3, $4, $5, $6)",
@@ -163,12 +164,11 @@ Result<std::vector<Conversation>> ListConversations(store::Database& db,
                                                     std::string_view space_id, size_t limit) {
   limit = std::min(limit, kMaxConversationsListed);
   ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query(std::string("SELECT ") + kConversationColumns + kConversationFrom +
-                   " WHERE c.account_id = $1 AND c.space_id = $2"
-                   " ORDER BY c.updated_at DESC, c.id DESC LIMIT $3",
-               {Value(std::string(account_id)), Value(std::string(space_id)),
-                Value(static_cast<int64_t>(limit))}));
+      store::Rows rows, db.Query(std::string("SELECT ") + kConversationColumns + kConversationFrom +
+                                     " WHERE c.account_id = $1 AND c.space_id = $2"
+                                     " ORDER BY c.updated_at DESC, c.id DESC LIMIT $3",
+                                 {Value(std::string(account_id)), Value(std::string(space_id)),
+                                  Value(static_cast<int64_t>(limit))}));
   std::vector<Conversation> out;
   out.reserve(rows.size());
   for (const auto& row : rows.rows) out.push_back(ConversationFromRow(row));

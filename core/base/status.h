@@ -80,7 +80,7 @@ inline constexpr std::string_view kAppReadPending = "APP_READ_PENDING";
 inline constexpr std::string_view kInternal = "INTERNAL";
 }  // namespace codes
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;  // OK.
   Status(std::string_view code, std::string message) : code_(code), message_(std::move(message)) {
@@ -106,7 +106,7 @@ inline Status InvalidArgument(std::string message) {
 }
 
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}         // NOLINT: implicit by design.
   Result(Status status) : status_(std::move(status)) {  // NOLINT

@@ -60,7 +60,9 @@ Transaction::Transaction(Database& db, Durability durability) : db_(db) {
 Transaction::~Transaction() {
   if (done_) return;
   if (savepoint_.empty()) {
-    db_.Rollback();
+    // Nobody is left to hear of a failed rollback: the connection drops the
+    // transaction anyway when it resets.
+    (void)db_.Rollback();
   } else {
     RollbackToSavepoint();
   }
@@ -70,8 +72,8 @@ Transaction::~Transaction() {
 void Transaction::RollbackToSavepoint() {
   // Deferred like the SAVEPOINT itself; a failure surfaces in the enclosing
   // transaction's next statement, which then fails as a whole.
-  db_.ExecDeferred("ROLLBACK TO " + savepoint_);
-  db_.ExecDeferred("RELEASE " + savepoint_);
+  (void)db_.ExecDeferred("ROLLBACK TO " + savepoint_);
+  (void)db_.ExecDeferred("RELEASE " + savepoint_);
 }
 
 Status Transaction::Commit() {
@@ -80,7 +82,7 @@ Status Transaction::Commit() {
   Status st = savepoint_.empty() ? db_.Commit() : db_.ExecDeferred("RELEASE " + savepoint_);
   if (!st.ok()) {
     if (savepoint_.empty()) {
-      db_.Rollback();
+      (void)db_.Rollback();  // The commit's failure is the one to report.
     } else {
       RollbackToSavepoint();
     }

@@ -69,8 +69,10 @@ TEST_F(SyncTest, ABatchRetriedAfterALostResponseAppliesEachMutationOnce) {
   Client a(1);
   std::string id = a.NewTask("t");
   ASSERT_TRUE(a.replica->Mutate("task.update", {{"id", id}, {"fields", {{"title", "t2"}}}}).ok());
-  server_.Push(*server_db_, *a.replica->PushRequest());  // Response lost: not acknowledged.
-  ASSERT_TRUE(a.replica->Mutate("task.update", {{"id", id}, {"fields", {{"status", "done"}}}}).ok());
+  // Response lost: not acknowledged.
+  ASSERT_TRUE(server_.Push(*server_db_, *a.replica->PushRequest()).ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("task.update", {{"id", id}, {"fields", {{"status", "done"}}}}).ok());
   json response = Push(a);  // Re-sends 1 and 2 with 3.
   EXPECT_EQ(response["results"][0]["status"], "skipped");
   EXPECT_EQ(response["results"][1]["status"], "skipped");
@@ -81,13 +83,14 @@ TEST_F(SyncTest, ABatchRetriedAfterALostResponseAppliesEachMutationOnce) {
 }
 
 TEST_F(SyncTest, AMutationFromTheFutureIsRefused) {
-  json request = {{"clientGroupId", "g"},
-                  {"clientId", "c"},
-                  {"mutations",
-                   {{{"id", 3},
-                     {"name", "task.create"},
-                     {"args", {{"id", "01JB0000000000000000000001"}, {"spaceId", "p"}, {"title", "x"}}},
-                     {"clientTime", 1}}}}};
+  json request = {
+      {"clientGroupId", "g"},
+      {"clientId", "c"},
+      {"mutations",
+       {{{"id", 3},
+         {"name", "task.create"},
+         {"args", {{"id", "01JB0000000000000000000001"}, {"spaceId", "p"}, {"title", "x"}}},
+         {"clientTime", 1}}}}};
   json response = *server_.Push(*server_db_, request);
   EXPECT_EQ(response["results"][0]["status"], "refused");
   EXPECT_EQ(response["results"][0]["code"], codes::kMutationFromFuture);
@@ -141,9 +144,10 @@ TEST_F(SyncTest, ARejectionWhoseResponseWasLostIsHeardAgain) {
   ASSERT_EQ(b.replica->Rejections()->size(), 1u);
   EXPECT_EQ((*b.replica->Rejections())[0]["code"], codes::kRecordDeleted);
   // Once the client pushes past it, the server forgets the verdict.
-  ASSERT_TRUE(b.replica->Mutate("task.create", {{"id", "01JB0000000000000000000077"},
-                                                {"spaceId", "personal"},
-                                                {"title", "next"}})
+  ASSERT_TRUE(b.replica
+                  ->Mutate("task.create", {{"id", "01JB0000000000000000000077"},
+                                           {"spaceId", "personal"},
+                                           {"title", "next"}})
                   .ok());
   Push(b);
   EXPECT_FALSE((*server_.Pull(*server_db_, b.replica->client_id(), 0)).contains("rejections"));
@@ -183,15 +187,16 @@ TEST_F(SyncTest, AMutatorThatThrowsIsRejectedWithoutBlockingTheQueue) {
   config.mutators = &registry;
   ServerSync server(config);
   json create = {{"id", "01JB0000000000000000000001"}, {"spaceId", "p"}, {"title", "t"}};
-  json request = {{"clientGroupId", "g"},
-                  {"clientId", "c"},
-                  {"mutations",
-                   {{{"id", 1}, {"name", "task.create"}, {"args", create}, {"clientTime", 1}},
-                    {{"id", 2}, {"name", "task.buggy"}, {"args", json::object()}, {"clientTime", 2}},
-                    {{"id", 3},
-                     {"name", "task.update"},
-                     {"args", {{"id", create["id"]}, {"fields", {{"status", "done"}}}}},
-                     {"clientTime", 3}}}}};
+  json request = {
+      {"clientGroupId", "g"},
+      {"clientId", "c"},
+      {"mutations",
+       {{{"id", 1}, {"name", "task.create"}, {"args", create}, {"clientTime", 1}},
+        {{"id", 2}, {"name", "task.buggy"}, {"args", json::object()}, {"clientTime", 2}},
+        {{"id", 3},
+         {"name", "task.update"},
+         {"args", {{"id", create["id"]}, {"fields", {{"status", "done"}}}}},
+         {"clientTime", 3}}}}};
   auto response = server.Push(*server_db_, request);
   ASSERT_TRUE(response.ok()) << response.status().ToString();
   EXPECT_EQ((*response)["results"][1]["status"], "rejected");
@@ -209,11 +214,13 @@ TEST_F(SyncTest, PullRebasesPendingEditsOnTopOfOtherClientsChanges) {
   Sync(a);
   Pull(b);
   // b changes the status and syncs; a, offline, renames.
-  ASSERT_TRUE(b.replica->Mutate("task.update", {{"id", id}, {"fields", {{"status", "done"}}}}).ok());
+  ASSERT_TRUE(
+      b.replica->Mutate("task.update", {{"id", id}, {"fields", {{"status", "done"}}}}).ok());
   Sync(b);
-  ASSERT_TRUE(a.replica->Mutate("task.update", {{"id", id},
-                                                {"fields", {{"title", "renamed"}}},
-                                                {"base", {{"title", "shared"}}}})
+  ASSERT_TRUE(a.replica
+                  ->Mutate("task.update", {{"id", id},
+                                           {"fields", {{"title", "renamed"}}},
+                                           {"base", {{"title", "shared"}}}})
                   .ok());
   Pull(a);  // Rebase: b's status under a's pending title.
   EXPECT_EQ(a.Get(id).status, "done");
@@ -230,15 +237,17 @@ TEST_F(SyncTest, AConflictIsSurfacedAndTheServerValueWins) {
   std::string id = a.NewTask("draft");
   Sync(a);
   Pull(b);
-  ASSERT_TRUE(b.replica->Mutate("task.update", {{"id", id},
-                                                {"fields", {{"title", "theirs"}}},
-                                                {"base", {{"title", "draft"}}}})
-                  .ok());
+  ASSERT_TRUE(
+      b.replica
+          ->Mutate("task.update",
+                   {{"id", id}, {"fields", {{"title", "theirs"}}}, {"base", {{"title", "draft"}}}})
+          .ok());
   Sync(b);
-  ASSERT_TRUE(a.replica->Mutate("task.update", {{"id", id},
-                                                {"fields", {{"title", "mine"}}},
-                                                {"base", {{"title", "draft"}}}})
-                  .ok());
+  ASSERT_TRUE(
+      a.replica
+          ->Mutate("task.update",
+                   {{"id", id}, {"fields", {{"title", "mine"}}}, {"base", {{"title", "draft"}}}})
+          .ok());
   json response = Push(a);
   EXPECT_EQ(response["results"][0]["code"], codes::kSaveConflict);
   EXPECT_EQ(response["results"][0]["details"]["current"]["title"], "theirs");
@@ -302,11 +311,18 @@ TEST_F(SyncTest, EveryRecordKindSyncs) {
   const std::string person = NewId(a.env.clock, a.env.random);
   const std::string page = NewId(a.env.clock, a.env.random);
   const std::string board = NewId(a.env.clock, a.env.random);
-  ASSERT_TRUE(a.replica->Mutate("project.create", {{"id", project}, {"spaceId", "s"}, {"title", "Q3"}}).ok());
-  ASSERT_TRUE(a.replica->Mutate("person.create", {{"id", person}, {"spaceId", "s"}, {"name", "Ana"}}).ok());
-  ASSERT_TRUE(a.replica->Mutate("page.create", {{"id", page}, {"spaceId", "s"}, {"title", "Notes"}}).ok());
-  ASSERT_TRUE(a.replica->Mutate("board.create", {{"id", board}, {"spaceId", "s"}, {"title", "Team"}}).ok());
-  ASSERT_TRUE(a.replica->Mutate("project.update", {{"id", project}, {"fields", {{"status", "done"}}}}).ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("project.create", {{"id", project}, {"spaceId", "s"}, {"title", "Q3"}})
+          .ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("person.create", {{"id", person}, {"spaceId", "s"}, {"name", "Ana"}}).ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("page.create", {{"id", page}, {"spaceId", "s"}, {"title", "Notes"}}).ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("board.create", {{"id", board}, {"spaceId", "s"}, {"title", "Team"}}).ok());
+  ASSERT_TRUE(
+      a.replica->Mutate("project.update", {{"id", project}, {"fields", {{"status", "done"}}}})
+          .ok());
   ASSERT_TRUE(a.replica->Mutate("person.delete", {{"id", person}}).ok());
   Sync(a);
   Pull(b);
@@ -324,7 +340,8 @@ TEST_F(SyncTest, AMalformedPullResponseChangesNothing) {
   Client a(1);
   a.NewTask("t");
   EXPECT_FALSE(a.replica->ApplyPull(json{{"cursor", "x"}}).ok());
-  EXPECT_FALSE(a.replica->ApplyPull(json{{"cursor", 1}, {"lastMutationId", 1}, {"changes", {1}}}).ok());
+  EXPECT_FALSE(
+      a.replica->ApplyPull(json{{"cursor", 1}, {"lastMutationId", 1}, {"changes", {1}}}).ok());
   EXPECT_EQ(*a.replica->PendingCount(), 1);
   EXPECT_EQ(*a.replica->Cursor(), 0);
   EXPECT_EQ(tasks::ListTasks(*a.db)->size(), 1u);
