@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
-#include "core/playbooks/json_reader.h"
 #include "core/sync/authorization.h"
+#include "core/text/json_reader.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -67,7 +67,7 @@ struct TextRequest {
   sync::Role role = sync::Role::kOwner;
 };
 
-using playbooks::JsonReader;
+using text::JsonReader;
 
 // Reads a member's value once: a repeated key (nlohmann keeps the last) is
 // declined rather than reasoned about.

@@ -48,7 +48,7 @@ Result<nlohmann::json> RouteTurnJson(const playbooks::Router& router,
 // Routes request text to answer text: RouteTurnJson(parse(text)).dump(),
 // byte for byte, for any text. The registry's tools, the playbooks' default
 // modules and tool names are worked out once at construction; a request is
-// read in place (core/playbooks/json_reader.h), routed on views and its
+// read in place (core/text/json_reader.h), routed on views and its
 // answer written directly. A request the fast reader declines (invalid,
 // unusual) goes the json-tree way, so errors are worded in one place.
 class TurnRouter {

@@ -1,11 +1,11 @@
-#include "core/playbooks/json_reader.h"
+#include "core/text/json_reader.h"
 
 #include <cstdint>
 #include <cstring>
 
 #include "core/text/ascii.h"
 
-namespace ensemble::core::playbooks {
+namespace ensemble::core::text {
 namespace {
 
 // Numbers longer than this are declined, so every accepted one is finite
@@ -224,16 +224,16 @@ bool JsonReader::SkipLiteral(std::string_view literal) {
 bool JsonReader::SkipNumber() {
   const std::size_t start = pos_;
   if (pos_ < text_.size() && text_[pos_] == '-') ++pos_;
-  if (pos_ >= text_.size() || !text::IsAsciiDigit(text_[pos_])) return false;
+  if (pos_ >= text_.size() || !IsAsciiDigit(text_[pos_])) return false;
   if (text_[pos_] == '0') {
     ++pos_;
   } else {
-    while (pos_ < text_.size() && text::IsAsciiDigit(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && IsAsciiDigit(text_[pos_])) ++pos_;
   }
   if (pos_ < text_.size() && text_[pos_] == '.') {
     ++pos_;
-    if (pos_ >= text_.size() || !text::IsAsciiDigit(text_[pos_])) return false;
-    while (pos_ < text_.size() && text::IsAsciiDigit(text_[pos_])) ++pos_;
+    if (pos_ >= text_.size() || !IsAsciiDigit(text_[pos_])) return false;
+    while (pos_ < text_.size() && IsAsciiDigit(text_[pos_])) ++pos_;
   }
   if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) return false;
   return pos_ - start <= kMaxNumberChars;
@@ -263,4 +263,4 @@ bool JsonReader::SkipValue(int depth) {
   }
 }
 
-}  // namespace ensemble::core::playbooks
+}  // namespace ensemble::core::text

@@ -1,8 +1,8 @@
-// JsonReader (core/playbooks/json_reader.h): what it reads it reads as
+// JsonReader (core/text/json_reader.h): what it reads it reads as
 // nlohmann::json does, and it declines (returns false) what it does not
 // handle, so its caller can fall back to nlohmann.
 
-#include "core/playbooks/json_reader.h"
+#include "core/text/json_reader.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ensemble::core::playbooks {
+namespace ensemble::core::text {
 namespace {
 
 // The strings of a JSON array of strings, or nullopt-like false.
@@ -104,4 +104,4 @@ TEST(JsonReader, TakesNullOnlyWhenNull) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::playbooks
+}  // namespace ensemble::core::text

@@ -17,14 +17,14 @@
 //
 // Thread-safety: a JsonReader is used by one thread; the text must outlive it.
 
-#ifndef ENSEMBLE_CORE_PLAYBOOKS_JSON_READER_H_
-#define ENSEMBLE_CORE_PLAYBOOKS_JSON_READER_H_
+#ifndef ENSEMBLE_CORE_TEXT_JSON_READER_H_
+#define ENSEMBLE_CORE_TEXT_JSON_READER_H_
 
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace ensemble::core::playbooks {
+namespace ensemble::core::text {
 
 // Arrays and objects nested deeper than this are declined (Skip recurses).
 inline constexpr int kMaxJsonReaderDepth = 64;
@@ -93,6 +93,6 @@ bool JsonReader::ReadArray(Fn&& on_item) {
   }
 }
 
-}  // namespace ensemble::core::playbooks
+}  // namespace ensemble::core::text
 
-#endif  // ENSEMBLE_CORE_PLAYBOOKS_JSON_READER_H_
+#endif  // ENSEMBLE_CORE_TEXT_JSON_READER_H_
