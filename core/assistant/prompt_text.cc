@@ -3,6 +3,7 @@
 #include "core/base/id.h"
 #include "core/refs/format_entity_text.h"
 #include "core/text/ascii.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -12,34 +13,6 @@ constexpr size_t kMaxKindLength = 32;
 // Stands in for the '<' of a neutralised tag: one character, like '<', so a
 // bound counted in characters still holds after neutralising.
 constexpr std::string_view kTagGuard = "\xE2\x80\xB9";  // U+2039 '‹'
-
-// Length of the well-formed UTF-8 sequence starting at s[i], or 0.
-size_t SequenceLength(std::string_view s, size_t i) {
-  const auto b = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = b(i);
-  if (c < 0x80) return 1;
-  size_t n;
-  unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-  if (c >= 0xC2 && c <= 0xDF) {
-    n = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    n = 3;
-    if (c == 0xE0) lo = 0xA0;  // no overlongs
-    if (c == 0xED) hi = 0x9F;  // no surrogates
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    n = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
-  } else {
-    return 0;
-  }
-  if (i + n > s.size()) return 0;
-  if (b(i + 1) < lo || b(i + 1) > hi) return 0;
-  for (size_t k = 2; k < n; ++k) {
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  }
-  return n;
-}
 
 char Lower(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
 
@@ -83,10 +56,12 @@ std::string CleanUtf8(std::string_view s) {
       ++i;
       continue;
     }
-    const size_t n = c == 0 ? 0 : SequenceLength(s, i);
-    if (n > 0) {
-      i += n;
-      continue;
+    if (c != 0) {
+      const text::Utf8Step step = text::DecodeUtf8Step(s, i);
+      if (step.ok) {
+        i += step.length;
+        continue;
+      }
     }
     out.append(s.data() + run, i - run);
     if (c != 0) out += kReplacement;  // A NUL is dropped.

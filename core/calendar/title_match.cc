@@ -143,7 +143,6 @@ void AppendWords(std::string_view s, std::string* out) {
     pending_space = false;
   };
   size_t i = 0;
-  std::u32string one;
   while (i < s.size()) {
     const unsigned char b = static_cast<unsigned char>(s[i]);
     if (b < 0x80) {
@@ -159,9 +158,7 @@ void AppendWords(std::string_view s, std::string* out) {
     }
     size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
     len = std::min(len, s.size() - i);
-    one.clear();
-    text::DecodeUtf8(s.substr(i, len), &one);
-    const char32_t c = one.empty() ? text::kReplacementCharacter : one[0];
+    const char32_t c = text::DecodeUtf8Step(s.substr(i, len), 0).code_point;
     if (text::IsWordCodePoint(c)) {
       begin_char();
       text::AppendUtf8(c, out);

@@ -2,10 +2,13 @@
 
 #include <cstring>
 
+#include "core/text/utf8.h"
+
 namespace ensemble::core::meetings::scan {
 
 LineReader::LineReader(std::string_view text)
-    : rest_(text), has_cr_(!text.empty() && std::memchr(text.data(), '\r', text.size()) != nullptr) {}
+    : rest_(text),
+      has_cr_(!text.empty() && std::memchr(text.data(), '\r', text.size()) != nullptr) {}
 
 bool LineReader::Next(std::string_view* line) {
   if (rest_.empty()) return false;
@@ -132,8 +135,8 @@ size_t ClockPrefix(std::string_view s, int64_t* ms) {
     }
   }
   if (i < s.size() && !IsSpace(s[i])) return 0;
-  int64_t seconds = count == 3 ? fields[0] * 3600 + fields[1] * 60 + fields[2]
-                               : fields[0] * 60 + fields[1];
+  int64_t seconds =
+      count == 3 ? fields[0] * 3600 + fields[1] * 60 + fields[2] : fields[0] * 60 + fields[1];
   *ms = seconds * 1000 + millis;
   return i;
 }
@@ -202,31 +205,9 @@ inline bool StepClean(std::string_view s, size_t* i) {
     ++*i;
     return true;
   }
-  size_t len = 0;
-  uint32_t cp = 0;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-    cp = c & 0x1F;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    cp = c & 0x0F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    cp = c & 0x07;
-  } else {
-    return false;
-  }
-  if (*i + len > s.size()) return false;
-  for (size_t k = 1; k < len; ++k) {
-    unsigned char cc = static_cast<unsigned char>(s[*i + k]);
-    if ((cc & 0xC0) != 0x80) return false;
-    cp = (cp << 6) | (cc & 0x3F);
-  }
-  if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-      (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
-    return false;
-  }
-  *i += len;
+  const text::Utf8Step step = text::DecodeUtf8Step(s, *i);
+  if (!step.ok) return false;
+  *i += step.length;
   return true;
 }
 
@@ -276,34 +257,11 @@ void AppendCleanUtf8(std::string_view s, std::string* out) {
       ++i;
       continue;
     }
-    size_t len = 0;
-    uint32_t cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) {
-      len = 2;
-      cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-      len = 3;
-      cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-      len = 4;
-      cp = c & 0x07;
-    }
-    bool good = len > 0 && i + len <= n;
-    for (size_t k = 1; good && k < len; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc & 0xC0) != 0x80) good = false;
-      cp = (cp << 6) | (cc & 0x3F);
-    }
-    if (good) {
-      if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-          (len == 4 && (cp < 0x10000 || cp > 0x10FFFF))) {
-        good = false;
-      }
-    }
-    if (good) {
-      out->append(s.data() + i, len);
-      i += len;
-    } else {
+    const text::Utf8Step step = text::DecodeUtf8Step(s, i);
+    if (step.ok) {
+      out->append(s.data() + i, step.length);
+      i += step.length;
+    } else {  // One replacement per byte that is not part of a character.
       out->append(kReplacement, 3);
       ++i;
     }

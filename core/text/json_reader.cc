@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/text/ascii.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::text {
 namespace {
@@ -17,24 +18,6 @@ int HexValue(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-// The length of the well-formed UTF-8 sequence (RFC 3629) starting at
-// text[i], a byte >= 0x80; 0 when it is not one.
-std::size_t Utf8Length(std::string_view text, std::size_t i) {
-  const auto at = [&](std::size_t k) -> unsigned {
-    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
-  };
-  const auto tail = [&](std::size_t k) { return at(k) >= 0x80 && at(k) <= 0xBF; };
-  const unsigned b = at(0);
-  if (b >= 0xC2 && b <= 0xDF) return tail(1) ? 2 : 0;
-  if (b == 0xE0) return at(1) >= 0xA0 && at(1) <= 0xBF && tail(2) ? 3 : 0;
-  if ((b >= 0xE1 && b <= 0xEC) || b == 0xEE || b == 0xEF) return tail(1) && tail(2) ? 3 : 0;
-  if (b == 0xED) return at(1) >= 0x80 && at(1) <= 0x9F && tail(2) ? 3 : 0;
-  if (b == 0xF0) return at(1) >= 0x90 && at(1) <= 0xBF && tail(2) && tail(3) ? 4 : 0;
-  if (b >= 0xF1 && b <= 0xF3) return tail(1) && tail(2) && tail(3) ? 4 : 0;
-  if (b == 0xF4) return at(1) >= 0x80 && at(1) <= 0x8F && tail(2) && tail(3) ? 4 : 0;
-  return 0;
 }
 
 // True when the eight bytes at `p` are printable ASCII other than '"' and
@@ -113,9 +96,9 @@ bool JsonReader::ReadString(std::string_view* out) {
       ++pos_;
       continue;
     }
-    const std::size_t length = Utf8Length(text_, pos_);
-    if (length == 0) return false;
-    pos_ += length;
+    const Utf8Step step = DecodeUtf8Step(text_, pos_);
+    if (!step.ok) return false;
+    pos_ += step.length;
   }
   return false;
 }
@@ -137,10 +120,10 @@ bool JsonReader::DecodeEscapes(std::size_t start, std::string_view* out) {
     }
     if (c < 0x20) return false;
     if (c >= 0x80) {
-      const std::size_t length = Utf8Length(text_, pos_);
-      if (length == 0) return false;
-      decoded_.append(text_.substr(pos_, length));
-      pos_ += length;
+      const Utf8Step step = DecodeUtf8Step(text_, pos_);
+      if (!step.ok) return false;
+      decoded_.append(text_.substr(pos_, step.length));
+      pos_ += step.length;
       continue;
     }
     if (c != '\\') {

@@ -18,39 +18,6 @@ constexpr std::string_view kReplacement = "\uFFFD";
 
 bool IsContinuation(char c) { return (static_cast<uint8_t>(c) & 0xC0) == 0x80; }
 
-// At s[i]: {length of the well-formed sequence there (0 if none), bytes to
-// replace by one U+FFFD otherwise}. The replaced part is the "maximal
-// subpart" (Unicode §3.9, WHATWG), so the result matches a browser's
-// TextDecoder.
-std::pair<size_t, size_t> Sequence(std::string_view s, size_t i) {
-  auto c = static_cast<uint8_t>(s[i]);
-  if (c < 0x80) return {1, 0};
-  size_t need;
-  uint8_t lower = 0x80;
-  uint8_t upper = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    need = 1;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    need = 2;
-    if (c == 0xE0) lower = 0xA0;
-    if (c == 0xED) upper = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    need = 3;
-    if (c == 0xF0) lower = 0x90;
-    if (c == 0xF4) upper = 0x8F;
-  } else {
-    return {0, 1};
-  }
-  for (size_t k = 1; k <= need; ++k) {
-    if (i + k >= s.size()) return {0, k};
-    auto b = static_cast<uint8_t>(s[i + k]);
-    if (b < lower || b > upper) return {0, k};
-    lower = 0x80;
-    upper = 0xBF;
-  }
-  return {need + 1, 0};
-}
-
 // The byte offset `n` code points after `from` (or the end).
 size_t AdvanceChars(std::string_view s, size_t from, size_t n) {
   size_t i = from;
@@ -239,14 +206,14 @@ std::string RepairUtf8(std::string_view s) {
   out.reserve(s.size() + 8);
   size_t i = 0;
   while (i < s.size()) {
-    auto [len, bad] = Sequence(s, i);
-    if (len == 0) {
-      out += kReplacement;
-      i += bad;
+    // Maximal subparts, as a browser's TextDecoder replaces them.
+    const Utf8Step step = DecodeUtf8Step(s, i);
+    if (step.ok) {
+      out.append(s.substr(i, step.length));
     } else {
-      out.append(s.substr(i, len));
-      i += len;
+      out += kReplacement;
     }
+    i += step.length;
   }
   return out;
 }

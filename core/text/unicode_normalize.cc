@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <iterator>
 
+#include "core/text/utf8.h"
+
 namespace ensemble::core::text {
 namespace {
 
@@ -151,37 +153,11 @@ void ComposeCanonically(std::u32string* text) {
 }  // namespace
 
 void DecodeUtf8(std::string_view utf8, std::u32string* out) {
-  const auto* p = reinterpret_cast<const unsigned char*>(utf8.data());
-  const size_t n = utf8.size();
   size_t i = 0;
-  while (i < n) {
-    const unsigned char b = p[i];
-    if (b < 0x80) {
-      out->push_back(b);
-      ++i;
-      continue;
-    }
-    int len = 0;
-    char32_t c = 0, min = 0;
-    if (b >= 0xC2 && b <= 0xDF) {
-      len = 2, c = b & 0x1F, min = 0x80;
-    } else if (b >= 0xE0 && b <= 0xEF) {
-      len = 3, c = b & 0x0F, min = 0x800;
-    } else if (b >= 0xF0 && b <= 0xF4) {
-      len = 4, c = b & 0x07, min = 0x10000;
-    }
-    int k = 1;
-    if (len > 0) {
-      for (; k < len && i + k < n && (p[i + k] & 0xC0) == 0x80; ++k)
-        c = (c << 6) | (p[i + k] & 0x3F);
-    }
-    if (len == 0 || k < len || c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-      out->push_back(kReplacementCharacter);
-      i += std::max(1, len == 0 ? 1 : k);
-      continue;
-    }
-    out->push_back(c);
-    i += len;
+  while (i < utf8.size()) {
+    const Utf8Step step = DecodeUtf8Step(utf8, i);
+    out->push_back(step.code_point);
+    i += step.length;
   }
 }
 

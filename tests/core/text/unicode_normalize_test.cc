@@ -111,6 +111,13 @@ TEST(UnicodeNormalize, IllFormedUtf8BecomesReplacement) {
   EXPECT_EQ(out.back(), kReplacementCharacter);
 }
 
+TEST(UnicodeNormalize, DecodeReplacesAsRepairUtf8Does) {
+  // One U+FFFD per maximal subpart (text/utf8.h), not one per broken sequence.
+  std::u32string out;
+  DecodeUtf8("a\xE0\x80\x80z\xF0\x9F\x8E", &out);
+  EXPECT_EQ(out, U"a\uFFFD\uFFFD\uFFFDz\uFFFD");
+}
+
 TEST(UnicodeNormalize, SimpleLowercase) {
   EXPECT_EQ(SimpleLowercase(U'A'), U'a');
   EXPECT_EQ(SimpleLowercase(U'\u00C9'), U'\u00E9');  // É

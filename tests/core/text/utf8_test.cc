@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 namespace ensemble::core::text {
 namespace {
@@ -34,6 +35,39 @@ TEST(Utf8, FindsABadByteAtAnyOffsetInLongAsciiRuns) {
     EXPECT_TRUE(IsValidUtf8(good)) << at;
     EXPECT_FALSE(IsValidUtf8(cut)) << at;
   }
+}
+
+// Decodes all of `s`, one step at a time.
+std::u32string DecodeAll(std::string_view s) {
+  std::u32string out;
+  for (size_t i = 0; i < s.size();) {
+    const Utf8Step step = DecodeUtf8Step(s, i);
+    EXPECT_GE(step.length, 1u);
+    out.push_back(step.code_point);
+    i += step.length;
+  }
+  return out;
+}
+
+TEST(Utf8, StepDecodesEachLengthOfSequence) {
+  EXPECT_EQ(DecodeAll("a\xC3\xAB\xE2\x80\x94\xF0\x9F\x8E\x89"), U"a\u00EB\u2014\U0001F389");
+  const Utf8Step step = DecodeUtf8Step("\xF0\x9F\x8E\x89", 0);
+  EXPECT_TRUE(step.ok);
+  EXPECT_EQ(step.length, 4u);
+}
+
+TEST(Utf8, StepReplacesEachMaximalSubpartOnce) {
+  // Unicode 15, table 3-8: the recommended U+FFFD substitutions.
+  EXPECT_EQ(DecodeAll("\x61\xF1\x80\x80\xE1\x80\xC2\x62\x80\x63\x80\xBF\x64"),
+            U"a\uFFFD\uFFFD\uFFFDb\uFFFDc\uFFFD\uFFFDd");
+  // An overlong, a surrogate and a value past U+10FFFF: every byte alone.
+  EXPECT_EQ(DecodeAll("\xC0\xAF"), U"\uFFFD\uFFFD");
+  EXPECT_EQ(DecodeAll("\xED\xA0\x80"), U"\uFFFD\uFFFD\uFFFD");
+  EXPECT_EQ(DecodeAll("\xF4\x90\x80\x80"), U"\uFFFD\uFFFD\uFFFD\uFFFD");
+  // A sequence cut off by the end of the text is one replacement.
+  const Utf8Step cut = DecodeUtf8Step("\xE2\x82", 0);
+  EXPECT_FALSE(cut.ok);
+  EXPECT_EQ(cut.length, 2u);
 }
 
 TEST(Utf8, CountsCodePointsNotBytes) { EXPECT_EQ(CountCodePoints("Zoë🎉"), 4u); }
