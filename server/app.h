@@ -20,9 +20,8 @@
 #ifndef ENSEMBLE_SERVER_APP_H_
 #define ENSEMBLE_SERVER_APP_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <functional>

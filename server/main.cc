@@ -1,9 +1,8 @@
 // The sync server's entry point: reads the Config from the environment, runs
 // the App until SIGINT or SIGTERM, and exits 0 (1 when it cannot start).
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
 #include <cstdio>

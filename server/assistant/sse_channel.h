@@ -11,9 +11,8 @@
 #ifndef ENSEMBLE_SERVER_ASSISTANT_SSE_CHANNEL_H_
 #define ENSEMBLE_SERVER_ASSISTANT_SSE_CHANNEL_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>

@@ -10,9 +10,8 @@
 #ifndef ENSEMBLE_SERVER_HTTP_LISTENER_H_
 #define ENSEMBLE_SERVER_HTTP_LISTENER_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>

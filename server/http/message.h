@@ -7,9 +7,8 @@
 #ifndef ENSEMBLE_SERVER_HTTP_MESSAGE_H_
 #define ENSEMBLE_SERVER_HTTP_MESSAGE_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/beast/http/empty_body.hpp>
 #include <boost/beast/http/file_body.hpp>
 #include <boost/beast/http/message.hpp>

@@ -1,8 +1,7 @@
 #include "server/http/request_guard.h"
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/ip/address.hpp>
 
 #include "core/text/ascii.h"

@@ -16,9 +16,8 @@
 #ifndef ENSEMBLE_SERVER_MODEL_CONNECTION_POOL_H_
 #define ENSEMBLE_SERVER_MODEL_CONNECTION_POOL_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/beast/core/tcp_stream.hpp>

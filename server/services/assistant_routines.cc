@@ -3,9 +3,8 @@
 // routine's conversation (see assistant_service.h). One whose author cannot
 // run it now is paused where its space's owners see it.
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>

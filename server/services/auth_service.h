@@ -24,15 +24,13 @@
 #ifndef ENSEMBLE_SERVER_SERVICES_AUTH_SERVICE_H_
 #define ENSEMBLE_SERVER_SERVICES_AUTH_SERVICE_H_
 
-#include <cstddef>
-#include <string>
+#include "server/boost_prelude.h"
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
 #include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <cstddef>
+#include <string>
 
 #include "core/accounts/sign_in_limits.h"
 #include "core/base/status.h"

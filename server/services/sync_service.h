@@ -26,14 +26,12 @@
 #ifndef ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
 #define ENSEMBLE_SERVER_SERVICES_SYNC_SERVICE_H_
 
+#include "server/boost_prelude.h"
+
+#include <boost/asio/awaitable.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
-#include <boost/asio/awaitable.hpp>
 
 #include "core/platform/env.h"
 #include "core/store/database.h"

@@ -22,9 +22,8 @@
 #ifndef ENSEMBLE_SERVER_STORE_STORE_POOL_H_
 #define ENSEMBLE_SERVER_STORE_STORE_POOL_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/post.hpp>

@@ -3,11 +3,12 @@
 // range, the server connects only to what it checked, its errors name the
 // host only, and a saved model key does not follow its base URL elsewhere.
 
+#include "server/outbound/outbound_guard.h"
+
+#include "server/boost_prelude.h"
+
 #include <gtest/gtest.h>
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -18,7 +19,6 @@
 #include "core/net/url_origin.h"
 #include "server/connectors/http_fetch.h"
 #include "server/model/openai_client.h"
-#include "server/outbound/outbound_guard.h"
 #include "server/platform/system_env.h"
 #include "tests/server/accounts_fixture.h"
 

@@ -7,9 +7,8 @@
 #ifndef ENSEMBLE_TESTS_SERVER_HTTP_CLIENT_H_
 #define ENSEMBLE_TESTS_SERVER_HTTP_CLIENT_H_
 
-// clang-format off
-#include <utility>  // Before Asio: Boost 1.74's awaitable.hpp misses it under GCC 12.
-// clang-format on
+#include "server/boost_prelude.h"
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/http/string_body.hpp>
