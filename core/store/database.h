@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -122,6 +123,20 @@ class Transaction {
   std::string savepoint_;  // Empty for the outermost transaction.
   bool done_ = false;
 };
+
+// Runs fn(db) in a Transaction and commits it if fn succeeded, so a write is
+// all or nothing. Returns fn's Status or Result, or the Status of a BEGIN or
+// COMMIT that failed; whatever fails rolls back.
+template <typename Fn>
+std::invoke_result_t<Fn&, Database&> RunInTransaction(Database& db, Fn&& fn,
+                                                      Durability durability = Durability::kFull) {
+  Transaction txn(db, durability);
+  if (!txn.status().ok()) return txn.status();
+  std::invoke_result_t<Fn&, Database&> result = fn(db);
+  if (!result.ok()) return result;
+  if (Status committed = txn.Commit(); !committed.ok()) return committed;
+  return result;
+}
 
 }  // namespace ensemble::core::store
 

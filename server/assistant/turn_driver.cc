@@ -133,31 +133,30 @@ core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest
 // Runs a write-capable call in one transaction: its writes go through
 // ServerSync as the turn's account (authorized, versioned, pulled by every
 // client), and `poke` says who to tell once it has committed.
-Result<json> RunInTransaction(core::store::Database& db, const core::tools::ToolDef& def,
-                              const json& input, const TurnRequest& r,
-                              core::platform::Random* random, events::Poke& poke) {
-  core::store::Transaction txn(db);
-  ENSEMBLE_RETURN_IF_ERROR(txn.status());
-  core::assistant::SyncedWrites writes;
-  core::tools::ToolContext context = ContextFor(db, r, random);
-  context.write = core::assistant::SyncedMutationSink(
-      db, core::hub::Config(), r.local ? nullptr : &r.account_id, r.now_ms, &writes);
-  core::tools::ToolCall call{def.name, input, &context};
-  Result<json> out = def.run(call);
-  if (!out.ok()) return out;
-  if (writes.last_version > 0) {
-    poke.version = writes.last_version;
-    if (!r.local) {
-      ENSEMBLE_ASSIGN_OR_RETURN(
-          std::vector<std::string> readers,
-          core::sync::ReadersOfChanges(db, core::hub::Config(), writes.first_version,
-                                       writes.last_version));
-      poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+Result<json> RunWriteCall(core::store::Database& db, const core::tools::ToolDef& def,
+                          const json& input, const TurnRequest& r, core::platform::Random* random,
+                          events::Poke& poke) {
+  return core::store::RunInTransaction(db, [&](core::store::Database& db) -> Result<json> {
+    core::assistant::SyncedWrites writes;
+    core::tools::ToolContext context = ContextFor(db, r, random);
+    context.write = core::assistant::SyncedMutationSink(
+        db, core::hub::Config(), r.local ? nullptr : &r.account_id, r.now_ms, &writes);
+    core::tools::ToolCall call{def.name, input, &context};
+    Result<json> out = def.run(call);
+    if (!out.ok()) return out;
+    if (writes.last_version > 0) {
+      poke.version = writes.last_version;
+      if (!r.local) {
+        ENSEMBLE_ASSIGN_OR_RETURN(
+            std::vector<std::string> readers,
+            core::sync::ReadersOfChanges(db, core::hub::Config(), writes.first_version,
+                                         writes.last_version));
+        poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+      }
+      ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
     }
-    ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
-  }
-  ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-  return out;
+    return out;
+  });
 }
 
 // True when the turn's routing lets this account run `name` (the write tools
@@ -503,7 +502,7 @@ net::awaitable<Result<json>> TurnDriver::RunHook(Turn& turn, const core::tools::
   events::Poke poke;
   events::Poke* poked = &poke;
   auto work = [def, in, r, random, poked](core::store::Database& db) -> Result<json> {
-    return RunInTransaction(db, *def, *in, *r, random, *poked);
+    return RunWriteCall(db, *def, *in, *r, random, *poked);
   };
   // A read of the Hub's own rows is short and waits on no disk, so it needs
   // no thread hop (StorePool::RunShort); a write waits for its commit to
@@ -634,14 +633,15 @@ net::awaitable<void> TurnDriver::Finish(Turn& turn) {
   const core::store::Durability durability =
       proposal.calls.empty() ? core::store::Durability::kRelaxed : core::store::Durability::kFull;
   auto save = [&reply, &proposal, now, durability](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db, durability);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
-    ENSEMBLE_RETURN_IF_ERROR(core::assistant::UpdateMessage(db, reply));
-    ENSEMBLE_RETURN_IF_ERROR(core::assistant::ForgetRunningTurn(db, reply.id));
-    if (!proposal.calls.empty()) {
-      ENSEMBLE_RETURN_IF_ERROR(core::assistant::SaveProposal(db, proposal, now).status());
-    }
-    return txn.Commit();
+    return core::store::RunInTransaction(
+        db,
+        [&](core::store::Database& db) -> Status {
+          ENSEMBLE_RETURN_IF_ERROR(core::assistant::UpdateMessage(db, reply));
+          ENSEMBLE_RETURN_IF_ERROR(core::assistant::ForgetRunningTurn(db, reply.id));
+          if (proposal.calls.empty()) return Status::Ok();
+          return core::assistant::SaveProposal(db, proposal, now).status();
+        },
+        durability);
   };
   // Without a wait for the disk the save is short: no thread hop for it.
   Status saved;

@@ -127,13 +127,21 @@ class ApplyRun {
 
   Result<assistant::Proposal> Undo(const Target& t, bool redo) {
     ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
-    core::store::Transaction txn(db_);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+    ENSEMBLE_RETURN_IF_ERROR(core::store::RunInTransaction(
+        db_, [&](core::store::Database&) { return UndoIn(found, t.call_ids, redo); }));
+    return assistant::GetProposal(db_, caller_.account_id, found.id);
+  }
+
+  const events::Poke& poke() const { return poke_; }
+
+ private:
+  // Undoes (or redoes) `call_ids` of `found` inside the caller's transaction.
+  Status UndoIn(const assistant::Proposal& found, const CallIds& call_ids, bool redo) {
     core::tools::ToolContext ctx = Context(found);
     if (redo) {
       ENSEMBLE_ASSIGN_OR_RETURN(
           std::vector<assistant::UndoItem> items,
-          assistant::MarkRedone(db_, caller_.account_id, found.id, t.call_ids, now_));
+          assistant::MarkRedone(db_, caller_.account_id, found.id, call_ids, now_));
       ENSEMBLE_ASSIGN_OR_RETURN(std::vector<assistant::CallReceipt> receipts,
                                 assistant::RunRedo(assistant::HubToolRegistry(), items, ctx));
       for (const assistant::CallReceipt& r : receipts) {
@@ -142,21 +150,20 @@ class ApplyRun {
     } else {
       ENSEMBLE_ASSIGN_OR_RETURN(
           std::vector<assistant::UndoItem> items,
-          assistant::MarkUndone(db_, caller_.account_id, found.id, t.call_ids, now_));
+          assistant::MarkUndone(db_, caller_.account_id, found.id, call_ids, now_));
       ENSEMBLE_RETURN_IF_ERROR(assistant::RunUndo(items, ctx));
     }
-    ENSEMBLE_RETURN_IF_ERROR(Poke());
-    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-    return assistant::GetProposal(db_, caller_.account_id, found.id);
+    return Poke();
   }
 
-  const events::Poke& poke() const { return poke_; }
-
- private:
   Result<assistant::Proposal> RunClaim(const assistant::ApplyClaim& claim) {
+    return core::store::RunInTransaction(db_,
+                                         [&](core::store::Database&) { return RunClaimIn(claim); });
+  }
+
+  // Runs a claimed proposal's calls inside RunClaim's transaction.
+  Result<assistant::Proposal> RunClaimIn(const assistant::ApplyClaim& claim) {
     const auto deadline = std::chrono::steady_clock::now() + assistant::kApplyTransactionTimeout;
-    core::store::Transaction txn(db_);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
     if (db_.dialect() == core::store::Dialect::kPostgres) {
       // The same bound on any one statement, so a lock wait cannot outlast it.
       ENSEMBLE_RETURN_IF_ERROR(db_.Exec(
@@ -180,7 +187,6 @@ class ApplyRun {
     ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal done,
                               assistant::RecordReceipts(db_, claim.proposal.id, receipts, now_));
     ENSEMBLE_RETURN_IF_ERROR(Poke());
-    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
     return done;
   }
 

@@ -116,9 +116,7 @@ net::awaitable<void> AssistantService::PauseRoutines(std::vector<std::string> ro
         {{"name", "routine.update"}, {"args", {{"id", id}, {"fields", {{"paused", 1}}}}}});
   }
   events::Poke poke;
-  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
     core::sync::ServerSync server(core::hub::Config());
     // The server's own write: no account, since nobody asked for it.
     ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done,
@@ -129,7 +127,7 @@ net::awaitable<void> AssistantService::PauseRoutines(std::vector<std::string> ro
         core::sync::ReadersOfChanges(db, core::hub::Config(), done.first_version, done.version));
     poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
     ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
-    return txn.Commit();
+    return Status::Ok();
   });
   std::string ids;
   for (const std::string& id : routine_ids) ids += (ids.empty() ? "" : ", ") + id;

@@ -183,17 +183,15 @@ net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& ta
   // The store knows every process's turns: it checks the account and, for a
   // turn another process runs, carries the stop to it at commit.
   const int64_t now = env_.clock->NowMillis();
-  Result<core::assistant::RunningTurnRow> marked =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<core::assistant::RunningTurnRow> {
-        core::store::Transaction txn(db, core::store::Durability::kRelaxed);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Result<core::assistant::RunningTurnRow> marked = co_await pool_.RunInTransaction(
+      [&](core::store::Database& db) -> Result<core::assistant::RunningTurnRow> {
         ENSEMBLE_ASSIGN_OR_RETURN(
             core::assistant::RunningTurnRow row,
             core::assistant::MarkTurnStopping(db, caller.account_id, *id, now));
         if (row.owner != owner_) ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return row;
-      });
+      },
+      core::store::Durability::kRelaxed);
   if (!marked.ok() && marked.status().code() != codes::kNotFound) {
     co_return FailureResponse(marked.status(), "assistant", *env_.logger);
   }
@@ -236,16 +234,13 @@ net::awaitable<http::Response> AssistantService::Pause(const Caller& caller) {
   const int64_t now = env_.clock->NowMillis();
   // As Stop, for every running turn of the account: the store marks them
   // and carries the stop to the processes that run them, at commit.
-  Result<std::vector<core::assistant::RunningTurnRow>> stopping = co_await pool_.Run(
+  Result<std::vector<core::assistant::RunningTurnRow>> stopping = co_await pool_.RunInTransaction(
       [&](core::store::Database& db) -> Result<std::vector<core::assistant::RunningTurnRow>> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
         ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::assistant::RunningTurnRow> rows,
                                   core::assistant::PauseAssistant(db, caller.account_id, now));
         for (const core::assistant::RunningTurnRow& row : rows) {
           if (row.owner != owner_) ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
         }
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return rows;
       });
   if (!stopping.ok()) co_return FailureResponse(stopping.status(), "assistant", *env_.logger);

@@ -102,15 +102,17 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
                                                        caller.local ? "" : caller.account_id));
         }
         // Chat text: not worth a wait for the disk (core/store/database.h).
-        core::store::Transaction txn(db, core::store::Durability::kRelaxed);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
-        ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
-        ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
-        // Listed by the activity endpoint of every process until the turn ends.
-        ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecordRunningTurn(
-            db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now,
-            max_turns_per_account_));
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
+        ENSEMBLE_RETURN_IF_ERROR(core::store::RunInTransaction(
+            db,
+            [&](core::store::Database& db) -> Status {
+              ENSEMBLE_ASSIGN_OR_RETURN(s.user, core::assistant::AppendMessage(db, user));
+              ENSEMBLE_ASSIGN_OR_RETURN(s.reply, core::assistant::AppendMessage(db, reply));
+              // Listed by the activity endpoint of every process until the turn ends.
+              return core::assistant::RecordRunningTurn(
+                  db, {reply.id, caller.account_id, conversation_id, "", now, owner_}, now,
+                  max_turns_per_account_);
+            },
+            core::store::Durability::kRelaxed));
         return s;
       });
   if (!started.ok()) co_return started.status();

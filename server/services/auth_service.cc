@@ -224,9 +224,7 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
       account.created_at +
       std::chrono::duration_cast<std::chrono::milliseconds>(accounts::kSessionLifetime).count();
 
-  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
     if (!open_signup_) {
       // Again inside the transaction: two first sign-ups may have raced.
       ENSEMBLE_ASSIGN_OR_RETURN(bool first, core::accounts::ClaimFirstAccount(db));
@@ -237,7 +235,7 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
         core::sync::SetMember(db, space_id, account.id, core::sync::Role::kOwner));
     ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertSession(
         db, {token.hash, account.id, account.created_at, expires_at}));
-    return txn.Commit();
+    return Status::Ok();
   });
   if (!st.ok()) co_return Failure(st, "signup");
   env_.logger->Log(LogLevel::kInfo, "signup: account " + account.id);

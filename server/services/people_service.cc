@@ -101,29 +101,28 @@ net::awaitable<http::Response> PeopleService::Merge(const http::Request& request
       json::array({{{"name", "person.merge"}, {"args", {{"id", *id}, {"into", (*body)["into"]}}}}});
   const int64_t now = env_.clock->NowMillis();
   events::Poke poke;
-  Result<json> merged = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
-    core::sync::ServerSync server(core::hub::Config());
-    const std::string* account = caller.local ? nullptr : &caller.account_id;
-    ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done,
-                              server.ApplyServerWrites(db, mutation, account, now));
-    poke.version = done.version;
-    if (account) {
-      ENSEMBLE_ASSIGN_OR_RETURN(
-          std::vector<std::string> readers,
-          core::sync::ReadersOfChanges(db, core::hub::Config(), done.first_version, done.version));
-      poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
-    }
-    ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
-    const std::string into = (*body)["into"].get<std::string>();
-    ENSEMBLE_ASSIGN_OR_RETURN(auto row, core::records::ReadRecord(people::kPersonKind, db, into));
-    if (!row) return Status(codes::kInternal, "the kept person vanished during the merge");
-    ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
-    json person = core::records::FieldsOf(people::kPersonKind, *row);
-    person["id"] = into;
-    return json{{"merged", *id}, {"person", person}};
-  });
+  Result<json> merged =
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<json> {
+        core::sync::ServerSync server(core::hub::Config());
+        const std::string* account = caller.local ? nullptr : &caller.account_id;
+        ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done,
+                                  server.ApplyServerWrites(db, mutation, account, now));
+        poke.version = done.version;
+        if (account) {
+          ENSEMBLE_ASSIGN_OR_RETURN(std::vector<std::string> readers,
+                                    core::sync::ReadersOfChanges(db, core::hub::Config(),
+                                                                 done.first_version, done.version));
+          poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
+        }
+        ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
+        const std::string into = (*body)["into"].get<std::string>();
+        ENSEMBLE_ASSIGN_OR_RETURN(auto row,
+                                  core::records::ReadRecord(people::kPersonKind, db, into));
+        if (!row) return Status(codes::kInternal, "the kept person vanished during the merge");
+        json person = core::records::FieldsOf(people::kPersonKind, *row);
+        person["id"] = into;
+        return json{{"merged", *id}, {"person", person}};
+      });
   if (!merged.ok()) co_return FailureResponse(merged.status(), "people merge", *env_.logger);
   if (poke.version > 0 && on_commit_) on_commit_(poke);
   co_return http::JsonResponse(bhttp::status::ok, *merged);

@@ -52,8 +52,7 @@ net::awaitable<http::Response> SettingsService::GetSettings(const Caller& caller
   // assistant can act in (one turned off stays, so it can be turned on
   // again); an area it cannot write in yet is not a choice.
   json areas = json::array();
-  for (std::string_view area :
-       core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
+  for (std::string_view area : core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
     areas.push_back(std::string(area));
   }
   out["choices"] = {{"writeAreas", std::move(areas)}};
@@ -116,13 +115,10 @@ net::awaitable<http::Response> SettingsService::PutModel(const http::Request& re
     }
   }
   const int64_t now = env_.clock->NowMillis();
-  Result<std::optional<ModelCredentialsView>> view = co_await pool_.Run(
+  Result<std::optional<ModelCredentialsView>> view = co_await pool_.RunInTransaction(
       [&](core::store::Database& db) -> Result<std::optional<ModelCredentialsView>> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
         ENSEMBLE_RETURN_IF_ERROR(
             credentials_.Save(db, caller.account_id, settings, change, new_key, now));
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return credentials_.Describe(db, caller.account_id);
       });
   if (!view.ok()) co_return FailureResponse(view.status(), "settings", *env_.logger);

@@ -118,12 +118,9 @@ net::awaitable<http::Response> SpacesService::Create(const http::Request& reques
   if (!name.ok()) co_return http::ErrorResponse(name.status());
   const std::string id = core::NewId(*env_.clock, *env_.random);
   Result<spaces::SpaceInfo> made =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
         ENSEMBLE_ASSIGN_OR_RETURN(spaces::SpaceInfo s,
                                   spaces::CreateSpace(db, caller.account_id, id, *name));
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return s;
       });
   if (!made.ok()) co_return FailureResponse(made.status(), "spaces", *env_.logger);
@@ -191,16 +188,13 @@ net::awaitable<http::Response> SpacesService::PutMember(const http::Request& req
   const int64_t now = env_.clock->NowMillis();
   events::Poke poke;
   Result<spaces::Shared> shared =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::Shared> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::Shared> {
         ENSEMBLE_ASSIGN_OR_RETURN(
             spaces::Shared done,
             spaces::Share(db, caller.account_id, *id, *email, *role, invitation_id, now));
         if (done.member) {
           ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, done.member->account_id));
         }
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return done;
       });
   if (!shared.ok()) co_return FailureResponse(shared.status(), "spaces", *env_.logger);
@@ -241,11 +235,9 @@ net::awaitable<http::Response> SpacesService::Withdraw(const http::Target& targe
   if (!invitation || invitation->empty()) {
     co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
   }
-  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
     ENSEMBLE_RETURN_IF_ERROR(spaces::WithdrawInvitation(db, caller.account_id, *id, *invitation));
-    return txn.Commit();
+    return Status::Ok();
   });
   if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
   co_return http::JsonResponse(bhttp::status::ok, {{"withdrawn", true}});
@@ -268,13 +260,10 @@ net::awaitable<http::Response> SpacesService::Accept(const http::Target& target,
   if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
   events::Poke poke;
   Result<spaces::SpaceInfo> joined =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
         ENSEMBLE_ASSIGN_OR_RETURN(spaces::SpaceInfo s,
                                   spaces::AcceptInvitation(db, caller.account_id, *id));
         ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, caller.account_id));
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return s;
       });
   if (!joined.ok()) co_return FailureResponse(joined.status(), "spaces", *env_.logger);

@@ -35,11 +35,9 @@ boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& re
   // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
   // it only if the writes commit, and in the same round trip as COMMIT.
   events::Poke poke;
-  core::Result<core::sync::PushOutcome> outcome =
-      co_await pool_.Run([this, &body, account_id, &poke](
-                             core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
-        core::store::Transaction txn(db);
-        ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  core::Result<core::sync::PushOutcome> outcome = co_await pool_.RunInTransaction(
+      [this, &body, account_id,
+       &poke](core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
         ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, *body, account_id));
         if (done.version > 0) {
           poke.version = done.version;
@@ -54,7 +52,6 @@ boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& re
           }
           ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
         }
-        ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
         return done;
       });
   if (!outcome.ok()) co_return Failure(outcome.status(), "push");

@@ -115,6 +115,16 @@ class StorePool {
     co_return co_await Run(std::move(fn));
   }
 
+  // Runs fn(Database&) as Run does, in one transaction that commits when fn
+  // succeeds and rolls back when it fails (core::store::RunInTransaction).
+  template <typename Fn>
+  boost::asio::awaitable<std::invoke_result_t<Fn&, core::store::Database&>> RunInTransaction(
+      Fn fn, core::store::Durability durability = core::store::Durability::kFull) {
+    co_return co_await Run([fn = std::move(fn), durability](core::store::Database& db) mutable {
+      return core::store::RunInTransaction(db, fn, durability);
+    });
+  }
+
   // Waits for the work in flight and accepts no more. Results are posted to
   // each caller's executor, so the owner calls this before destroying an
   // io_context that callers ran on.
