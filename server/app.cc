@@ -137,9 +137,8 @@ void App::AddRoutes() {
             bhttp::status::ok, {{"ok", true}, {"store", store_kind()}, {"pokes", pokes_state()}});
       });
   router_.AddStream("/api/events",
-                    [this](boost::beast::tcp_stream& stream, const http::Request& req) {
-                      return ServeEvents(stream, req);
-                    });
+                    [this](boost::beast::tcp_stream& stream, const http::Request& req,
+                           const http::Target&) { return ServeEvents(stream, req); });
   // Local mode's caller is trusted with every space (no account); in
   // accounts mode the push is authorized and the pull filtered for it.
   router_.AddAsync(bhttp::verb::post, "/api/sync/push",
@@ -306,9 +305,8 @@ void App::AddAssistantRoutes() {
                      return a.SaveOfflineExchanges(req, t, caller);
                    }));
   router_.AddStream(bhttp::verb::post, "/api/assistant/conversations/:id/messages",
-                    [this](boost::beast::tcp_stream& stream, const http::Request& req) {
-                      return ServeTurn(stream, req);
-                    });
+                    [this](boost::beast::tcp_stream& stream, const http::Request& req,
+                           const http::Target& t) { return ServeTurn(stream, req, t); });
   router_.AddAsync(bhttp::verb::post, "/api/assistant/turns/:id/stop",
                    AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
                                                const services::Caller& caller) {
@@ -386,10 +384,11 @@ boost::asio::awaitable<Result<services::Caller>> App::AuthenticateStream(
 }
 
 boost::asio::awaitable<void> App::ServeTurn(boost::beast::tcp_stream& stream,
-                                            const http::Request& request) {
+                                            const http::Request& request,
+                                            const http::Target& target) {
   Result<services::Caller> caller = co_await AuthenticateStream(stream, request, "assistant");
   if (!caller.ok()) co_return;
-  co_await assistant_->PostMessage(stream, request, *caller);
+  co_await assistant_->PostMessage(stream, request, target, *caller);
 }
 
 boost::asio::awaitable<void> App::ServeEvents(boost::beast::tcp_stream& stream,

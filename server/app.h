@@ -108,7 +108,7 @@ class App {
   // POST /api/assistant/conversations/:id/messages (a streamed turn), as
   // the session's account.
   boost::asio::awaitable<void> ServeTurn(boost::beast::tcp_stream& stream,
-                                         const http::Request& request);
+                                         const http::Request& request, const http::Target& target);
   // GET /api/events, behind a session in accounts mode.
   boost::asio::awaitable<void> ServeEvents(boost::beast::tcp_stream& stream,
                                            const http::Request& request);

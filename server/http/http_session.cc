@@ -133,9 +133,10 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
       if (ec || !keep_alive) break;
       continue;
     }
-    if (const Router::StreamHandler* serve_stream = router.FindStream(request)) {
+    Target stream_target;
+    if (const Router::StreamHandler* serve_stream = router.FindStream(request, &stream_target)) {
       logger.Log(LogLevel::kDebug, "GET " + std::string(request.target()) + " (stream)");
-      co_await (*serve_stream)(stream, request);
+      co_await (*serve_stream)(stream, request, stream_target);
       break;  // The stream owned the connection to its end.
     }
     Response response = co_await router.Route(request, peer);

@@ -42,8 +42,10 @@ void Router::AddStream(verb method, std::string path, StreamHandler handler) {
   routes_.push_back({method, std::move(path), nullptr, nullptr, std::move(handler)});
 }
 
-bool PathMatches(std::string_view pattern, std::string_view path) {
+bool PathMatches(std::string_view pattern, std::string_view path,
+                 std::map<std::string, std::string, std::less<>>* params) {
   if (pattern.find(':') == std::string_view::npos) return pattern == path;
+  std::map<std::string, std::string, std::less<>> found;
   while (!pattern.empty() && !path.empty()) {
     size_t pe = pattern.find('/', 1);
     size_t te = path.find('/', 1);
@@ -51,35 +53,29 @@ bool PathMatches(std::string_view pattern, std::string_view path) {
     std::string_view t = path.substr(0, te);
     if (p.size() > 1 && p[1] == ':') {
       if (t.size() < 2) return false;  // "/" alone: an empty segment.
+      if (params) {
+        if (auto value = PercentDecode(t.substr(1), /*plus_is_space=*/false)) {
+          found.insert_or_assign(std::string(p.substr(2)), *std::move(value));
+        }
+      }
     } else if (p != t) {
       return false;
     }
     pattern = pe == std::string_view::npos ? std::string_view() : pattern.substr(pe);
     path = te == std::string_view::npos ? std::string_view() : path.substr(te);
   }
-  return pattern.empty() && path.empty();
+  if (!pattern.empty() || !path.empty()) return false;
+  if (params) *params = std::move(found);
+  return true;
 }
 
-std::optional<std::string> PathSegment(std::string_view path, size_t index) {
-  if (path.empty() || path[0] != '/') return std::nullopt;
-  path.remove_prefix(1);
-  for (size_t i = 0;; ++i) {
-    size_t end = path.find('/');
-    if (i == index) {
-      std::string_view seg = path.substr(0, end);
-      if (seg.empty()) return std::nullopt;
-      return PercentDecode(seg, /*plus_is_space=*/false);
-    }
-    if (end == std::string_view::npos) return std::nullopt;
-    path.remove_prefix(end + 1);
-  }
-}
-
-const Router::StreamHandler* Router::FindStream(const Request& request) const {
-  auto target = ParseTarget(request.target());
-  if (!target.ok()) return nullptr;
+const Router::StreamHandler* Router::FindStream(const Request& request, Target* target) const {
+  auto parsed = ParseTarget(request.target());
+  if (!parsed.ok()) return nullptr;
   for (const Entry& e : routes_) {
-    if (e.stream && e.method == request.method() && PathMatches(e.path, target->path)) {
+    if (e.stream && e.method == request.method() &&
+        PathMatches(e.path, parsed->path, &parsed->path_params)) {
+      *target = *std::move(parsed);
       return &e.stream;
     }
   }
@@ -106,13 +102,14 @@ net::awaitable<Response> Router::Route(const Request& request, std::string peer)
   co_return ErrorResponse(core::codes::kInternal, "the server failed to handle this request");
 }
 
-net::awaitable<Response> Router::Dispatch(const Request& request, const Target& target) const {
+net::awaitable<Response> Router::Dispatch(const Request& request, Target target) const {
   std::string allow;
   for (const Entry& e : routes_) {
     if (!PathMatches(e.path, target.path)) continue;
     // A stream route reaches here only as HEAD (run as GET): it has no
     // headers to send without its stream, so HEAD is not allowed.
     if (e.method == request.method() && !e.stream) {
+      PathMatches(e.path, target.path, &target.path_params);
       if (e.async) co_return co_await e.async(request, target);
       co_return e.handler(request, target);
     }

@@ -1,7 +1,7 @@
 // Router: dispatches a request by method and path to a handler, with a
 // fallback for GET paths no route names (static files). A route's path is
 // exact, except that a segment written ":name" matches any one non-empty
-// segment (the handler reads it from Target::path, e.g. with PathSegment).
+// segment, which the handler reads as target.PathParam("name").
 //
 // A path that a route names with another method gets 405 METHOD_NOT_ALLOWED
 // (with Allow); an unknown path 404 NOT_FOUND. HEAD runs the GET handler and
@@ -30,6 +30,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,8 +49,8 @@ class Router {
   using AsyncHandler =
       std::function<boost::asio::awaitable<Response>(const Request&, const Target&)>;
   // Owns the connection until it returns; must not throw.
-  using StreamHandler =
-      std::function<boost::asio::awaitable<void>(beast::tcp_stream&, const Request&)>;
+  using StreamHandler = std::function<boost::asio::awaitable<void>(beast::tcp_stream&,
+                                                                   const Request&, const Target&)>;
 
   explicit Router(core::platform::Logger& logger) : logger_(logger) {}
 
@@ -79,8 +80,9 @@ class Router {
     return body_limit_ ? body_limit_(header) : fallback;
   }
   void SetBodyLimit(std::function<uint64_t(const Request&)> rule) { body_limit_ = std::move(rule); }
-  // The stream handler for `request`, or nullptr when it is an ordinary one.
-  const StreamHandler* FindStream(const Request& request) const;
+  // The stream handler for `request`, or nullptr when it is an ordinary one;
+  // fills `target` (path parameters included) for the handler.
+  const StreamHandler* FindStream(const Request& request, Target* target) const;
 
  private:
   struct Entry {
@@ -91,7 +93,7 @@ class Router {
     StreamHandler stream;  // Set for stream routes (then handler is empty).
   };
 
-  boost::asio::awaitable<Response> Dispatch(const Request& request, const Target& target) const;
+  boost::asio::awaitable<Response> Dispatch(const Request& request, Target target) const;
 
   core::platform::Logger& logger_;
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
@@ -101,11 +103,11 @@ class Router {
 };
 
 // True when `path` matches the route path `pattern` (":name" segments match
-// any one non-empty segment).
-bool PathMatches(std::string_view pattern, std::string_view path);
-// The `index`th segment of `path` (0 is the one after the first '/'),
-// percent-decoded; nullopt when absent or malformed.
-std::optional<std::string> PathSegment(std::string_view path, size_t index);
+// any one non-empty segment). When it does and `params` is not null, sets
+// (*params)[name] to each such segment, percent-decoded, leaving out one whose
+// escape is malformed.
+bool PathMatches(std::string_view pattern, std::string_view path,
+                 std::map<std::string, std::string, std::less<>>* params = nullptr);
 
 }  // namespace ensemble::server::http
 

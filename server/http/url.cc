@@ -18,6 +18,12 @@ std::optional<std::string_view> Target::Param(std::string_view name) const {
   return std::string_view(it->second);
 }
 
+std::optional<std::string> Target::PathParam(std::string_view name) const {
+  auto it = path_params.find(name);
+  if (it == path_params.end()) return std::nullopt;
+  return it->second;
+}
+
 std::optional<std::string> PercentDecode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());

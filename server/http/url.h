@@ -20,9 +20,14 @@ struct Target {
   std::string path;                                       // As sent: still percent-encoded.
   std::map<std::string, std::string, std::less<>> query;  // Decoded; the last value wins.
   std::string peer;  // The client's address, without a port; empty when unknown.
+  // The matched route's ":name" segments, by name, percent-decoded; the
+  // router fills them (a segment whose escape is malformed is left out).
+  std::map<std::string, std::string, std::less<>> path_params;
 
-  // The parameter's value, or nullopt when absent.
+  // The query parameter's value, or nullopt when absent.
   std::optional<std::string_view> Param(std::string_view name) const;
+  // The path parameter ":name" of the matched route, or nullopt when absent.
+  std::optional<std::string> PathParam(std::string_view name) const;
 };
 
 // Decodes %XX escapes (and '+' as a space when `plus_is_space`, as in query

@@ -33,10 +33,6 @@ using core::Result;
 using core::Status;
 using nlohmann::json;
 
-// "/api/assistant/conversations/:id..." and "/api/assistant/turns/:id/stop":
-// the id is the fourth segment.
-constexpr size_t kIdSegment = 3;
-
 }  // namespace
 
 Result<std::unique_ptr<AssistantService>> AssistantService::Create(
@@ -114,7 +110,7 @@ net::awaitable<http::Response> AssistantService::ListConversations(const http::T
 
 net::awaitable<http::Response> AssistantService::DeleteConversation(const http::Target& target,
                                                                     const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
   Status deleted = co_await pool_.Run([&](core::store::Database& db) {
     return core::assistant::DeleteConversation(db, caller.account_id, *id);
@@ -125,7 +121,7 @@ net::awaitable<http::Response> AssistantService::DeleteConversation(const http::
 
 net::awaitable<http::Response> AssistantService::ListMessages(const http::Target& target,
                                                               const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
   struct Listed {
     std::vector<core::assistant::StoredMessage> messages;
@@ -158,7 +154,7 @@ net::awaitable<http::Response> AssistantService::ListMessages(const http::Target
 net::awaitable<http::Response> AssistantService::SaveOfflineExchanges(const http::Request& request,
                                                                       const http::Target& target,
                                                                       const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
   auto body = ParseJsonBody(request.body());
   if (!body.ok()) co_return http::ErrorResponse(body.status());
@@ -178,7 +174,7 @@ net::awaitable<http::Response> AssistantService::SaveOfflineExchanges(const http
 
 net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& target,
                                                           const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kIdSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a turn id is required");
   // The store knows every process's turns: it checks the account and, for a
   // turn another process runs, carries the stop to it at commit.

@@ -122,7 +122,8 @@ class AssistantService {
   void set_max_turns_per_account(size_t n) { max_turns_per_account_ = n; }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
-                                           const http::Request& request, const Caller& caller);
+                                           const http::Request& request, const http::Target& target,
+                                           const Caller& caller);
 
  private:
   AssistantService(store::StorePool& pool, const credentials::CredentialStore& credentials,

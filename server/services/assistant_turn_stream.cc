@@ -34,8 +34,6 @@ using core::Status;
 using core::assistant::StoredMessage;
 using nlohmann::json;
 
-// The segment of ".../conversations/:id/messages" that holds the id.
-constexpr size_t kConversationSegment = 3;
 // What the turn starts from, read and written in one go on a store worker.
 struct Started {
   core::assistant::Conversation conversation;
@@ -184,11 +182,10 @@ net::awaitable<void> AssistantService::RunTurn(assistant::TurnRequest& turn,
 
 net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
                                                    const http::Request& request,
+                                                   const http::Target& target,
                                                    const Caller& caller) {
   const auto received = std::chrono::steady_clock::now();
-  Result<http::Target> target = http::ParseTarget(request.target());
-  std::optional<std::string> conversation_id =
-      target.ok() ? http::PathSegment(target->path, kConversationSegment) : std::nullopt;
+  std::optional<std::string> conversation_id = target.PathParam("id");
   if (!conversation_id) {
     co_await assistant::WriteAndClose(
         stream, request,

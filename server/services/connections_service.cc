@@ -22,9 +22,6 @@ using core::Result;
 using core::Status;
 using nlohmann::json;
 
-// "/api/connections/:id": the id is the third segment.
-constexpr size_t kConnectionSegment = 2;
-
 json ConnectionJson(const connections::Connection& c) {
   const connections::AppEntry* app = connections::FindApp(c.app);
   return {{"id", c.id},
@@ -129,7 +126,7 @@ net::awaitable<http::Response> ConnectionsService::Add(const http::Request& requ
 
 net::awaitable<http::Response> ConnectionsService::Remove(const http::Target& target,
                                                           const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kConnectionSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id || !core::IsValidId(*id)) {
     co_return http::ErrorResponse(codes::kNotFound, "no connection with that id");
   }

@@ -29,9 +29,6 @@ using core::Result;
 using core::Status;
 using nlohmann::json;
 
-// "/api/people/:id/merge": the id is the third segment.
-constexpr size_t kPersonSegment = 2;
-
 Status NoSpace() { return Status(codes::kNotFound, "no such space"); }
 
 // {id, name, email} of each live person of `space_id`, by id.
@@ -86,7 +83,7 @@ net::awaitable<http::Response> PeopleService::MergeSuggestions(const http::Targe
 net::awaitable<http::Response> PeopleService::Merge(const http::Request& request,
                                                     const http::Target& target,
                                                     const Caller& caller) {
-  std::optional<std::string> id = http::PathSegment(target.path, kPersonSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id || !core::IsValidId(*id)) {
     co_return http::ErrorResponse(codes::kNotFound, "no person with that id");
   }

@@ -23,13 +23,6 @@ using core::Result;
 using core::Status;
 using nlohmann::json;
 
-// "/api/spaces/:id/members/:accountId": the id is the third segment, the
-// account the fifth.
-constexpr size_t kSpaceSegment = 2;
-constexpr size_t kAccountSegment = 4;
-// "/api/invitations/:id/accept": the id is the third segment.
-constexpr size_t kInvitationSegment = 2;
-
 constexpr char kLocalMode[] =
     "spaces are shared between accounts, and accounts are off on this server (single-person "
     "local mode)";
@@ -76,7 +69,7 @@ Result<std::string> StringMember(const json& body, const char* key) {
 }
 
 Result<std::string> SpaceIdOf(const http::Target& target) {
-  std::optional<std::string> id = http::PathSegment(target.path, kSpaceSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id || id->empty()) return Status(codes::kNotFound, "no such space");
   return *id;
 }
@@ -211,15 +204,13 @@ net::awaitable<http::Response> SpacesService::RemoveMember(const http::Target& t
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
   Result<std::string> id = SpaceIdOf(target);
   if (!id.ok()) co_return http::ErrorResponse(id.status());
-  std::optional<std::string> account = http::PathSegment(target.path, kAccountSegment);
+  std::optional<std::string> account = target.PathParam("account");
   if (!account || account->empty()) co_return http::ErrorResponse(codes::kNotFound, "no member");
   events::Poke poke;
-  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
     ENSEMBLE_RETURN_IF_ERROR(spaces::RemoveMember(db, caller.account_id, *id, *account));
     ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, *account));
-    return txn.Commit();
+    return Status::Ok();
   });
   if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
   Publish(poke);
@@ -231,7 +222,7 @@ net::awaitable<http::Response> SpacesService::Withdraw(const http::Target& targe
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
   Result<std::string> id = SpaceIdOf(target);
   if (!id.ok()) co_return http::ErrorResponse(id.status());
-  std::optional<std::string> invitation = http::PathSegment(target.path, kAccountSegment);
+  std::optional<std::string> invitation = target.PathParam("invitation");
   if (!invitation || invitation->empty()) {
     co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
   }
@@ -256,7 +247,7 @@ net::awaitable<http::Response> SpacesService::Invitations(const Caller& caller) 
 net::awaitable<http::Response> SpacesService::Accept(const http::Target& target,
                                                      const Caller& caller) {
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  std::optional<std::string> id = http::PathSegment(target.path, kInvitationSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
   events::Poke poke;
   Result<spaces::SpaceInfo> joined =
@@ -274,13 +265,11 @@ net::awaitable<http::Response> SpacesService::Accept(const http::Target& target,
 net::awaitable<http::Response> SpacesService::Decline(const http::Target& target,
                                                       const Caller& caller) {
   if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  std::optional<std::string> id = http::PathSegment(target.path, kInvitationSegment);
+  std::optional<std::string> id = target.PathParam("id");
   if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
-  Status st = co_await pool_.Run([&](core::store::Database& db) -> Status {
-    core::store::Transaction txn(db);
-    ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
     ENSEMBLE_RETURN_IF_ERROR(spaces::DeclineInvitation(db, caller.account_id, *id));
-    return txn.Commit();
+    return Status::Ok();
   });
   if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
   co_return http::JsonResponse(bhttp::status::ok, {{"declined", true}});
