@@ -1,0 +1,19 @@
+# core/'s layers, lowest first, one ensemble_core_layer() per layer. A file
+# in core/<folder>/ may include its own folder's headers and those of any
+# folder in a lower layer: never one in its own layer or above. So a domain
+# cannot reach up into the assistant, nor two peers into each other, and a
+# new include that points back up fails the build (cmake/check_layers.cmake,
+# run before ensemble_core compiles).
+#
+# Folders joined by "+" still include one another: loops issue 29 removes,
+# one by one, by splitting each group into layers of its own.
+ensemble_core_layer(platform)
+ensemble_core_layer(base)
+ensemble_core_layer(text store)
+ensemble_core_layer(calendar sync refs playbooks net)
+ensemble_core_layer(records tools meetings)
+ensemble_core_layer(projects tasks pages desk model)
+ensemble_core_layer(boards)
+ensemble_core_layer(comments+people+reminders)
+ensemble_core_layer(connections)
+ensemble_core_layer(accounts+assistant+hub+routines+spaces)
