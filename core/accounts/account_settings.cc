@@ -6,16 +6,15 @@
 #include <optional>
 #include <utility>
 
-#include "core/assistant/hub_tools.h"
-#include "core/assistant/write_policy.h"
 #include "core/calendar/time_zone.h"
 #include "core/model/model_catalog.h"
 #include "core/text/trim.h"
+#include "core/tools/write_areas.h"
 
 namespace ensemble::core::accounts {
 namespace {
 
-namespace areas = assistant::areas;
+namespace areas = tools::areas;
 using nlohmann::json;
 using store::AsText;
 using store::Value;
@@ -46,9 +45,9 @@ std::string AreaList() {
   return out;
 }
 
-Result<assistant::WritePolicy> ReadWritePolicy(const json& value) {
-  std::optional<assistant::WritePolicy> policy =
-      value.is_string() ? assistant::ParseWritePolicy(value.get<std::string>()) : std::nullopt;
+Result<tools::WritePolicy> ReadWritePolicy(const json& value) {
+  std::optional<tools::WritePolicy> policy =
+      value.is_string() ? tools::ParseWritePolicy(value.get<std::string>()) : std::nullopt;
   if (!policy) {
     return InvalidArgument(std::string(kWritePolicySetting) +
                            " must be immediate, preview or needs-me");
@@ -169,7 +168,7 @@ std::span<const std::string_view> SettingKeys() { return kSettingKeys; }
 
 json SettingValue(const AccountSettings& s, std::string_view key) {
   if (key == kWritePolicySetting) {
-    return std::string(assistant::WritePolicyName(s.assistant.write_policy));
+    return std::string(tools::WritePolicyName(s.assistant.write_policy));
   }
   if (key == kAllowedWriteAreasSetting) return s.assistant.allowed_write_areas;
   if (key == kEffortSetting) return s.assistant.effort;
@@ -205,7 +204,7 @@ AccountSettings DefaultAccountSettings() {
 json AccountSettingsJson(const AccountSettings& settings) {
   return {
       {"assistant",
-       {{"writePolicy", std::string(assistant::WritePolicyName(settings.assistant.write_policy))},
+       {{"writePolicy", std::string(tools::WritePolicyName(settings.assistant.write_policy))},
         {"allowedWriteAreas", settings.assistant.allowed_write_areas},
         {"effort", settings.assistant.effort}}},
       {"general", {{"timeZone", settings.general.time_zone}}}};

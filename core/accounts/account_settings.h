@@ -26,10 +26,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/assistant/instructions.h"
 #include "core/base/status.h"
 #include "core/store/database.h"
 #include "core/store/migrations.h"
+#include "core/tools/write_areas.h"
 
 namespace ensemble::core::accounts {
 
@@ -48,7 +48,7 @@ inline constexpr size_t kMaxQuotedSettingChars = 80;
 extern const store::Migration kCreateAccountSettingsTable;
 
 struct AssistantSettings {
-  assistant::WritePolicy write_policy = assistant::WritePolicy::kImmediate;
+  tools::WritePolicy write_policy = tools::WritePolicy::kImmediate;
   // Distinct areas, in WriteAreas() order.
   std::vector<std::string> allowed_write_areas;
   // kNoEffort or one of model::KnownEfforts().

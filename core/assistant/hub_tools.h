@@ -15,32 +15,12 @@
 
 #include "core/base/status.h"
 #include "core/tools/tool_registry.h"
+#include "core/tools/write_areas.h"
 
 namespace ensemble::core::assistant {
 
-// Tool areas: what settings.assistant.allowedWriteAreas lists.
-namespace areas {
-inline constexpr std::string_view kTasks = "tasks";
-inline constexpr std::string_view kBoards = "boards";
-inline constexpr std::string_view kProjects = "projects";
-inline constexpr std::string_view kPages = "pages";
-inline constexpr std::string_view kPeople = "people";
-inline constexpr std::string_view kMeetings = "meetings";
-inline constexpr std::string_view kReminders = "reminders";
-inline constexpr std::string_view kRoutines = "routines";
-inline constexpr std::string_view kDesk = "desk";
-inline constexpr std::string_view kSkills = "skills";
-inline constexpr std::string_view kCalendar = "calendar";
-inline constexpr std::string_view kFiles = "files";
-// Connected-app writes always wait for Apply and have no Hub Undo (§6).
-inline constexpr std::string_view kApps = "apps";
-inline constexpr std::string_view kWeb = "web";
-inline constexpr std::string_view kSettings = "settings";
-inline constexpr std::string_view kWorkflows = "workflows";
-inline constexpr std::string_view kTrash = "trash";
-// Reads that belong to no one area (the map, search, context, the open view).
-inline constexpr std::string_view kCore = "core";
-}  // namespace areas
+// Tool areas (core/tools/write_areas.h), as the assistant names them.
+namespace areas = tools::areas;
 
 // The module the personal-skill tools belong to (spec 04: "Skills are the
 // skills module"); the other hub tools are core.

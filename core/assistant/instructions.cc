@@ -179,18 +179,6 @@ void AppendApps(const InstructionsInput& in, const std::string& who, std::string
 
 }  // namespace
 
-std::string_view WritePolicyName(WritePolicy policy) {
-  switch (policy) {
-    case WritePolicy::kImmediate:
-      return "immediate";
-    case WritePolicy::kPreview:
-      return "preview";
-    case WritePolicy::kNeedsMe:
-      return "needs-me";
-  }
-  return "immediate";
-}
-
 std::string WriteModeNote(WritePolicy policy) {
   switch (policy) {
     case WritePolicy::kPreview:

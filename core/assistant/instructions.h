@@ -28,6 +28,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/tools/write_areas.h"
+
 namespace ensemble::core::playbooks {
 class PlaybookSet;
 }
@@ -59,15 +61,10 @@ inline constexpr std::size_t kMaxPlaybookWhenChars = 120;
 // What the person calls themselves when no real first name is known.
 inline constexpr std::string_view kUnnamedPerson = "the person";
 
-// settings.assistant.writePolicy (spec §6).
-enum class WritePolicy {
-  kImmediate,  // "Just do it (undoable)": Hub writes run at once with Undo.
-  kPreview,    // Every write waits for Apply in the chat.
-  kNeedsMe,    // Every write waits on the Needs me page.
-};
-
-// The stable name of a policy: "immediate", "preview", "needs-me".
-std::string_view WritePolicyName(WritePolicy policy);
+// settings.assistant.writePolicy (spec §6) and its names, declared below the
+// domains (core/tools/write_areas.h) so the account settings can check them.
+using tools::WritePolicy;
+using tools::WritePolicyName;
 
 // The system line each turn adds (spec §6 writeModeNote): which writes run
 // now and which wait, so playbooks work under every policy. Connected-app

@@ -6,13 +6,6 @@
 
 namespace ensemble::core::assistant {
 
-std::optional<WritePolicy> ParseWritePolicy(std::string_view name) {
-  for (WritePolicy p : {WritePolicy::kImmediate, WritePolicy::kPreview, WritePolicy::kNeedsMe}) {
-    if (WritePolicyName(p) == name) return p;
-  }
-  return std::nullopt;
-}
-
 bool HoldsWrite(WritePolicy policy, const tools::ToolDef& tool) {
   if (!tool.is_write) return false;
   if (tool.always_hold || tool.area == areas::kApps || tool.app.has_value()) return true;

@@ -23,9 +23,7 @@ namespace ensemble::core::assistant {
 inline constexpr std::array<std::string_view, 2> kInlineArtifactTools = {"hub_create_diagram",
                                                                          "hub_create_plot"};
 
-// The policy a settings value names ("immediate", "preview", "needs-me");
-// nullopt for anything else.
-std::optional<WritePolicy> ParseWritePolicy(std::string_view name);
+using tools::ParseWritePolicy;
 
 // True when a call of `tool` must wait for Apply under `policy`; reads never
 // wait.

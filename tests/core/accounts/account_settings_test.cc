@@ -51,7 +51,7 @@ TEST_F(AccountSettingsTest, AnAccountThatSavedNothingHasTheDefaults) {
             {"general", {{"timeZone", "UTC"}}}}));
   auto s = GetAccountSettings(*db_, "ada");
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->assistant.write_policy, assistant::WritePolicy::kImmediate);
+  EXPECT_EQ(s->assistant.write_policy, tools::WritePolicy::kImmediate);
   EXPECT_TRUE(s->assistant.AllWriteAreasAllowed());
 }
 
@@ -64,7 +64,7 @@ TEST_F(AccountSettingsTest, APatchMergesAndIsReadBack) {
                                       {"effort", "none"}}));
   auto s = GetAccountSettings(*db_, "ada");
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->assistant.write_policy, assistant::WritePolicy::kNeedsMe);
+  EXPECT_EQ(s->assistant.write_policy, tools::WritePolicy::kNeedsMe);
   EXPECT_FALSE(s->assistant.AllWriteAreasAllowed());
   // The returned settings are the saved ones.
   auto patched =
