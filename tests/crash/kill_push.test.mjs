@@ -16,7 +16,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import {test} from 'node:test';
 
-import {createPgDatabase, freePort, ServerProcess, tempDir} from '../e2e/harness.mjs';
+import {createPgDatabase, freePort, ServerProcess, tempDir} from '../../tools/lib/harness.mjs';
 
 const kMutations = 10000;
 const kBatch = 500;  // Under the server's kMaxPushMutations (1,000).

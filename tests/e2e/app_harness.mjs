@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 
-import {freePort, launchBrowser, repoRoot, ServerProcess, sqliteQuery, tempDir} from './harness.mjs';
+import {freePort, launchBrowser, repoRoot, ServerProcess, sqliteQuery, tempDir} from '../../tools/lib/harness.mjs';
 
 export const kShotDir = path.join(repoRoot, 'build', 'e2e-screenshots');
 export const byTestId = (id) => `[data-testid="${id}"]`;

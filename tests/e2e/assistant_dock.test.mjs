@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import {after, before, test} from 'node:test';
 
 import {byTestId, expectText, screenshot, startApp} from './app_harness.mjs';
-import {repoRoot, tempDir} from './harness.mjs';
+import {repoRoot, tempDir} from '../../tools/lib/harness.mjs';
 
 const kKey = 'sk-e2e-dock-0001';
 

@@ -12,7 +12,7 @@ import readline from 'node:readline';
 import {after, before, test} from 'node:test';
 
 import {addTask, byTestId, expectText, screenshot, seriousAxeViolations, startApp} from './app_harness.mjs';
-import {repoRoot, tempDir} from './harness.mjs';
+import {repoRoot, tempDir} from '../../tools/lib/harness.mjs';
 
 const kKey = 'sk-e2e-chats-0001';
 

@@ -15,7 +15,7 @@ import {after, before, test} from 'node:test';
 
 import {byTestId, expectText, pushAsOtherDevice, screenshot, seriousAxeViolations, startApp,
         synced} from './app_harness.mjs';
-import {repoRoot, tempDir} from './harness.mjs';
+import {repoRoot, tempDir} from '../../tools/lib/harness.mjs';
 
 const kKey = 'sk-e2e-needs-me-0001';
 

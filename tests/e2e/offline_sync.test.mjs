@@ -17,7 +17,7 @@ import {test} from 'node:test';
 import {
   createPgDatabase, freePort, launchBrowser, psql, repoRoot, ServerProcess, sqliteQuery, sqlString,
   tempDir,
-} from './harness.mjs';
+} from '../../tools/lib/harness.mjs';
 
 const kShotDir = path.join(repoRoot, 'build', 'e2e');
 const byTestId = (id) => `[data-testid="${id}"]`;

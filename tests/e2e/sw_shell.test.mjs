@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {test} from 'node:test';
 
-import {repoRoot} from './harness.mjs';
+import {repoRoot} from '../../tools/lib/harness.mjs';
 
 const webRoot = path.join(repoRoot, 'web-shell');
 

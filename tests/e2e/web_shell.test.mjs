@@ -11,7 +11,7 @@ import {after, before, describe, test} from 'node:test';
 
 import {
   freePort, launchBrowser, repoRoot, ServerProcess, sqliteQuery, sqlString, tempDir,
-} from './harness.mjs';
+} from '../../tools/lib/harness.mjs';
 
 const kShotDir = path.join(repoRoot, 'build', 'e2e');
 const byTestId = (id) => `[data-testid="${id}"]`;

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import {beforeEach, describe, test} from 'node:test';
 
-import {call, loadCore, ok} from './core_loader.mjs';
+import {call, loadCore, ok} from '../../tools/lib/core_loader.mjs';
 
 const kIdPattern = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 
-import {call, canonicalJson, loadCore, repoRoot} from './core_loader.mjs';
+import {call, canonicalJson, loadCore, repoRoot} from '../../tools/lib/core_loader.mjs';
 
 const vectorFile = path.join(repoRoot, 'tests', 'vectors', 'calendar', 'ics_vectors.json');
 const {cases} = JSON.parse(fs.readFileSync(vectorFile, 'utf8'));

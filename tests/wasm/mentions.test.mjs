@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 
-import {call, loadCore, ok, repoRoot} from './core_loader.mjs';
+import {call, loadCore, ok, repoRoot} from '../../tools/lib/core_loader.mjs';
 
 const table = JSON.parse(fs.readFileSync(
     path.join(repoRoot, 'tests', 'vectors', 'refs', 'mentions.json'), 'utf8'));

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import {test} from 'node:test';
 
-import {call, loadCore, MemoryAccessHandle, ok} from './core_loader.mjs';
+import {call, loadCore, MemoryAccessHandle, ok} from '../../tools/lib/core_loader.mjs';
 
 const kNames = ['ensemble.db', 'ensemble.db-journal'];
 

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 
-import {canonicalJson, loadCore, ok, repoRoot} from './core_loader.mjs';
+import {canonicalJson, loadCore, ok, repoRoot} from '../../tools/lib/core_loader.mjs';
 
 const vectorDir = path.join(repoRoot, 'tests', 'vectors');
 const files = fs.readdirSync(vectorDir).filter((f) => f.endsWith('.json')).sort();

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import {beforeEach, test} from 'node:test';
 
-import {call, loadCore, ok} from './core_loader.mjs';
+import {call, loadCore, ok} from '../../tools/lib/core_loader.mjs';
 
 let core;
 beforeEach(async () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import {beforeEach, test} from 'node:test';
 
 import {SyncLoop} from '../../web-shell/sync.js';
-import {loadCore, ok} from './core_loader.mjs';
+import {loadCore, ok} from '../../tools/lib/core_loader.mjs';
 
 // Applies pushes in order, exactly once, and pulls back rows stamped with
 // a change counter, like the real server (without running mutators: it

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 
-import {call, canonicalJson, loadCore, ok, repoRoot} from './core_loader.mjs';
+import {call, canonicalJson, loadCore, ok, repoRoot} from '../../tools/lib/core_loader.mjs';
 
 const sampleDir = path.join(repoRoot, 'tests', 'data', 'transcripts');
 const vectorDir = path.join(repoRoot, 'tests', 'vectors', 'transcripts');

@@ -24,7 +24,7 @@ import path from 'node:path';
 
 import ICAL from 'ical.js';
 
-import {loadCore, repoRoot} from '../../tests/wasm/core_loader.mjs';
+import {loadCore, repoRoot} from '../lib/core_loader.mjs';
 
 const quick = process.argv.includes('--quick');
 const benchDir = process.env.ENSEMBLE_BENCH_DIR ??

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import {loadCore, repoRoot} from '../../tests/wasm/core_loader.mjs';
+import {loadCore, repoRoot} from '../lib/core_loader.mjs';
 
 const quick = process.argv.includes('--quick');
 const benchDir = process.env.ENSEMBLE_BENCH_DIR ??

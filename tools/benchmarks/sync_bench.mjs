@@ -44,8 +44,8 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-import {createPgDatabase, freePort, ServerProcess, tempDir} from '../../tests/e2e/harness.mjs';
-import {loadCore, ok} from '../../tests/wasm/core_loader.mjs';
+import {createPgDatabase, freePort, ServerProcess, tempDir} from '../lib/harness.mjs';
+import {loadCore, ok} from '../lib/core_loader.mjs';
 
 const quick = process.argv.includes('--quick');
 // Mutations pushed per batch size: enough for a steady rate (a second or

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-import {freePort, launchBrowser, ServerProcess, tempDir, wasmDir} from '../../tests/e2e/harness.mjs';
+import {freePort, launchBrowser, ServerProcess, tempDir, wasmDir} from '../lib/harness.mjs';
 
 const quick = process.argv.includes('--quick');
 const kColdRuns = quick ? 3 : 7;

@@ -9,15 +9,38 @@
 #include <string>
 
 #include "core/hub/hub.h"
+#include "core/platform/env.h"
 #include "core/store/sqlite_database.h"
 #include "core/sync/client_replica.h"
 #include "core/sync/server_sync.h"
-#include "tests/fakes/fake_env.h"
 
 namespace {
 
 using ensemble::core::store::AsInt;
 using ensemble::core::store::Database;
+namespace platform = ensemble::core::platform;
+
+// The replica takes its time and ids from an Env; a fuzz run must depend on
+// neither the time nor chance, so the clock stands still and the "random"
+// bytes count up, so ids stay unique within a run.
+class StillClock : public platform::Clock {
+ public:
+  int64_t NowMillis() const override { return 1'764'000'000'000; }
+};
+class CountingRandom : public platform::Random {
+ public:
+  void Fill(uint8_t* out, size_t size) override {
+    ++calls_;  // Each call's bytes differ from every other call's.
+    for (size_t i = 0; i < size; ++i) out[i] = static_cast<uint8_t>(calls_ >> (8 * (i % 8)));
+  }
+
+ private:
+  uint64_t calls_ = 0;
+};
+class SilentLogger : public platform::Logger {
+ public:
+  void Log(platform::LogLevel, std::string_view) override {}
+};
 
 int64_t Count(Database& db, const char* sql) { return AsInt((*db.Query(sql)).rows[0][0]); }
 
@@ -33,14 +56,17 @@ void FuzzPush(const nlohmann::json& request) {
 }
 
 void FuzzClient(const nlohmann::json& response, bool pull) {
-  ensemble::testing::FakeEnv env;
+  StillClock clock;
+  CountingRandom random;
+  SilentLogger logger;
   auto db = std::move(ensemble::core::store::SqliteDatabase::Open(":memory:")).value();
   if (!ensemble::core::hub::Migrate(*db).ok()) std::abort();
-  auto replica = std::move(
-      ensemble::core::sync::ClientReplica::Open(*db, env.env(), ensemble::core::hub::Config())).value();
-  (void)replica->Mutate("task.create", {{"id", "01JB0000000000000000000001"},
-                                        {"spaceId", "personal"},
-                                        {"title", "pending"}});
+  auto replica = std::move(ensemble::core::sync::ClientReplica::Open(
+                               *db, {&clock, &random, &logger}, ensemble::core::hub::Config()))
+                     .value();
+  (void)replica->Mutate(
+      "task.create",
+      {{"id", "01JB0000000000000000000001"}, {"spaceId", "personal"}, {"title", "pending"}});
   if (pull) {
     (void)replica->ApplyPull(response);
   } else {
@@ -56,9 +82,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (json.is_discarded()) return 0;
   try {
     switch (data[0] % 3) {
-      case 0: FuzzPush(json); break;
-      case 1: FuzzClient(json, /*pull=*/true); break;
-      default: FuzzClient(json, /*pull=*/false); break;
+      case 0:
+        FuzzPush(json);
+        break;
+      case 1:
+        FuzzClient(json, /*pull=*/true);
+        break;
+      default:
+        FuzzClient(json, /*pull=*/false);
+        break;
     }
   } catch (const nlohmann::json::exception&) {
     // The core converts third-party exceptions at its edges; one escaping here

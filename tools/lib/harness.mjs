@@ -1,4 +1,4 @@
-// Shared by the browser end-to-end tests and tools/benchmarks/wasm_bench.mjs:
+// Shared by the browser end-to-end tests (tests/e2e) and the benchmarks:
 // spawning the sync server on a free port, headless Chromium with a fresh
 // profile, and reading the server's database.
 
@@ -7,7 +7,7 @@ import fs from 'node:fs';
 
 import {chromium} from 'playwright-core';
 
-import {freePort, repoRoot, serverBin, ServerProcess, tempDir, wasmDir} from '../../tools/lib/server_process.mjs';
+import {freePort, repoRoot, serverBin, ServerProcess, tempDir, wasmDir} from './server_process.mjs';
 
 export {freePort, repoRoot, serverBin, ServerProcess, tempDir, wasmDir};
 export const chromiumPath = process.env.ENSEMBLE_CHROMIUM ?? '/usr/bin/chromium';
