@@ -71,7 +71,7 @@ int TurnClient::Status(std::chrono::milliseconds timeout) {
   while (body_start_ == std::string::npos && ReadSome(deadline)) {
   }
   if (body_start_ == std::string::npos ||
-      raw_.compare(0, 9, "HTTP/1.0 ") != 0 && raw_.compare(0, 9, "HTTP/1.1 ") != 0) {
+      (raw_.compare(0, 9, "HTTP/1.0 ") != 0 && raw_.compare(0, 9, "HTTP/1.1 ") != 0)) {
     return 0;
   }
   return std::atoi(raw_.c_str() + 9);

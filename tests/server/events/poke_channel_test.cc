@@ -17,7 +17,7 @@ Poke For(int64_t version, std::vector<std::string> readers) {
 }
 
 TEST(PokeChannel, PayloadsRoundTripWithTheirReaders) {
-  EXPECT_EQ(PokePayload(Poke{42}), "42");
+  EXPECT_EQ(PokePayload(Poke{42, nullptr}), "42");
   EXPECT_EQ(PokePayload(For(42, {"ann", "bob"})), "42:ann,bob");
   auto everyone = ParsePokePayload("42");
   ASSERT_TRUE(everyone.has_value());

@@ -20,7 +20,7 @@ TEST(PokeHub, ASlowSubscriberKeepsOnlyTheNewestVersion) {
   auto sub = hub.Subscribe([&wakes] { ++wakes; });
   ASSERT_NE(sub, nullptr);
   EXPECT_EQ(sub->TakePending(), std::nullopt);
-  for (int64_t v = 1; v <= 1000; ++v) hub.Publish(Poke{v});
+  for (int64_t v = 1; v <= 1000; ++v) hub.Publish(Poke{v, nullptr});
   EXPECT_EQ(wakes, 1000);
   EXPECT_EQ(sub->TakePending(), 1000);
   EXPECT_EQ(sub->TakePending(), std::nullopt);
@@ -30,9 +30,9 @@ TEST(PokeHub, VersionsThatAreNotNewsAreDropped) {
   PokeHub hub;
   int wakes = 0;
   auto sub = hub.Subscribe([&wakes] { ++wakes; });
-  hub.Publish(Poke{5});
-  hub.Publish(Poke{5});  // The same poke back over LISTEN/NOTIFY.
-  hub.Publish(Poke{3});  // Late, and already covered by 5.
+  hub.Publish(Poke{5, nullptr});
+  hub.Publish(Poke{5, nullptr});  // The same poke back over LISTEN/NOTIFY.
+  hub.Publish(Poke{3, nullptr});  // Late, and already covered by 5.
   EXPECT_EQ(wakes, 1);
   EXPECT_EQ(sub->TakePending(), 5);
 }
@@ -52,7 +52,7 @@ TEST(PokeHub, AnAccountHearsOnlyOfChangesItCanRead) {
   EXPECT_EQ(bob->TakePending(), std::nullopt);
   EXPECT_EQ(bob_wakes, 0);
   EXPECT_EQ(local->TakePending(), 5);  // The local person reads everything.
-  hub.Publish(Poke{6});                // Readers unknown: everyone.
+  hub.Publish(Poke{6, nullptr});       // Readers unknown: everyone.
   EXPECT_EQ(ann->TakePending(), 6);
   EXPECT_EQ(bob->TakePending(), 6);
   EXPECT_EQ(local->TakePending(), 6);
@@ -90,7 +90,7 @@ TEST(PokeHub, LimitsSubscribersAndFreesPlacesOnDestruction) {
   int wakes = 0;
   auto c = hub.Subscribe([&wakes] { ++wakes; });
   ASSERT_NE(c, nullptr);
-  hub.Publish(Poke{1});
+  hub.Publish(Poke{1, nullptr});
   EXPECT_EQ(wakes, 1);
   EXPECT_EQ(b->TakePending(), 1);
 }

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
 #include <atomic>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <thread>
@@ -80,7 +80,9 @@ TEST_P(SyncRoutes, HealthzReportsTheStore) {
   EXPECT_EQ(r.json()["ok"], true);
   EXPECT_EQ(r.json()["store"], GetParam() == StoreKind::kSqlite ? "sqlite" : "postgres");
   // SQLite pokes stay in the process; PostgreSQL's travel by LISTEN/NOTIFY.
-  if (GetParam() == StoreKind::kSqlite) EXPECT_EQ(r.json()["pokes"], "in-process");
+  if (GetParam() == StoreKind::kSqlite) {
+    EXPECT_EQ(r.json()["pokes"], "in-process");
+  }
 }
 
 TEST_P(SyncRoutes, PushThenPullReturnsTheTaskRowsAndLastMutationId) {
