@@ -4,16 +4,15 @@
 # cannot reach up into the assistant, nor two peers into each other, and a
 # new include that points back up fails the build (cmake/check_layers.cmake,
 # run before ensemble_core compiles).
-#
-# Folders joined by "+" still include one another: loops issue 29 removes,
-# one by one, by splitting each group into layers of its own.
 ensemble_core_layer(platform)
 ensemble_core_layer(base)
 ensemble_core_layer(text store)
 ensemble_core_layer(calendar sync refs playbooks net)
 ensemble_core_layer(records tools meetings)
 ensemble_core_layer(projects tasks pages desk model)
-ensemble_core_layer(boards accounts)
-ensemble_core_layer(comments+people+reminders)
+ensemble_core_layer(boards accounts people)
+ensemble_core_layer(comments)
+ensemble_core_layer(reminders)
 ensemble_core_layer(connections routines spaces)
-ensemble_core_layer(assistant+hub)
+ensemble_core_layer(assistant)
+ensemble_core_layer(hub)

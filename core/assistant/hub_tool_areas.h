@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
+#include "core/records/record_kind.h"
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
@@ -41,7 +42,8 @@ Status RegisterFileTools(tools::ToolRegistry& registry);
 Status RegisterAppTools(tools::ToolRegistry& registry);
 Status RegisterWebTools(tools::ToolRegistry& registry);
 Status RegisterSettingsTools(tools::ToolRegistry& registry);
-Status RegisterCoreTools(tools::ToolRegistry& registry);
+// `kinds`: the build's synced kinds, which Trash holds.
+Status RegisterCoreTools(tools::ToolRegistry& registry, records::RecordKinds kinds);
 
 }  // namespace ensemble::core::assistant
 

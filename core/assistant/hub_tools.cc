@@ -48,34 +48,24 @@ Status RegisterAll(tools::ToolRegistry& registry, std::vector<tools::ToolDef> de
   return Status::Ok();
 }
 
-Status RegisterHubTools(tools::ToolRegistry& registry) {
+Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kinds) {
   using RegisterFn = Status (*)(tools::ToolRegistry&);
   for (RegisterFn fn :
        {RegisterTaskTools, RegisterBoardTools, RegisterProjectTools, RegisterPageTools,
         RegisterPeopleTools, RegisterMeetingTools, RegisterReminderTools, RegisterRoutineTools,
         RegisterDeskTools, RegisterSkillTools, RegisterCalendarTools, RegisterFileTools,
-        RegisterAppTools, RegisterWebTools, RegisterSettingsTools, RegisterCoreTools}) {
+        RegisterAppTools, RegisterWebTools, RegisterSettingsTools}) {
     ENSEMBLE_RETURN_IF_ERROR(fn(registry));
   }
-  return Status::Ok();
-}
-
-const tools::ToolRegistry& HubToolRegistry() {
-  static const tools::ToolRegistry* registry = [] {
-    auto* r = new tools::ToolRegistry();
-    // Failure is a definition bug; the tests register afresh and report it.
-    (void)RegisterHubTools(*r);
-    return r;
-  }();
-  return *registry;
+  return RegisterCoreTools(registry, kinds);
 }
 
 bool TurnCanRun(const tools::ToolDef& def) {
   return def.run || def.name == kHowToTool || def.name == kWorkflowToolName;
 }
 
-std::vector<std::string_view> RunnableWriteAreas(std::span<const std::string_view> areas) {
-  const tools::ToolRegistry& registry = HubToolRegistry();
+std::vector<std::string_view> RunnableWriteAreas(const tools::ToolRegistry& registry,
+                                                 std::span<const std::string_view> areas) {
   std::set<std::string, std::less<>> runnable;
   for (const std::string& name : registry.names()) {
     const tools::ToolDef* def = registry.Find(name);

@@ -3,8 +3,11 @@
 // flags and JSON Schema input (spec 000 §4, §6, §10; names from 002). Runs are
 // attached by later work; definitions, schemas and validation come first.
 //
-// Thread-safety: HubToolRegistry() is built once (a function-local static)
-// and read-only after; safe to share between threads.
+// core/hub registers them once (hub::HubToolRegistry()), with the build's
+// record kinds.
+//
+// Thread-safety: stateless; a registry filled here is read-only after and
+// safe to share between threads.
 
 #ifndef ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
 #define ENSEMBLE_CORE_ASSISTANT_HUB_TOOLS_H_
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/records/record_kind.h"
 #include "core/tools/tool_registry.h"
 #include "core/tools/write_areas.h"
 
@@ -27,12 +31,8 @@ namespace areas = tools::areas;
 inline constexpr std::string_view kSkillsModule = "skills";
 
 // Registers every hub tool into `registry`; fails on the first refusal.
-Status RegisterHubTools(tools::ToolRegistry& registry);
-
-// The hub's tools, registered once. A registration failure is a bug caught
-// by tests (assistant_tools_tests); it leaves the registry without the tools
-// from the failing one on.
-const tools::ToolRegistry& HubToolRegistry();
+// `kinds` are the build's synced kinds (what Trash holds).
+Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kinds);
 
 // True when a turn can carry out `def`: its run is attached, or the turn
 // answers it itself (hub_how_to; hub_run_workflow, whose steps Apply runs).
@@ -41,10 +41,12 @@ const tools::ToolRegistry& HubToolRegistry();
 // otherwise spend a step on a call that can only fail.
 bool TurnCanRun(const tools::ToolDef& def);
 
-// Of `areas`, in their order, those with a write tool a turn can carry out
-// (TurnCanRun). Settings offers only these: a switch for an area whose
-// writes are defined ahead of the part that runs them would change nothing.
-std::vector<std::string_view> RunnableWriteAreas(std::span<const std::string_view> areas);
+// Of `areas`, in their order, those with a write tool of `registry` a turn
+// can carry out (TurnCanRun). Settings offers only these: a switch for an
+// area whose writes are defined ahead of the part that runs them would
+// change nothing.
+std::vector<std::string_view> RunnableWriteAreas(const tools::ToolRegistry& registry,
+                                                 std::span<const std::string_view> areas);
 
 }  // namespace ensemble::core::assistant
 

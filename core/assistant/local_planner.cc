@@ -401,9 +401,10 @@ LocalPlanStep Final(LocalPlanStep step, std::string reply) {
   return step;
 }
 
-Result<LocalPlanStep> Emit(LocalPlanStep step, std::string_view name, json args) {
+Result<LocalPlanStep> Emit(const tools::ToolRegistry& registry, LocalPlanStep step,
+                           std::string_view name, json args) {
   // A call the registry refuses is the planner's bug, never the person's.
-  const Status valid = tools::ValidateToolCall(HubToolRegistry(), name, args);
+  const Status valid = tools::ValidateToolCall(registry, name, args);
   if (!valid.ok()) {
     return Status(codes::kInternal, "local planner made an invalid " + std::string(name) +
                                         " call: " + valid.message());
@@ -414,7 +415,8 @@ Result<LocalPlanStep> Emit(LocalPlanStep step, std::string_view name, json args)
 
 }  // namespace
 
-Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input) {
+Result<LocalPlanStep> PlanLocalStep(const tools::ToolRegistry& registry,
+                                    const LocalPlanInput& input) {
   const std::optional<WeekDate> today = ParseWeekDate(input.today);
   if (!today) return PlanInvalid("today must be a date, YYYY-MM-DD");
   const LocalRequest request = ParseLocalRequest(input.message, *today);
@@ -454,22 +456,22 @@ Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input) {
       step.needs_model = true;
       return Final(std::move(step), NeedsModelReply(request.topic));
     case LocalIntent::kAdd:
-      if (done == 0) return Emit(std::move(step), kCreateTasks, CreateArgs(request));
+      if (done == 0) return Emit(registry, std::move(step), kCreateTasks, CreateArgs(request));
       return Final(std::move(step), AddReply(input.calls[0], *today));
     case LocalIntent::kList:
-      if (done == 0) return Emit(std::move(step), kListTasks, ListArgs(request));
+      if (done == 0) return Emit(registry, std::move(step), kListTasks, ListArgs(request));
       return Final(std::move(step), ListReply(request, input.calls[0], *today));
     case LocalIntent::kDue:
-      if (done == 0) return Emit(std::move(step), kListDue, DueArgs(request));
+      if (done == 0) return Emit(registry, std::move(step), kListDue, DueArgs(request));
       return Final(std::move(step), DueReply(request, input.calls[0], *today));
     case LocalIntent::kComplete:
     case LocalIntent::kMove: {
-      if (done == 0) return Emit(std::move(step), kListTasks, LookupArgs(request));
+      if (done == 0) return Emit(registry, std::move(step), kListTasks, LookupArgs(request));
       if (done == 2)
         return Final(std::move(step), ChangeReply(request, input.calls[0], input.calls[1]));
       Pick pick = PickTask(request, input.calls[0], *today, input.mentions);
       if (!pick.row) return Final(std::move(step), std::move(pick.reply));
-      return Emit(std::move(step), kUpdateTask, UpdateArgs(request, *pick.row));
+      return Emit(registry, std::move(step), kUpdateTask, UpdateArgs(request, *pick.row));
     }
   }
   return Status(codes::kInternal, "local plan: unknown intent");

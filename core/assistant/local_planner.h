@@ -43,6 +43,7 @@
 
 #include "core/assistant/turn_limits.h"
 #include "core/base/status.h"
+#include "core/tools/tool_registry.h"
 
 namespace ensemble::core::assistant {
 
@@ -110,8 +111,10 @@ struct LocalPlanStep {
 };
 
 // The next step. INVALID_ARGUMENT for a bad `today` or calls that are not
-// this message's plan; INTERNAL if a call it made failed validation (a bug).
-Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input);
+// this message's plan; INTERNAL if a call it made failed validation against
+// `registry` (a bug).
+Result<LocalPlanStep> PlanLocalStep(const tools::ToolRegistry& registry,
+                                    const LocalPlanInput& input);
 
 // The JSON edge, shared by the wasm binding (planLocally), the CLI
 // (tools/ensemble plan) and the vectors (tests/vectors/assistant/
@@ -121,7 +124,8 @@ Result<LocalPlanStep> PlanLocalStep(const LocalPlanInput& input);
 //    "mentions"?: [{"kind", "id", "label"}]}
 // Answer: {"step", "intent", "final", "calls": [{"name", "args"}], "reply",
 //          "needsModel"}.
-Result<nlohmann::json> PlanLocallyJson(const nlohmann::json& request);
+Result<nlohmann::json> PlanLocallyJson(const tools::ToolRegistry& registry,
+                                       const nlohmann::json& request);
 
 // Reads a request's optional "mentions" ([{"kind", "id", "label"}], at most
 // kMaxLocalMentions, each a non-empty string) into `out`; INVALID_ARGUMENT

@@ -100,9 +100,9 @@ Status ReadLocalMentions(const json& request, std::vector<LocalMention>* out) {
   return Status::Ok();
 }
 
-Result<json> PlanLocallyJson(const json& request) {
+Result<json> PlanLocallyJson(const tools::ToolRegistry& registry, const json& request) {
   ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanInput input, InputFromJson(request));
-  ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(input));
+  ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(registry, input));
   return StepToJson(step);
 }
 

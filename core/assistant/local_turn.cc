@@ -85,7 +85,7 @@ Result<LocalTurnLoop::Step> LocalTurnLoop::Next() {
     return Status(codes::kLimitReached, "The local planner did not finish this request.");
   }
   ++plans_;
-  ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(input_));
+  ENSEMBLE_ASSIGN_OR_RETURN(LocalPlanStep step, PlanLocalStep(registry_, input_));
   if (step.final) {
     out.final = true;
     out.reply = std::move(step.reply);

@@ -97,11 +97,12 @@ Result<json> NewReminder(ToolContext& ctx, const json& in) {
     return InvalidArgument("a reminder about a record names both itemKind and itemId");
   }
   if (!item.empty()) {
-    if (comments::TargetTable(kind).empty()) {
+    if (comments::TargetTable(ctx.record_kinds, kind).empty()) {
       return InvalidArgument(
           "reminders can be about tasks, projects, pages, people and boards, not a " + kind);
     }
-    ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(*ctx.db, kind, item, ctx.space_id));
+    ENSEMBLE_RETURN_IF_ERROR(
+        comments::CheckLiveTarget(*ctx.db, ctx.record_kinds, kind, item, ctx.space_id));
     args["item_kind"] = kind;
     args["item"] = item;
   }
@@ -190,7 +191,7 @@ Result<json> RunUpdateReminder(ToolCall& call) {
 std::string WatchedTitle(ToolContext& ctx, const json& row) {
   const std::string kind = row.value("target_kind", std::string());
   const std::string id = row.value("target", std::string());
-  const std::string_view table = comments::TargetTable(kind);
+  const std::string_view table = comments::TargetTable(ctx.record_kinds, kind);
   if (table.empty()) return id;
   const char* title = kind == "person" ? "name" : "title";
   auto rows = ctx.db->Query("SELECT " + std::string(title) + " FROM " + std::string(table) +
@@ -227,11 +228,12 @@ std::string WatchText(ToolContext& ctx, const json& row) {
 Result<json> NewWatcher(ToolContext& ctx, const json& in) {
   const std::string kind = task_tools::StringIn(in, "kind");
   const std::string id = task_tools::StringIn(in, "id");
-  if (comments::TargetTable(kind).empty()) {
+  if (comments::TargetTable(ctx.record_kinds, kind).empty()) {
     return InvalidArgument("watchers watch tasks, projects, pages, people and boards, not a " +
                            kind);
   }
-  ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(*ctx.db, kind, id, ctx.space_id));
+  ENSEMBLE_RETURN_IF_ERROR(
+      comments::CheckLiveTarget(*ctx.db, ctx.record_kinds, kind, id, ctx.space_id));
   return json{{"spaceId", ctx.space_id},
               {"target_kind", kind},
               {"target", id},

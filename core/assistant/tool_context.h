@@ -8,7 +8,8 @@
 // every client runs. The server's sink routes them through ServerSync::Apply
 // (authorized for account_id, exactly once, poked to subscribers); the
 // browser's through its replica (ClientReplica::Mutate, then the outbox);
-// tests and a store nobody syncs from use DirectMutationSink.
+// tests and a store nobody syncs from use DirectMutationSink (with the hub's
+// mutators, hub::DirectMutationSink).
 //
 // Thread-safety: a ToolContext belongs to one turn, used from one thread at a
 // time; what it points to must outlive the calls made with it.
@@ -26,6 +27,7 @@
 #include "core/base/status.h"
 #include "core/model/model_catalog.h"
 #include "core/platform/env.h"
+#include "core/records/record_kind.h"
 #include "core/store/database.h"
 #include "core/sync/sync_config.h"
 
@@ -84,6 +86,9 @@ struct ToolContext {
   // The asking person's own address, left out of the people an app brings
   // in; empty when not known (the local person).
   std::string own_email;
+  // The build's synced kinds (core/hub's; hub::NewToolContext sets them):
+  // what Trash lists and restores, and where a linked record lives.
+  records::RecordKinds record_kinds;
 };
 
 // A sink that runs each mutation with config.mutators directly on `db`, in
@@ -95,9 +100,6 @@ struct ToolContext {
 // `db` must outlive the sink.
 MutationSink DirectMutationSink(store::Database& db, sync::SyncConfig config, int64_t now_ms,
                                 std::string account_id = {});
-
-// The same with every hub domain's mutators (hub::Config()).
-MutationSink DirectMutationSink(store::Database& db, int64_t now_ms, std::string account_id = {});
 
 // The browser's sink: each mutation runs on `replica` optimistically and
 // waits in its outbox (ClientReplica::Mutate), all of the list or none.

@@ -10,7 +10,6 @@
 #include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
 #include "core/assistant/workflow.h"
-#include "core/hub/hub.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -26,15 +25,15 @@ json StepId() {
 }
 
 // The kinds Trash holds: every synced kind.
-json TrashKind(std::string_view description) {
-  json kinds = json::array();
-  for (const sync::SyncedTable& t : hub::Config().tables) kinds.push_back(std::string(t.kind));
-  return {{"type", "string"}, {"enum", kinds}, {"description", std::string(description)}};
+json TrashKind(records::RecordKinds kinds, std::string_view description) {
+  json names = json::array();
+  for (const records::RecordKind* k : kinds.all) names.push_back(std::string(k->kind));
+  return {{"type", "string"}, {"enum", names}, {"description", std::string(description)}};
 }
 
 }  // namespace
 
-Status RegisterCoreTools(tools::ToolRegistry& registry) {
+Status RegisterCoreTools(tools::ToolRegistry& registry, records::RecordKinds kinds) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_how_to", areas::kCore,
            "Load a playbook by name for how to work in an area; \"map\" lists them all.",
@@ -73,10 +72,10 @@ Status RegisterCoreTools(tools::ToolRegistry& registry) {
            Object({{"weekOf", Date("Any day of the week; default this week")}})),
       Read("hub_list_trash", areas::kTrash,
            "List what is in Trash, newest first, with kinds and ids to restore.",
-           Object(WithPaging({{"kind", TrashKind("Only records of this kind")},
+           Object(WithPaging({{"kind", TrashKind(kinds, "Only records of this kind")},
                               {"query", Str(kMaxQueryChars)}}))),
       Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
-            Object({{"kind", TrashKind("The record's kind, as hub_list_trash gives it")},
+            Object({{"kind", TrashKind(kinds, "The record's kind, as hub_list_trash gives it")},
                     {"id", Id()}},
                    {"kind", "id"}),
             Risk::kLow, true),

@@ -7,7 +7,6 @@
 #include "core/assistant/record_tool_rows.h"
 #include "core/assistant/tool_context.h"
 #include "core/assistant/week_date.h"
-#include "core/hub/hub.h"
 #include "core/records/record_kind.h"
 #include "core/sync/authorization.h"
 
@@ -37,14 +36,11 @@ Status CheckMember(ToolContext& ctx) {
   return Status::Ok();
 }
 
-// The columns hub_list_trash reads of `table`: id, updated_at and the one
-// that titles it, so a page's blocks are not read to list its title; every
-// column for a table no record kind describes.
-std::string ListedColumns(const sync::SyncedTable& table) {
-  const records::RecordKind* kind = hub::FindRecordKind(table.kind);
-  if (!kind) return "*";
+// The columns hub_list_trash reads of `kind`: id, updated_at and the one
+// that titles it, so a page's blocks are not read to list its title.
+std::string ListedColumns(const records::RecordKind& kind) {
   for (const char* name : kTitleColumns) {
-    if (kind->FindField(name)) return std::string("id, updated_at, ") + name;
+    if (kind.FindField(name)) return std::string("id, updated_at, ") + name;
   }
   return "id, updated_at";
 }
@@ -63,7 +59,7 @@ std::string TitleIn(const store::Rows& rows, size_t i) {
 Result<Trashed> FindTrashed(const ToolCall& call, ToolContext& ctx) {
   const std::string kind = call.input.value("kind", std::string());
   const std::string id = call.input.value("id", std::string());
-  const sync::SyncedTable* table = hub::Config().FindKind(kind);
+  const records::RecordKind* table = ctx.record_kinds.Find(kind);
   if (!table) {
     return Status(codes::kInvalidArgument,
                   "a " + kind + " cannot be restored here: Trash holds the hub's own records");
@@ -99,15 +95,15 @@ Result<json> RunListTrash(ToolCall& call) {
   const std::string kind = call.input.value("kind", std::string());
   const std::string query = call.input.value("query", std::string());
   std::vector<json> rows;
-  for (const sync::SyncedTable& table : hub::Config().tables) {
-    if (!kind.empty() && table.kind != kind) continue;
+  for (const records::RecordKind* table : ctx->record_kinds.all) {
+    if (!kind.empty() && table->kind != kind) continue;
     ENSEMBLE_ASSIGN_OR_RETURN(
         store::Rows found,
-        ctx->db->Query("SELECT " + ListedColumns(table) + " FROM " + std::string(table.table) +
+        ctx->db->Query("SELECT " + ListedColumns(*table) + " FROM " + std::string(table->table) +
                            " WHERE space_id = $1 AND deleted = 1",
                        {store::Value(ctx->space_id)}));
     for (size_t i = 0; i < found.size(); ++i) {
-      json row = {{"kind", std::string(table.kind)}, {"title", TitleIn(found, i)}};
+      json row = {{"kind", std::string(table->kind)}, {"title", TitleIn(found, i)}};
       for (size_t c = 0; c < found.columns.size(); ++c) {
         if (found.columns[c] == "id") row["id"] = store::AsText(found.rows[i][c]);
         if (found.columns[c] == "updated_at") row["at"] = store::AsInt(found.rows[i][c]);

@@ -1,12 +1,7 @@
 #include "core/comments/comment.h"
 
-#include "core/boards/board.h"
-#include "core/pages/page.h"
-#include "core/people/person.h"
-#include "core/projects/project.h"
 #include "core/records/record_mutators.h"
 #include "core/sync/authorization.h"
-#include "core/tasks/task.h"
 
 namespace ensemble::core::comments {
 
@@ -27,7 +22,7 @@ const records::FieldSpec kFields[] = {
 
 // OK when the target the arguments name is a live record of their space.
 // Malformed arguments are left to CreateRecord, which says what is wrong.
-Status CheckTarget(store::Database& db, const json& args) {
+Status CheckTarget(store::Database& db, records::RecordKinds kinds, const json& args) {
   if (!args.is_object()) return Status::Ok();
   const json kind = args.value("target_kind", json(nullptr));
   const json target = args.value("target", json(nullptr));
@@ -37,38 +32,30 @@ Status CheckTarget(store::Database& db, const json& args) {
       !records::CheckField(*kCommentKind.FindField("target"), target).ok()) {
     return Status::Ok();
   }
-  return CheckLiveTarget(db, kind.get<std::string>(), target.get<std::string>(),
+  return CheckLiveTarget(db, kinds, kind.get<std::string>(), target.get<std::string>(),
                          space.get<std::string>());
 }
 
 }  // namespace
 
-std::string_view TargetTable(std::string_view kind) {
-  if (kind == tasks::kKind) return tasks::kTable;
-  if (kind == projects::kKind) return projects::kTable;
-  if (kind == pages::kKind) return pages::kTable;
-  if (kind == people::kKind) return people::kTable;
-  if (kind == boards::kKind) return boards::kTable;
-  return "";
+std::string_view TargetTable(records::RecordKinds kinds, std::string_view kind) {
+  if (!IsTargetKind(kind)) return "";
+  const records::RecordKind* found = kinds.Find(kind);
+  return found ? found->table : "";
 }
 
-Status CheckLiveTarget(store::Database& db, std::string_view kind, const std::string& id,
-                       const std::string& space_id) {
-  const std::string_view table = TargetTable(kind);
+Status CheckLiveTarget(store::Database& db, records::RecordKinds kinds, std::string_view kind,
+                       const std::string& id, const std::string& space_id) {
+  const std::string_view table = TargetTable(kinds, kind);
   if (table.empty())
     return Status(codes::kInvalidArgument, "not a record kind: " + std::string(kind));
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                            db.Query("SELECT 1 FROM " + std::string(table) +
-                                         " WHERE id = $1 AND space_id = $2 AND deleted = 0",
-                                     {Value(id), Value(space_id)}));
-  if (rows.empty()) return Status(codes::kNotFound, "no " + std::string(kind) + " with id " + id);
-  return Status::Ok();
+  return records::CheckLiveRecord(db, {kind, table}, id, space_id);
 }
 
 const records::RecordKind kCommentKind = {kKind, kTable, kFields};
 
-Status CreateComment(sync::MutationContext& ctx, const json& args) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckTarget(ctx.db(), args));
+Status CreateComment(sync::MutationContext& ctx, records::RecordKinds kinds, const json& args) {
+  ENSEMBLE_RETURN_IF_ERROR(CheckTarget(ctx.db(), kinds, args));
   return records::CreateRecord(kCommentKind, ctx, args);
 }
 
@@ -122,9 +109,11 @@ Status StampCommentAuthor(store::Database& db, const std::string& account_id,
                  {Value(account_id), Value(args["id"].get<std::string>())});
 }
 
-void RegisterMutators(sync::MutatorRegistry& registry) {
+void RegisterMutators(sync::MutatorRegistry& registry, records::RecordKinds kinds) {
   records::RegisterRecordMutators(kCommentKind, registry);
-  registry.Register("comment.create", CreateComment);
+  registry.Register("comment.create", [kinds](sync::MutationContext& ctx, const json& args) {
+    return CreateComment(ctx, kinds, args);
+  });
   registry.Register("comment.update", UpdateComment);
 }
 

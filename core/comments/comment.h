@@ -21,6 +21,7 @@
 #ifndef ENSEMBLE_CORE_COMMENTS_COMMENT_H_
 #define ENSEMBLE_CORE_COMMENTS_COMMENT_H_
 
+#include <algorithm>
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -45,15 +46,20 @@ inline constexpr size_t kMaxBodyChars = 10000;
 // The kinds a comment can be on: the records people discuss.
 inline constexpr std::string_view kTargetKinds[] = {"task", "project", "page", "person", "board"};
 
-// The table of one of kTargetKinds; empty for any other kind.
-std::string_view TargetTable(std::string_view kind);
+inline bool IsTargetKind(std::string_view kind) {
+  return std::ranges::find(kTargetKinds, kind) != std::end(kTargetKinds);
+}
+
+// The table of `kind` when it is one of kTargetKinds and one of `kinds` (the
+// build's, core/hub's); empty otherwise.
+std::string_view TargetTable(records::RecordKinds kinds, std::string_view kind);
 
 // OK when `id` is a live record of `kind` (one of kTargetKinds) in
-// `space_id`; NOT_FOUND "no <kind> with id <id>" alike whether it is in
-// another space, in Trash or nowhere, so the answer is never evidence that an
-// id exists elsewhere. Watchers (core/reminders) watch the same kinds.
-Status CheckLiveTarget(store::Database& db, std::string_view kind, const std::string& id,
-                       const std::string& space_id);
+// `space_id`; INVALID_ARGUMENT for another kind, and NOT_FOUND as
+// records::CheckLiveRecord answers. Watchers (core/reminders) watch the same
+// kinds.
+Status CheckLiveTarget(store::Database& db, records::RecordKinds kinds, std::string_view kind,
+                       const std::string& id, const std::string& space_id);
 
 // Fields: target_kind (one of kTargetKinds, required), target (record id,
 // required), body (required text), resolved (0 open, 1 resolved; default 0).
@@ -77,12 +83,15 @@ inline constexpr std::string_view kCreateCommentsTableSql =
     "CREATE INDEX comments_row_version ON comments (row_version);";
 
 // {id, spaceId, target_kind, target, body, resolved?}; NOT_FOUND when the
-// target is not a live record of spaceId.
-Status CreateComment(sync::MutationContext& ctx, const nlohmann::json& args);
+// target is not a live record of spaceId (its table found in `kinds`).
+Status CreateComment(sync::MutationContext& ctx, records::RecordKinds kinds,
+                     const nlohmann::json& args);
 // {id, fields: {body?, resolved?}, base?, expectedVersion?}
 Status UpdateComment(sync::MutationContext& ctx, const nlohmann::json& args);
 
-void RegisterMutators(sync::MutatorRegistry& registry);
+// Registers comment.* (create, update, delete, restore); `kinds` (the
+// build's, outliving the registry) gives each target kind's table.
+void RegisterMutators(sync::MutatorRegistry& registry, records::RecordKinds kinds);
 
 // Migration 30: comments get an author.
 extern const store::Migration kAddCommentAuthors;

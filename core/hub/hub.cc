@@ -109,61 +109,66 @@ std::span<const store::Migration> Migrations() {
 
 Status Migrate(store::Database& db) { return store::Migrate(db, Migrations()); }
 
+namespace {
+
+// Every synced kind, in the order its table syncs.
+const records::RecordKind* const kKinds[] = {&tasks::kTaskKind,
+                                             &projects::kProjectKind,
+                                             &people::kPersonKind,
+                                             &pages::kPageKind,
+                                             &boards::kBoardKind,
+                                             &boards::kCardRecordKind,
+                                             &comments::kCommentKind,
+                                             &reminders::kReminderRecordKind,
+                                             &reminders::kWatcherRecordKind,
+                                             &routines::kRoutineKind,
+                                             &people::kIdentityRecordKind,
+                                             &desk::kListRecordKind,
+                                             &desk::kItemRecordKind,
+                                             &boards::kLayoutRecordKind};
+
+std::span<const sync::SyncedTable> Tables() {
+  static const std::vector<sync::SyncedTable>* tables = [] {
+    auto* out = new std::vector<sync::SyncedTable>();
+    for (const records::RecordKind* k : kKinds) out->push_back(k->synced_table());
+    return out;
+  }();
+  return *tables;
+}
+
+// The records besides people lists that name a person, moved by a merge.
+const people::RecordLink kPersonLinks[] = {
+    {&comments::kCommentKind, "target_kind", "target"},
+    {&reminders::kReminderRecordKind, "item_kind", "item"},
+    {&reminders::kWatcherRecordKind, "target_kind", "target"}};
+
+}  // namespace
+
+records::RecordKinds RecordKinds() { return {kKinds}; }
+
 const records::RecordKind* FindRecordKind(std::string_view kind) {
-  static const records::RecordKind* const kKinds[] = {&tasks::kTaskKind,
-                                                      &projects::kProjectKind,
-                                                      &people::kPersonKind,
-                                                      &pages::kPageKind,
-                                                      &boards::kBoardKind,
-                                                      &boards::kCardRecordKind,
-                                                      &comments::kCommentKind,
-                                                      &reminders::kReminderRecordKind,
-                                                      &reminders::kWatcherRecordKind,
-                                                      &routines::kRoutineKind,
-                                                      &people::kIdentityRecordKind,
-                                                      &desk::kListRecordKind,
-                                                      &desk::kItemRecordKind,
-                                                      &boards::kLayoutRecordKind};
-  for (const records::RecordKind* k : kKinds) {
-    if (k->kind == kind) return k;
-  }
-  return nullptr;
+  return RecordKinds().Find(kind);
 }
 
 sync::SyncConfig Config() {
   static const sync::MutatorRegistry* registry = [] {
     auto* r = new sync::MutatorRegistry();
     tasks::RegisterMutators(*r);
-    comments::RegisterMutators(*r);
+    comments::RegisterMutators(*r, RecordKinds());
     projects::RegisterMutators(*r);
     people::RegisterMutators(*r);
     people::RegisterIdentityMutators(*r);
-    people::RegisterMergeMutator(*r);
+    people::RegisterMergeMutator(*r, kPersonLinks);
     pages::RegisterMutators(*r);
     boards::RegisterMutators(*r);
     boards::RegisterCardMutators(*r);
-    reminders::RegisterMutators(*r);
+    reminders::RegisterMutators(*r, RecordKinds());
     routines::RegisterMutators(*r);
     desk::RegisterMutators(*r);
     boards::RegisterLayoutMutators(*r);
     return r;
   }();
-  static constexpr sync::SyncedTable kTables[] = {
-      {tasks::kKind, tasks::kTable},
-      {projects::kKind, projects::kTable},
-      {people::kKind, people::kTable},
-      {pages::kKind, pages::kTable},
-      {boards::kKind, boards::kTable},
-      {boards::kCardKind, boards::kCardTable},
-      {comments::kKind, comments::kTable},
-      {reminders::kReminderKind, reminders::kReminderTable},
-      {reminders::kWatcherKind, reminders::kWatcherTable},
-      {routines::kKind, routines::kTable},
-      {people::kIdentityKind, people::kIdentityTable},
-      {desk::kListKind, desk::kListTable},
-      {desk::kItemKind, desk::kItemTable},
-      {boards::kLayoutKind, boards::kLayoutTable}};
-  return sync::SyncConfig{registry, kTables, AfterMutation, CheckWriter};
+  return sync::SyncConfig{registry, Tables(), AfterMutation, CheckWriter};
 }
 
 }  // namespace ensemble::core::hub

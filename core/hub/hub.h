@@ -28,8 +28,11 @@ Status Migrate(store::Database& db);
 // The mutators and synced tables of every domain.
 sync::SyncConfig Config();
 
-// The descriptor of synced kind `kind` (its fields and their types), or null
-// for a name that is no kind. Every table of Config() has one.
+// Every synced kind's descriptor (its fields and their types): each table
+// of Config() has one.
+records::RecordKinds RecordKinds();
+
+// RecordKinds().Find(kind): null for a name that is no kind.
 const records::RecordKind* FindRecordKind(std::string_view kind);
 
 }  // namespace ensemble::core::hub

@@ -3,7 +3,6 @@
 #include <string>
 
 #include "core/base/id.h"
-#include "core/comments/comment.h"
 #include "core/people/person.h"
 #include "core/records/record_mutators.h"
 #include "core/text/utf8.h"
@@ -161,7 +160,8 @@ Status CreateIdentity(sync::MutationContext& ctx, const json& args) {
   const std::string space = records::StringMember(args, "spaceId");
   const std::string person = records::StringMember(args, "person");
   if (!space.empty() && IsValidId(person)) {
-    ENSEMBLE_RETURN_IF_ERROR(comments::CheckLiveTarget(ctx.db(), kKind, person, space));
+    ENSEMBLE_RETURN_IF_ERROR(
+        records::CheckLiveRecord(ctx.db(), kPersonKind.synced_table(), person, space));
   }
   if (!space.empty() && IsKnownKind(kind) && normalized.contains("value") &&
       normalized["value"].is_string()) {

@@ -7,12 +7,10 @@
 #include <utility>
 
 #include "core/base/id.h"
-#include "core/comments/comment.h"
 #include "core/people/identity.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/records/record_mutators.h"
-#include "core/reminders/reminder.h"
 #include "core/tasks/task.h"
 #include "core/text/unicode_normalize.h"
 
@@ -153,7 +151,8 @@ std::string NameKey(std::string_view name) {
 
 }  // namespace
 
-Status MergePerson(sync::MutationContext& ctx, const json& args) {
+Status MergePerson(sync::MutationContext& ctx, std::span<const RecordLink> links,
+                   const json& args) {
   if (!args.is_object()) return InvalidArgument("person.merge takes {id, into}");
   for (const auto& [name, value] : args.items()) {
     if (name != "id" && name != "into") {
@@ -191,12 +190,10 @@ Status MergePerson(sync::MutationContext& ctx, const json& args) {
   ENSEMBLE_RETURN_IF_ERROR(MoveListLinks(ctx, tasks::kTaskKind, "people", space_id, id, into_id));
   ENSEMBLE_RETURN_IF_ERROR(
       MoveListLinks(ctx, projects::kProjectKind, "people", space_id, id, into_id));
-  ENSEMBLE_RETURN_IF_ERROR(
-      MoveRecordLinks(ctx, comments::kCommentKind, "target_kind", "target", space_id, id, into_id));
-  ENSEMBLE_RETURN_IF_ERROR(MoveRecordLinks(ctx, reminders::kReminderRecordKind, "item_kind", "item",
-                                           space_id, id, into_id));
-  ENSEMBLE_RETURN_IF_ERROR(MoveRecordLinks(ctx, reminders::kWatcherRecordKind, "target_kind",
-                                           "target", space_id, id, into_id));
+  for (const RecordLink& link : links) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        MoveRecordLinks(ctx, *link.kind, link.kind_field, link.id_field, space_id, id, into_id));
+  }
   // "Not the same as the merged person" now means the kept one.
   ENSEMBLE_RETURN_IF_ERROR(MoveListLinks(ctx, kPersonKind, "distinct_from", space_id, id, into_id));
   ENSEMBLE_ASSIGN_OR_RETURN(json distinct, KeptDistinctFrom(ctx, *from, into_id));
@@ -209,8 +206,10 @@ Status MergePerson(sync::MutationContext& ctx, const json& args) {
   return Status::Ok();
 }
 
-void RegisterMergeMutator(sync::MutatorRegistry& registry) {
-  registry.Register("person.merge", MergePerson);
+void RegisterMergeMutator(sync::MutatorRegistry& registry, std::span<const RecordLink> links) {
+  registry.Register("person.merge", [links](sync::MutationContext& ctx, const json& args) {
+    return MergePerson(ctx, links, args);
+  });
 }
 
 Result<std::vector<MergeSuggestion>> FindMergeSuggestions(store::Database& db,

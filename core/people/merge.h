@@ -21,19 +21,35 @@
 #define ENSEMBLE_CORE_PEOPLE_MERGE_H_
 
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/records/record_kind.h"
 #include "core/store/database.h"
 #include "core/sync/mutator.h"
 
 namespace ensemble::core::people {
 
-Status MergePerson(sync::MutationContext& ctx, const nlohmann::json& args);
+// A kind of record that names a record by a pair of fields (a comment's
+// target_kind and target, a reminder's item_kind and item): a merge moves
+// the ones naming the merged person. The domains above people (comments,
+// reminders) are named by core/hub, which registers the mutator.
+struct RecordLink {
+  const records::RecordKind* kind;
+  std::string_view kind_field;
+  std::string_view id_field;
+};
 
-// Registers person.merge.
-void RegisterMergeMutator(sync::MutatorRegistry& registry);
+// `links`: the kinds besides tasks' and projects' people lists that name a
+// person, moved to the person kept.
+Status MergePerson(sync::MutationContext& ctx, std::span<const RecordLink> links,
+                   const nlohmann::json& args);
+
+// Registers person.merge; `links` must outlive the registry.
+void RegisterMergeMutator(sync::MutatorRegistry& registry, std::span<const RecordLink> links);
 
 // A pair of live people of one space that may be one person: `person` the
 // newer (to merge away), `into` the older (to keep).

@@ -86,6 +86,13 @@ Status CheckJson(const FieldSpec& field, const json& v) {
 
 }  // namespace
 
+const RecordKind* RecordKinds::Find(std::string_view kind) const {
+  for (const RecordKind* k : all) {
+    if (k->kind == kind) return k;
+  }
+  return nullptr;
+}
+
 const FieldSpec* RecordKind::FindField(std::string_view name) const {
   for (const FieldSpec& f : fields) {
     if (f.name == name) return &f;

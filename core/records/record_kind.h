@@ -75,6 +75,16 @@ struct RecordKind {
   sync::SyncedTable synced_table() const { return {kind, table}; }
 };
 
+// The record kinds of one build, as core/hub puts them together, for the
+// code above the domains that works on any kind (Trash, the assistant's
+// generic record tools). `all` must outlive it (static descriptors).
+struct RecordKinds {
+  std::span<const RecordKind* const> all;
+
+  // Null for a name that is no kind of the build.
+  const RecordKind* Find(std::string_view kind) const;
+};
+
 // OK if `value` is acceptable for `field`; INVALID_ARGUMENT says why not.
 Status CheckField(const FieldSpec& field, const nlohmann::json& value);
 

@@ -284,4 +284,16 @@ void RegisterRecordMutators(const RecordKind& kind, sync::MutatorRegistry& regis
   });
 }
 
+Status CheckLiveRecord(store::Database& db, sync::SyncedTable table, const std::string& id,
+                       const std::string& space_id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db.Query("SELECT 1 FROM " + std::string(table.table) +
+                                         " WHERE id = $1 AND space_id = $2 AND deleted = 0",
+                                     {Value(id), Value(space_id)}));
+  if (rows.empty()) {
+    return Status(codes::kNotFound, "no " + std::string(table.kind) + " with id " + id);
+  }
+  return Status::Ok();
+}
+
 }  // namespace ensemble::core::records

@@ -59,6 +59,12 @@ Result<std::optional<nlohmann::json>> ReadRecord(const RecordKind& kind, store::
 // The kind's fields of a stored row: {field: value}.
 nlohmann::json FieldsOf(const RecordKind& kind, const nlohmann::json& row);
 
+// OK when `id` is a live record of `table` in `space_id`; NOT_FOUND "no
+// <kind> with id <id>" alike whether it is in another space, in Trash or
+// nowhere, so the answer is never evidence that an id exists elsewhere.
+Status CheckLiveRecord(store::Database& db, sync::SyncedTable table, const std::string& id,
+                       const std::string& space_id);
+
 }  // namespace ensemble::core::records
 
 #endif  // ENSEMBLE_CORE_RECORDS_RECORD_MUTATORS_H_

@@ -41,8 +41,9 @@ bool Names(const json& args, const char* name) {
 }
 
 // A create's link to a record, checked once its own fields are well formed.
-Status CheckLink(sync::MutationContext& ctx, const records::RecordKind& kind, const json& args,
-                 const char* kind_field, const char* id_field) {
+Status CheckLink(sync::MutationContext& ctx, records::RecordKinds kinds,
+                 const records::RecordKind& kind, const json& args, const char* kind_field,
+                 const char* id_field) {
   // A missing field is CreateRecord's to name.
   if (!Names(args, kind_field) || !Names(args, id_field)) return Status::Ok();
   for (const char* f : {kind_field, id_field}) {
@@ -52,7 +53,7 @@ Status CheckLink(sync::MutationContext& ctx, const records::RecordKind& kind, co
   }
   const std::string space = records::StringMember(args, "spaceId");
   if (space.empty()) return Status::Ok();
-  return comments::CheckLiveTarget(ctx.db(), records::StringMember(args, kind_field),
+  return comments::CheckLiveTarget(ctx.db(), kinds, records::StringMember(args, kind_field),
                                    records::StringMember(args, id_field), space);
 }
 
@@ -103,12 +104,12 @@ const std::string_view kCreateReminderTablesSql =
     "CREATE INDEX watchers_space ON watchers (space_id, id);"
     "CREATE INDEX watchers_row_version ON watchers (row_version);";
 
-Status CreateReminder(sync::MutationContext& ctx, const json& args) {
+Status CreateReminder(sync::MutationContext& ctx, records::RecordKinds kinds, const json& args) {
   if (Names(args, "item_kind") != Names(args, "item")) {
     return InvalidArgument("a reminder about a record names both item_kind and item");
   }
   if (Names(args, "item")) {
-    ENSEMBLE_RETURN_IF_ERROR(CheckLink(ctx, kReminderRecordKind, args, "item_kind", "item"));
+    ENSEMBLE_RETURN_IF_ERROR(CheckLink(ctx, kinds, kReminderRecordKind, args, "item_kind", "item"));
   }
   return records::CreateRecord(kReminderRecordKind, ctx, args);
 }
@@ -120,8 +121,9 @@ Status UpdateReminder(sync::MutationContext& ctx, const json& args) {
   return records::UpdateRecord(kReminderRecordKind, ctx, args);
 }
 
-Status CreateWatcher(sync::MutationContext& ctx, const json& args) {
-  ENSEMBLE_RETURN_IF_ERROR(CheckLink(ctx, kWatcherRecordKind, args, "target_kind", "target"));
+Status CreateWatcher(sync::MutationContext& ctx, records::RecordKinds kinds, const json& args) {
+  ENSEMBLE_RETURN_IF_ERROR(
+      CheckLink(ctx, kinds, kWatcherRecordKind, args, "target_kind", "target"));
   return records::CreateRecord(kWatcherRecordKind, ctx, args);
 }
 
@@ -132,12 +134,16 @@ Status UpdateWatcher(sync::MutationContext& ctx, const json& args) {
   return records::UpdateRecord(kWatcherRecordKind, ctx, args);
 }
 
-void RegisterMutators(sync::MutatorRegistry& registry) {
+void RegisterMutators(sync::MutatorRegistry& registry, records::RecordKinds kinds) {
   records::RegisterRecordMutators(kReminderRecordKind, registry);
   records::RegisterRecordMutators(kWatcherRecordKind, registry);
-  registry.Register("reminder.create", CreateReminder);
+  registry.Register("reminder.create", [kinds](sync::MutationContext& ctx, const json& args) {
+    return CreateReminder(ctx, kinds, args);
+  });
   registry.Register("reminder.update", UpdateReminder);
-  registry.Register("watcher.create", CreateWatcher);
+  registry.Register("watcher.create", [kinds](sync::MutationContext& ctx, const json& args) {
+    return CreateWatcher(ctx, kinds, args);
+  });
   registry.Register("watcher.update", UpdateWatcher);
   registry.Register("watcher.seen", MarkWatcherSeen);
 }

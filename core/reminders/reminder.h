@@ -55,13 +55,17 @@ extern const records::RecordKind kWatcherRecordKind;
 // Migration 18 creates their tables (with the routines', core/routines).
 extern const std::string_view kCreateReminderTablesSql;
 
-Status CreateReminder(sync::MutationContext& ctx, const nlohmann::json& args);
+Status CreateReminder(sync::MutationContext& ctx, records::RecordKinds kinds,
+                      const nlohmann::json& args);
 Status UpdateReminder(sync::MutationContext& ctx, const nlohmann::json& args);
-Status CreateWatcher(sync::MutationContext& ctx, const nlohmann::json& args);
+Status CreateWatcher(sync::MutationContext& ctx, records::RecordKinds kinds,
+                     const nlohmann::json& args);
 Status UpdateWatcher(sync::MutationContext& ctx, const nlohmann::json& args);
 
-// Registers reminder.* and watcher.* (create, update, delete, restore).
-void RegisterMutators(sync::MutatorRegistry& registry);
+// Registers reminder.* and watcher.* (create, update, delete, restore);
+// `kinds` (the build's, outliving the registry) gives each linked kind's
+// table.
+void RegisterMutators(sync::MutatorRegistry& registry, records::RecordKinds kinds);
 
 }  // namespace ensemble::core::reminders
 

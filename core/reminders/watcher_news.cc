@@ -63,7 +63,7 @@ Result<std::optional<News>> NewsOf(store::Database& db, const std::string& kind,
   const bool same_kind = mutation.substr(0, dot) == kind;
   const std::string_view op = same_kind ? mutation.substr(dot + 1) : "";
   const bool named = same_kind && records::StringMember(args, "id") == id;
-  if (!comments::TargetTable(kind).empty()) {
+  if (comments::IsTargetKind(kind)) {
     return std::optional<News>(News{kind, id, ChangePhrase(op, args, named || op == "create")});
   }
   if (kind == comments::kKind) {

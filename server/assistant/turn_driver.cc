@@ -13,6 +13,7 @@
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/write_policy.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/model/chat_request.h"
 #include "core/model/model_catalog.h"
 #include "core/model/model_timeout.h"
@@ -110,7 +111,7 @@ Status ForThePerson(const Status& status, core::platform::Logger& logger) {
 
 core::tools::ToolContext ContextFor(core::store::Database& db, const TurnRequest& r,
                                     core::platform::Random* random) {
-  core::tools::ToolContext context;
+  core::tools::ToolContext context = core::hub::NewToolContext();
   context.db = &db;
   context.space_id = r.space_id;
   context.account_id = r.local ? "" : r.account_id;

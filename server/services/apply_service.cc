@@ -14,6 +14,7 @@
 #include "core/assistant/synced_mutation_sink.h"
 #include "core/assistant/week_date.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/model/model_catalog.h"
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
@@ -28,6 +29,7 @@ namespace net = boost::asio;
 namespace bhttp = boost::beast::http;
 namespace codes = core::codes;
 namespace assistant = core::assistant;
+namespace hub = core::hub;
 using core::Result;
 using core::Status;
 using nlohmann::json;
@@ -143,7 +145,7 @@ class ApplyRun {
           std::vector<assistant::UndoItem> items,
           assistant::MarkRedone(db_, caller_.account_id, found.id, call_ids, now_));
       ENSEMBLE_ASSIGN_OR_RETURN(std::vector<assistant::CallReceipt> receipts,
-                                assistant::RunRedo(assistant::HubToolRegistry(), items, ctx));
+                                assistant::RunRedo(hub::HubToolRegistry(), items, ctx));
       for (const assistant::CallReceipt& r : receipts) {
         ENSEMBLE_RETURN_IF_ERROR(assistant::SetUndoEntry(db_, found.id, r.call_id, r.undo, now_));
       }
@@ -172,12 +174,12 @@ class ApplyRun {
     }
     core::tools::ToolContext ctx = Context(claim.proposal);
     std::vector<assistant::CallReceipt> receipts = assistant::RunClaimedCalls(
-        assistant::HubToolRegistry(), claim, ctx,
+        hub::HubToolRegistry(), claim, ctx,
         [deadline] { return std::chrono::steady_clock::now() >= deadline; });
     // Outside writes (none can run yet: no connected-app tool has a run
     // hook) would follow the commit, one at a time.
     std::vector<assistant::CallReceipt> outside =
-        assistant::RunOutsideCalls(assistant::HubToolRegistry(), claim.to_run, receipts, ctx);
+        assistant::RunOutsideCalls(hub::HubToolRegistry(), claim.to_run, receipts, ctx);
     receipts.insert(receipts.end(), outside.begin(), outside.end());
     for (const assistant::CallReceipt& r : receipts) {
       // Roll back what ran: all of it runs again once the app is read.
@@ -191,7 +193,7 @@ class ApplyRun {
   }
 
   core::tools::ToolContext Context(const assistant::Proposal& proposal) {
-    core::tools::ToolContext ctx;
+    core::tools::ToolContext ctx = core::hub::NewToolContext();
     ctx.db = &db_;
     ctx.space_id = proposal.space_id;
     ctx.account_id = caller_.local ? std::string() : caller_.account_id;

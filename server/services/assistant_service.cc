@@ -15,6 +15,7 @@
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
 #include "core/base/id.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
@@ -59,8 +60,8 @@ AssistantService::AssistantService(store::StorePool& pool,
       env_(env),
       router_(std::move(router)),
       owner_("process-" + core::NewId(*env.clock, *env.random)),
-      driver_(pool, *env.logger, model_timeout, router_, core::assistant::HubToolRegistry(),
-              env.random, on_commit, model_connections),
+      driver_(pool, *env.logger, model_timeout, router_, core::hub::HubToolRegistry(), env.random,
+              on_commit, model_connections),
       on_commit_(std::move(on_commit)) {}
 
 net::awaitable<http::Response> AssistantService::CreateConversation(const http::Request& request,

@@ -16,6 +16,7 @@
 #include "core/assistant/running_turns.h"
 #include "core/assistant/week_date.h"
 #include "core/base/id.h"
+#include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "server/assistant/sse_channel.h"
 #include "server/http/json_response.h"
@@ -55,7 +56,7 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
   json route_json = {{"message", posted.text}, {"mentions", posted.mentions}};
   if (!posted.open_path.empty()) route_json["path"] = posted.open_path;
   Result<core::playbooks::RouteRequest> route =
-      core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(), route_json);
+      core::assistant::TurnRouteRequest(router_, core::hub::HubToolRegistry(), route_json);
   if (!route.ok()) co_return route.status();
 
   StoredMessage user;
@@ -124,7 +125,7 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
       route_json["allowedWriteAreas"] = settings.allowed_write_areas;
     }
     route_json["role"] = std::string(core::sync::RoleName(started->role));
-    route = core::assistant::TurnRouteRequest(router_, core::assistant::HubToolRegistry(),
+    route = core::assistant::TurnRouteRequest(router_, core::hub::HubToolRegistry(),
                                               std::move(route_json));
     if (!route.ok()) {
       co_await ForgetTurn(started->reply.id);

@@ -5,6 +5,7 @@
 
 #include "core/accounts/account_settings.h"
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/model/model_catalog.h"
 #include "server/http/json_response.h"
 #include "server/services/json_body.h"
@@ -52,7 +53,8 @@ net::awaitable<http::Response> SettingsService::GetSettings(const Caller& caller
   // assistant can act in (one turned off stays, so it can be turned on
   // again); an area it cannot write in yet is not a choice.
   json areas = json::array();
-  for (std::string_view area : core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
+  for (std::string_view area : core::assistant::RunnableWriteAreas(core::hub::HubToolRegistry(),
+                                                                   core::accounts::WriteAreas())) {
     areas.push_back(std::string(area));
   }
   out["choices"] = {{"writeAreas", std::move(areas)}};

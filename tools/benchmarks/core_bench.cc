@@ -25,6 +25,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/refs/format_entity_text.h"
 #include "core/refs/ref_json.h"
@@ -44,9 +45,8 @@ bool ReadFile(const char* path, std::string* out) {
 
 void Emit(std::string_view metric, double value, std::string_view unit, std::string_view better) {
   std::printf("{\"metric\": \"%.*s\", \"value\": %.2f, \"unit\": \"%.*s\", \"better\": \"%.*s\"}\n",
-              static_cast<int>(metric.size()), metric.data(), value,
-              static_cast<int>(unit.size()), unit.data(), static_cast<int>(better.size()),
-              better.data());
+              static_cast<int>(metric.size()), metric.data(), value, static_cast<int>(unit.size()),
+              unit.data(), static_cast<int>(better.size()), better.data());
 }
 
 int Fail(const char* message) {
@@ -82,7 +82,7 @@ double RouteMicroseconds(const std::vector<std::string>& requests, double min_se
   auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
   if (!set.ok()) return -1;
   const playbooks::Router router(std::move(set).value());
-  const auto& registry = assistant::HubToolRegistry();
+  const auto& registry = hub::HubToolRegistry();
   // Built once, as the Router is: the registry's tools and the playbooks'
   // defaults. Each request below is still parsed, routed and answered whole.
   const assistant::TurnRouter turn_router(router, registry);
@@ -93,7 +93,8 @@ double RouteMicroseconds(const std::vector<std::string>& requests, double min_se
     auto tree = assistant::RouteTurnJson(router, registry, parsed_requests.back());
     auto answer = turn_router.RouteText(text);
     if (!tree.ok() || !answer.ok() || tree->dump() != *answer) {
-      std::fprintf(stderr, "core_bench: RouteText differs from RouteTurnJson on %s\n", text.c_str());
+      std::fprintf(stderr, "core_bench: RouteText differs from RouteTurnJson on %s\n",
+                   text.c_str());
       return -1;
     }
   }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/assistant/local_planner.h"
+#include "core/hub/hub_tools.h"
 #include "tools/cli/command.h"
 
 namespace ensemble::cli {
@@ -66,7 +67,7 @@ int Run(const std::vector<std::string>& args) {
   }
   if (!have_message) return UsageError("a message is required");
   if (!request.contains("today")) return UsageError("--today YYYY-MM-DD is required");
-  auto step = core::assistant::PlanLocallyJson(request);
+  auto step = core::assistant::PlanLocallyJson(core::hub::HubToolRegistry(), request);
   if (!step.ok()) return Fail(step.status().message());
   std::cout << step->dump() << "\n";
   return 0;

@@ -18,14 +18,14 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/playbooks/route_json.h"
 #include "core/playbooks/router.h"
@@ -38,7 +38,8 @@ namespace pb = core::playbooks;
 
 constexpr char kUsage[] =
     "  route \"MESSAGE\" [--mentions JSON] [--surface JSON] [--apps JSON] [--loaded JSON]\n"
-    "        [--allowed JSON] [--role ROLE] [--toolsets-off]   the guides and tools a message gets\n";
+    "        [--allowed JSON] [--role ROLE] [--toolsets-off]   the guides and tools a message "
+    "gets\n";
 
 int Fail(const std::string& message) {
   std::cerr << "ensemble route: " << message << "\n";
@@ -54,8 +55,11 @@ int Run(const std::vector<std::string>& args) {
   nlohmann::json request = nlohmann::json::object();
   bool have_message = false;
   const std::vector<std::pair<std::string, std::string>> json_flags = {
-      {"--mentions", "mentions"}, {"--surface", "surface"}, {"--apps", "apps"},
-      {"--loaded", "loaded"},     {"--allowed", "allowedTools"}};
+      {"--mentions", "mentions"},
+      {"--surface", "surface"},
+      {"--apps", "apps"},
+      {"--loaded", "loaded"},
+      {"--allowed", "allowedTools"}};
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--toolsets-off") {
@@ -91,7 +95,8 @@ int Run(const std::vector<std::string>& args) {
   auto set = pb::PlaybookSet::Build(pb::EmbeddedPlaybooks());
   if (!set.ok()) return Fail(set.status().ToString());
   const pb::Router router(std::move(set).value());
-  auto routed = core::assistant::RouteTurnJson(router, core::assistant::HubToolRegistry(), std::move(request));
+  auto routed =
+      core::assistant::RouteTurnJson(router, core::hub::HubToolRegistry(), std::move(request));
   if (!routed.ok()) return Fail(routed.status().message());
   nlohmann::json out = {{"guides", (*routed)["guides"]},
                         {"tools", (*routed)["tools"]},

@@ -16,6 +16,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_planner.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/validate.h"
 
 namespace {
@@ -30,7 +31,7 @@ constexpr const char* kTodays[] = {"2026-11-30", "2026-12-31", "2028-02-29",
 
 void CheckCalls(const json& step) {
   for (const json& call : step["calls"]) {
-    if (!ensemble::core::tools::ValidateToolCall(assistant::HubToolRegistry(),
+    if (!ensemble::core::tools::ValidateToolCall(hub::HubToolRegistry(),
                                                  call["name"].get<std::string>(), call["args"])
              .ok()) {
       std::abort();
@@ -62,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string input(reinterpret_cast<const char*>(data), size);
   json request = json::parse(input, nullptr, /*allow_exceptions=*/false);
   if (!request.is_discarded()) {
-    auto step = assistant::PlanLocallyJson(request);
+    auto step = assistant::PlanLocallyJson(hub::HubToolRegistry(), request);
     if (!step.ok()) {
       if (step.status().code() == ensemble::core::codes::kInternal) std::abort();
       return 0;
@@ -74,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::size_t rows = size % 4;
   for (int turn = 1;; ++turn) {
     if (turn > assistant::kMaxLocalPlannerSteps) std::abort();
-    auto step = assistant::PlanLocallyJson(request);
+    auto step = assistant::PlanLocallyJson(hub::HubToolRegistry(), request);
     if (!step.ok()) std::abort();
     CheckCalls(*step);
     if ((*step)["final"].get<bool>()) {

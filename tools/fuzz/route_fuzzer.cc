@@ -9,13 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 
 namespace {
@@ -33,7 +33,7 @@ const playbooks::Router& TheRouter() {
 }
 
 const assistant::TurnRouter& TheTurnRouter() {
-  static const auto* router = new assistant::TurnRouter(TheRouter(), assistant::HubToolRegistry());
+  static const auto* router = new assistant::TurnRouter(TheRouter(), hub::HubToolRegistry());
   return *router;
 }
 
@@ -42,10 +42,11 @@ void CheckTextWay(const std::string& text) {
   auto answer = TheTurnRouter().RouteText(text);
   nlohmann::json request = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (request.is_discarded()) {
-    if (answer.ok() || answer.status().code() != ensemble::core::codes::kMalformedJson) std::abort();
+    if (answer.ok() || answer.status().code() != ensemble::core::codes::kMalformedJson)
+      std::abort();
     return;
   }
-  auto tree = assistant::RouteTurnJson(TheRouter(), assistant::HubToolRegistry(), request);
+  auto tree = assistant::RouteTurnJson(TheRouter(), hub::HubToolRegistry(), request);
   if (tree.ok() != answer.ok()) std::abort();
   if (!tree.ok()) {
     if (tree.status().code() != answer.status().code() ||
@@ -64,10 +65,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   CheckTextWay(input);
   nlohmann::json request = nlohmann::json::parse(input, nullptr, /*allow_exceptions=*/false);
   if (request.is_discarded()) {
-    request = {{"message", input}, {"apps", {{{"catalogName", "Jira & Confluence"}, {"id", "jira"}}}},
+    request = {{"message", input},
+               {"apps", {{{"catalogName", "Jira & Confluence"}, {"id", "jira"}}}},
                {"surface", {{"path", "/tasks"}, {"customBoard", size % 2 == 0}}}};
   }
-  auto route = assistant::TurnRouteRequest(TheRouter(), assistant::HubToolRegistry(), request);
+  auto route = assistant::TurnRouteRequest(TheRouter(), hub::HubToolRegistry(), request);
   if (!route.ok()) return 0;
   const playbooks::RouteResult result = TheRouter().Route(*route);
   if (result.tools.size() > playbooks::kMaxToolSchemas) std::abort();

@@ -15,6 +15,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/workflow.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/validate.h"
 
 namespace {
@@ -32,7 +33,7 @@ void Check(bool ok) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   json input = json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
   if (input.is_discarded()) return 0;
-  const auto& registry = assistant::HubToolRegistry();
+  const auto& registry = hub::HubToolRegistry();
   auto plan = assistant::PlanWorkflow(registry, input);
   if (!plan.ok()) {
     Check(plan.status().code() != codes::kInternal);
@@ -48,7 +49,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto outcome = assistant::RunWorkflow(
       registry, *plan, assistant::WorkflowProgress::FromJson(*plan, nullptr),
       [&](const assistant::WorkflowStep& resolved) -> ensemble::core::Result<json> {
-        Check(ensemble::core::tools::ValidateToolCall(registry, resolved.tool, resolved.input).ok());
+        Check(
+            ensemble::core::tools::ValidateToolCall(registry, resolved.tool, resolved.input).ok());
         ran.insert(resolved.id);
         return json{{"data", resolved.input}, {"id", "01JFAZZ0000000000000000001"}};
       },

@@ -15,6 +15,7 @@
 #include "core/assistant/local_planner.h"
 #include "core/assistant/local_turn.h"
 #include "core/assistant/tool_context.h"
+#include "core/hub/hub_tools.h"
 #include "wasm/bindings/json_edge.h"
 #include "wasm/bindings/session.h"
 
@@ -29,14 +30,14 @@ using nlohmann::json;
 std::string PlanLocally(val request_json) {
   return Guard([&]() -> core::Result<json> {
     ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
-    return core::assistant::PlanLocallyJson(request);
+    return core::assistant::PlanLocallyJson(core::hub::HubToolRegistry(), request);
   });
 }
 
 // The replica's context: the trusted local person (the device's own copy),
 // writes to the outbox; no settings here (the settings tools say so).
 core::tools::ToolContext ReplicaContext(Session& s) {
-  core::tools::ToolContext ctx;
+  core::tools::ToolContext ctx = core::hub::NewToolContext();
   ctx.db = &s.db();
   ctx.now_ms = s.env().clock->NowMillis();
   ctx.time_zone = "UTC";
@@ -53,7 +54,7 @@ std::string OnReplica(val request_json, Edge edge) {
     Session& s = Session::Get();
     ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
     core::tools::ToolContext ctx = ReplicaContext(s);
-    return edge(core::assistant::HubToolRegistry(), ctx, request);
+    return edge(core::hub::HubToolRegistry(), ctx, request);
   });
 }
 

@@ -22,6 +22,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/playbooks/router.h"
 #include "wasm/bindings/json_edge.h"
@@ -41,7 +42,7 @@ const core::Result<core::assistant::TurnRouter>& EmbeddedTurnRouter() {
   using core::assistant::TurnRouter;
   static const auto* router = new core::Result<TurnRouter>([]() -> core::Result<TurnRouter> {
     ENSEMBLE_ASSIGN_OR_RETURN(pb::PlaybookSet set, pb::PlaybookSet::Build(pb::EmbeddedPlaybooks()));
-    return TurnRouter(pb::Router(std::move(set)), core::assistant::HubToolRegistry());
+    return TurnRouter(pb::Router(std::move(set)), core::hub::HubToolRegistry());
   }());
   return *router;
 }

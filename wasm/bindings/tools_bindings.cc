@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/validate.h"
 #include "wasm/bindings/json_edge.h"
 
@@ -25,7 +26,7 @@ std::string ValidateToolCallJs(val name, val input_json) {
     ENSEMBLE_ASSIGN_OR_RETURN(std::string tool, StringArg(name, "name"));
     ENSEMBLE_ASSIGN_OR_RETURN(json input, JsonArg(input_json, "inputJson"));
     core::tools::ToolCallCheck check =
-        core::tools::CheckToolCall(core::assistant::HubToolRegistry(), tool, input);
+        core::tools::CheckToolCall(core::hub::HubToolRegistry(), tool, input);
     if (check.status.ok()) return json(nullptr);
     json errors = json::array();
     for (const auto& e : check.errors) errors.push_back({{"path", e.path}, {"message", e.message}});
@@ -41,7 +42,7 @@ std::string ValidateToolCallJs(val name, val input_json) {
 // toolNames() -> {names: [...]}, sorted.
 std::string ToolNamesJs() {
   return Guard([]() -> core::Result<json> {
-    return json{{"names", core::assistant::HubToolRegistry().names()}};
+    return json{{"names", core::hub::HubToolRegistry().names()}};
   });
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 
 namespace ensemble::core::accounts {
@@ -162,7 +163,7 @@ TEST_F(AccountSettingsTest, ASavedValueThatNoLongerReadsIsTheDefault) {
 }
 
 TEST(AccountSettings, EveryWriteToolsAreaIsAWriteArea) {
-  const tools::ToolRegistry& registry = assistant::HubToolRegistry();
+  const tools::ToolRegistry& registry = hub::HubToolRegistry();
   for (const std::string& name : registry.names()) {
     const tools::ToolDef* def = registry.Find(name);
     ASSERT_NE(def, nullptr);

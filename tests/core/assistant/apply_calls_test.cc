@@ -12,6 +12,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/synced_mutation_sink.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 #include "core/sync/authorization.h"
 #include "tests/fakes/fake_env.h"
@@ -56,7 +57,7 @@ class ApplyCallsTest : public ::testing::Test {
     store::Transaction txn(*db_);
     tools::ToolContext ctx = Context();
     std::vector<CallReceipt> receipts =
-        RunClaimedCalls(HubToolRegistry(), claim, ctx, [out_of_time] { return out_of_time; });
+        RunClaimedCalls(hub::HubToolRegistry(), claim, ctx, [out_of_time] { return out_of_time; });
     auto done = RecordReceipts(*db_, claim.proposal.id, receipts, kNow);
     EXPECT_TRUE(done.ok()) << done.status().ToString();
     EXPECT_TRUE(txn.Commit().ok());
@@ -64,7 +65,7 @@ class ApplyCallsTest : public ::testing::Test {
   }
 
   tools::ToolContext Context() {
-    tools::ToolContext ctx;
+    tools::ToolContext ctx = hub::NewToolContext();
     ctx.db = db_.get();
     ctx.space_id = kSpace;
     ctx.account_id = kAccount;

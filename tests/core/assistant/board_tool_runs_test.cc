@@ -18,6 +18,7 @@
 #include "core/assistant/tool_context.h"
 #include "core/base/id.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 #include "core/tools/validate.h"
 #include "tests/core/assistant/tool_run_fixture.h"
@@ -47,21 +48,21 @@ class BoardToolRunsTest : public ToolRunTest {
   // Prepares (as a held write is) and previews; `prepared` gets the input
   // Apply will run.
   Result<std::string> Preview(const std::string& name, json input, json* prepared = nullptr) {
-    EXPECT_TRUE(tools::ValidateToolCall(HubToolRegistry(), name, input).ok()) << input.dump();
+    EXPECT_TRUE(tools::ValidateToolCall(hub::HubToolRegistry(), name, input).ok()) << input.dump();
     const tools::ToolDef& def = Tool(name);
     tools::ToolCall call{name, std::move(input), &ctx_};
     if (def.prepare) ENSEMBLE_RETURN_IF_ERROR(def.prepare(call));
     if (prepared) {
       *prepared = call.input;
       // What Apply revalidates.
-      EXPECT_TRUE(tools::ValidateToolCall(HubToolRegistry(), name, call.input).ok())
+      EXPECT_TRUE(tools::ValidateToolCall(hub::HubToolRegistry(), name, call.input).ok())
           << call.input.dump();
     }
     return def.preview(call);
   }
 
   std::string Mutate(const std::string& name, json args) {
-    Status st = tools::DirectMutationSink(*db_, kNow)({{name, args}});
+    Status st = hub::DirectMutationSink(*db_, kNow)({{name, args}});
     EXPECT_TRUE(st.ok()) << name << ": " << st.ToString();
     return args.value("id", "");
   }

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/comments/comment.h"
+#include "core/hub/hub_tools.h"
 #include "core/tasks/task.h"
 #include "tests/core/assistant/record_tool_fixture.h"
 
@@ -109,7 +110,7 @@ TEST_F(CommentToolRunsTest, UndoOfAnEditKeepsALaterEditBySomeoneElse) {
                                        {"action", "edit_comment"},
                                        {"commentId", id},
                                        {"text", "Second"}});
-  ASSERT_TRUE(tools::DirectMutationSink(
+  ASSERT_TRUE(hub::DirectMutationSink(
                   *db_, kNow)({{"comment.update", {{"id", id}, {"fields", {{"body", "Third"}}}}}})
                   .ok());
   Status undo = ApplyUndo(edit);
@@ -139,7 +140,7 @@ TEST_F(CommentToolRunsTest, PageToTaskLinksThePageAndUndoDeletesTheTask) {
 TEST_F(CommentToolRunsTest, IdsOfAnotherSpaceOrTrashAreNotFoundAndWriteNothing) {
   const std::string theirs = Seed("task", {{"title", "Theirs"}}, kOtherSpace);
   const std::string trashed = Seed("task", {{"title", "Old"}});
-  ASSERT_TRUE(tools::DirectMutationSink(*db_, kNow)({{"task.delete", {{"id", trashed}}}}).ok());
+  ASSERT_TRUE(hub::DirectMutationSink(*db_, kNow)({{"task.delete", {{"id", trashed}}}}).ok());
   for (const std::string& id : {theirs, trashed, std::string("nothing-here")}) {
     const int before = writes_;
     Result<json> read = Run("hub_read_record_details", {{"kind", "task"}, {"id", id}});

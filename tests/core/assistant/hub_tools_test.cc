@@ -4,7 +4,8 @@
 // (tests/vectors/tools/validate_tool_call.json, also run by the wasm test)
 // give exactly the expected codes and messages.
 
-#include "core/assistant/hub_tools.h"
+#include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/assistant/hub_tools.h"
 #include "core/playbooks/playbook.h"
 #include "core/tools/validate.h"
 
@@ -53,7 +55,7 @@ std::set<std::string> PlaybookTools() {
 }
 
 const ToolDef& Tool(std::string_view name) {
-  const ToolDef* def = HubToolRegistry().Find(name);
+  const ToolDef* def = hub::HubToolRegistry().Find(name);
   EXPECT_NE(def, nullptr) << name;
   static const ToolDef kMissing;
   return def ? *def : kMissing;
@@ -61,9 +63,9 @@ const ToolDef& Tool(std::string_view name) {
 
 TEST(HubTools, RegisterAllWithoutARefusal) {
   tools::ToolRegistry registry;
-  Status st = RegisterHubTools(registry);
+  Status st = RegisterHubTools(registry, hub::RecordKinds());
   ASSERT_TRUE(st.ok()) << st.ToString();
-  EXPECT_EQ(registry.size(), HubToolRegistry().size());
+  EXPECT_EQ(registry.size(), hub::HubToolRegistry().size());
   EXPECT_GE(registry.size(), 77u);
 }
 
@@ -71,7 +73,7 @@ TEST(HubTools, EveryToolAPlaybookOffersIsRegistered) {
   std::set<std::string> names = PlaybookTools();
   ASSERT_GT(names.size(), 50u) << "playbooks not found under " << SourceDir();
   for (const std::string& name : names) {
-    EXPECT_NE(HubToolRegistry().Find(name), nullptr)
+    EXPECT_NE(hub::HubToolRegistry().Find(name), nullptr)
         << name << " is in a playbook but not registered";
   }
 }
@@ -81,7 +83,7 @@ TEST(HubTools, CoreToolsAreRegistered) {
        {"hub_how_to", "hub_read_skill", "hub_search_work", "hub_item_context", "hub_read_surface",
         "hub_web_search", "hub_read_web_page", "hub_run_workflow", "hub_list_approvals",
         "hub_weekly_recap", "hub_restore_from_trash", "hub_list_connections"}) {
-    EXPECT_NE(HubToolRegistry().Find(name), nullptr) << name;
+    EXPECT_NE(hub::HubToolRegistry().Find(name), nullptr) << name;
   }
 }
 
@@ -106,10 +108,10 @@ void ExpectBounded(const json& schema, const std::string& where) {
 }
 
 TEST(HubTools, EverySchemaIsAnObjectBoundedAndDescribed) {
-  for (const std::string& name : HubToolRegistry().names()) {
+  for (const std::string& name : hub::HubToolRegistry().names()) {
     const ToolDef& def = Tool(name);
     EXPECT_EQ(def.input_schema["type"], "object") << name;
-    EXPECT_NE(HubToolRegistry().CompiledSchema(name), nullptr) << name;
+    EXPECT_NE(hub::HubToolRegistry().CompiledSchema(name), nullptr) << name;
     EXPECT_FALSE(def.area.empty()) << name;
     EXPECT_EQ(def.description.back(), '.') << name << ": one sentence";
     EXPECT_LE(def.description.size(), 200u) << name;
@@ -150,15 +152,15 @@ TEST(HubTools, SpecFlagsAreSet) {
 
 TEST(HubTools, RunnableWriteAreasAreTheAreasATurnCanWriteIn) {
   const std::vector<std::string_view> areas = {
-      areas::kTrash, areas::kTasks, areas::kApps,   areas::kPages,  areas::kWeb,
+      areas::kTrash, areas::kTasks,  areas::kApps,   areas::kPages,    areas::kWeb,
       areas::kFiles, areas::kSkills, areas::kBoards, areas::kCalendar, "nowhere"};
-  const std::vector<std::string_view> got = RunnableWriteAreas(areas);
+  const std::vector<std::string_view> got = RunnableWriteAreas(hub::HubToolRegistry(), areas);
   // In the order given, so Settings lists them as it always has.
   std::vector<std::string_view> expected;
   for (std::string_view area : areas) {
     bool runnable = false;
-    for (const std::string& name : HubToolRegistry().names()) {
-      const ToolDef* def = HubToolRegistry().Find(name);
+    for (const std::string& name : hub::HubToolRegistry().names()) {
+      const ToolDef* def = hub::HubToolRegistry().Find(name);
       runnable = runnable || (def->area == area && def->is_write && TurnCanRun(*def));
     }
     if (runnable) expected.push_back(area);
@@ -173,18 +175,18 @@ TEST(HubTools, ToolsForHonoursAllowedWriteAreasAndViewers) {
   tools::ToolFilter filter;
   filter.allowed_write_areas = std::vector<std::string>{std::string(areas::kTasks)};
   std::set<std::string> offered;
-  for (const ToolDef* def : HubToolRegistry().ToolsFor(filter)) offered.insert(def->name);
+  for (const ToolDef* def : hub::HubToolRegistry().ToolsFor(filter)) offered.insert(def->name);
   EXPECT_TRUE(offered.count("hub_create_tasks"));
   EXPECT_TRUE(offered.count("hub_list_pages"));
   EXPECT_FALSE(offered.count("hub_create_page"));
   EXPECT_FALSE(offered.count("hub_list_skills")) << "skills module is off";
   filter.role = sync::Role::kViewer;
-  for (const ToolDef* def : HubToolRegistry().ToolsFor(filter))
+  for (const ToolDef* def : hub::HubToolRegistry().ToolsFor(filter))
     EXPECT_FALSE(def->is_write) << def->name;
 }
 
 TEST(HubTools, SampleCalls) {
-  const auto& registry = HubToolRegistry();
+  const auto& registry = hub::HubToolRegistry();
   EXPECT_TRUE(CheckToolCall(
                   registry, "hub_move_to_board",
                   json{{"board", "b1"}, {"itemId", "t1"}, {"itemKind", "task"}, {"column", "Done"}})
@@ -219,7 +221,7 @@ TEST(HubTools, SharedValidationVectors) {
   for (const json& row : table["cases"]) {
     SCOPED_TRACE(row["name"].get<std::string>());
     tools::ToolCallCheck check =
-        CheckToolCall(HubToolRegistry(), row["tool"].get<std::string>(), row["input"]);
+        CheckToolCall(hub::HubToolRegistry(), row["tool"].get<std::string>(), row["input"]);
     if (row.value("ok", false)) {
       EXPECT_TRUE(check.status.ok()) << check.status.ToString();
       continue;

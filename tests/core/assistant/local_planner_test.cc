@@ -18,6 +18,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_due_phrase.h"
 #include "core/assistant/local_request.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
@@ -31,11 +32,12 @@ constexpr char kId1[] = "01JDRAFTBR1EF0000000000001";
 constexpr char kId2[] = "01JDRAFTMEM000000000000002";
 
 LocalPlanStep Step(const std::string& message, std::vector<LocalCallRecord> calls = {}) {
-  Result<LocalPlanStep> step = PlanLocalStep({message, kToday, "Europe/Berlin", std::move(calls)});
+  Result<LocalPlanStep> step =
+      PlanLocalStep(hub::HubToolRegistry(), {message, kToday, "Europe/Berlin", std::move(calls)});
   EXPECT_TRUE(step.ok()) << message << ": " << step.status().ToString();
   if (!step.ok()) return {};
   for (const LocalCall& call : step->calls) {
-    EXPECT_TRUE(tools::ValidateToolCall(HubToolRegistry(), call.name, call.args).ok())
+    EXPECT_TRUE(tools::ValidateToolCall(hub::HubToolRegistry(), call.name, call.args).ok())
         << message << ": " << call.name << " " << call.args.dump();
   }
   return std::move(step).value();
@@ -127,8 +129,8 @@ TEST(LocalPlanner, ResolvesDueWordsFromToday) {
 }
 
 TEST(LocalPlanner, WeekdaysCountFromTodayAcrossMonthAndYear) {
-  Result<LocalPlanStep> step =
-      PlanLocalStep({"remind me to file taxes by Monday", "2026-12-31", "", {}});
+  Result<LocalPlanStep> step = PlanLocalStep(
+      hub::HubToolRegistry(), {"remind me to file taxes by Monday", "2026-12-31", "", {}});
   ASSERT_TRUE(step.ok());
   // 31 December 2026 is a Thursday; the next Monday is 4 January 2027.
   EXPECT_EQ(step->calls[0].args["tasks"][0]["due"], "2027-01-04");
@@ -309,13 +311,13 @@ TEST(LocalPlanner, AMentionPicksItsTaskByIdAmongSameNamedOnes) {
                       {{"id", kId2}, {"title", "Renew passport"}, {"status", "todo"}}};
   LocalPlanInput input{"mark @Renew passport as done", kToday, "", {Found(twins)}};
   // Without the mention two tasks match, so it asks which.
-  Result<LocalPlanStep> asks = PlanLocalStep(input);
+  Result<LocalPlanStep> asks = PlanLocalStep(hub::HubToolRegistry(), input);
   ASSERT_TRUE(asks.ok());
   EXPECT_TRUE(asks->final);
   EXPECT_NE(asks->reply.find("Choices:"), std::string::npos);
 
   input.mentions = {{"task", kId2, "Renew passport"}};
-  Result<LocalPlanStep> picked = PlanLocalStep(input);
+  Result<LocalPlanStep> picked = PlanLocalStep(hub::HubToolRegistry(), input);
   ASSERT_TRUE(picked.ok()) << picked.status().ToString();
   ASSERT_EQ(picked->calls.size(), 1u);
   EXPECT_EQ(picked->calls[0].name, "hub_update_task");
@@ -324,7 +326,7 @@ TEST(LocalPlanner, AMentionPicksItsTaskByIdAmongSameNamedOnes) {
 
   // A mention of another kind, or another label, is not this task.
   input.mentions = {{"page", kId2, "Renew passport"}, {"task", kId1, "Passport photo"}};
-  EXPECT_TRUE(PlanLocalStep(input)->final);
+  EXPECT_TRUE(PlanLocalStep(hub::HubToolRegistry(), input)->final);
 }
 
 TEST(LocalPlanner, JsonEdgeReadsMentions) {
@@ -334,6 +336,7 @@ TEST(LocalPlanner, JsonEdgeReadsMentions) {
                      {"args", Lookup("Renew passport")["hub_list_tasks"]},
                      {"result", {{"tasks", rows}}}};
   Result<json> ok = PlanLocallyJson(
+      hub::HubToolRegistry(),
       {{"message", "mark @Renew passport as done"},
        {"today", kToday},
        {"calls", {call}},
@@ -344,9 +347,11 @@ TEST(LocalPlanner, JsonEdgeReadsMentions) {
                           json({{{"kind", "task"}, {"id", ""}, {"label", "x"}}}),
                           json({{{"kind", "task"}, {"id", kId1}, {"label", "x"}, {"nope", 1}}})}) {
     SCOPED_TRACE(bad.dump());
-    EXPECT_EQ(
-        PlanLocallyJson({{"message", "x"}, {"today", kToday}, {"mentions", bad}}).status().code(),
-        codes::kInvalidArgument);
+    EXPECT_EQ(PlanLocallyJson(hub::HubToolRegistry(),
+                              {{"message", "x"}, {"today", kToday}, {"mentions", bad}})
+                  .status()
+                  .code(),
+              codes::kInvalidArgument);
   }
 }
 
@@ -471,33 +476,39 @@ TEST(LocalPlanner, LongMessagesNeedAModel) {
 
 TEST(LocalPlanner, RefusesCallsThatAreNotItsPlan) {
   Result<LocalPlanStep> step =
-      PlanLocalStep({"list my tasks", kToday, "", {{"hub_list_due", json::object(), nullptr, {}}}});
+      PlanLocalStep(hub::HubToolRegistry(),
+                    {"list my tasks", kToday, "", {{"hub_list_due", json::object(), nullptr, {}}}});
   EXPECT_EQ(step.status().code(), codes::kInvalidArgument);
-  step = PlanLocalStep({"list my tasks",
-                        kToday,
-                        "",
-                        {{"hub_list_tasks", json::object(), nullptr, {}},
-                         {"hub_list_tasks", json::object(), nullptr, {}}}});
+  step = PlanLocalStep(hub::HubToolRegistry(), {"list my tasks",
+                                                kToday,
+                                                "",
+                                                {{"hub_list_tasks", json::object(), nullptr, {}},
+                                                 {"hub_list_tasks", json::object(), nullptr, {}}}});
   EXPECT_EQ(step.status().code(), codes::kInvalidArgument);
-  step = PlanLocalStep({"list my tasks", "30/11/2026", "", {}});
+  step = PlanLocalStep(hub::HubToolRegistry(), {"list my tasks", "30/11/2026", "", {}});
   EXPECT_EQ(step.status().code(), codes::kInvalidArgument);
   step = PlanLocalStep(
+      hub::HubToolRegistry(),
       {"write a poem", kToday, "", {{"hub_list_tasks", json::object(), nullptr, {}}}});
   EXPECT_EQ(step.status().code(), codes::kInvalidArgument);
 }
 
 TEST(LocalPlanner, JsonEdgeChecksTheRequest) {
-  EXPECT_EQ(PlanLocallyJson(json::array()).status().code(), codes::kInvalidArgument);
-  EXPECT_EQ(PlanLocallyJson({{"message", "list my tasks"}}).status().code(),
+  EXPECT_EQ(PlanLocallyJson(hub::HubToolRegistry(), json::array()).status().code(),
             codes::kInvalidArgument);
-  Result<json> unknown = PlanLocallyJson({{"message", "x"}, {"today", kToday}, {"nope", 1}});
+  EXPECT_EQ(PlanLocallyJson(hub::HubToolRegistry(), {{"message", "list my tasks"}}).status().code(),
+            codes::kInvalidArgument);
+  Result<json> unknown =
+      PlanLocallyJson(hub::HubToolRegistry(), {{"message", "x"}, {"today", kToday}, {"nope", 1}});
   EXPECT_EQ(unknown.status().code(), codes::kInvalidArgument);
   EXPECT_NE(unknown.status().message().find("nope"), std::string::npos);
-  EXPECT_EQ(PlanLocallyJson({{"message", "x"}, {"today", kToday}, {"calls", {{{"args", {}}}}}})
+  EXPECT_EQ(PlanLocallyJson(hub::HubToolRegistry(),
+                            {{"message", "x"}, {"today", kToday}, {"calls", {{{"args", {}}}}}})
                 .status()
                 .code(),
             codes::kInvalidArgument);
-  Result<json> ok = PlanLocallyJson({{"message", "list my tasks"}, {"today", kToday}});
+  Result<json> ok =
+      PlanLocallyJson(hub::HubToolRegistry(), {{"message", "list my tasks"}, {"today", kToday}});
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(ok->dump(),
             R"({"calls":[{"args":{},"name":"hub_list_tasks"}],"final":false,"intent":"list",)"
@@ -518,7 +529,7 @@ TEST(LocalPlanner, SharedVectors) {
   ASSERT_GE(table["cases"].size(), 20u);
   for (const json& c : table["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
-    Result<json> out = PlanLocallyJson(c["request"]);
+    Result<json> out = PlanLocallyJson(hub::HubToolRegistry(), c["request"]);
     if (c.contains("error")) {
       EXPECT_EQ(out.status().code(), c["error"].get<std::string>());
       continue;
@@ -526,9 +537,9 @@ TEST(LocalPlanner, SharedVectors) {
     ASSERT_TRUE(out.ok()) << out.status().ToString();
     EXPECT_EQ(out->dump(), c["expect"].dump());
     for (const json& call : (*out)["calls"]) {
-      EXPECT_TRUE(
-          tools::ValidateToolCall(HubToolRegistry(), call["name"].get<std::string>(), call["args"])
-              .ok());
+      EXPECT_TRUE(tools::ValidateToolCall(hub::HubToolRegistry(), call["name"].get<std::string>(),
+                                          call["args"])
+                      .ok());
     }
   }
 }

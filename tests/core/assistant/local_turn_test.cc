@@ -7,6 +7,7 @@
 
 #include <gmock/gmock.h>
 
+#include "core/hub/hub_tools.h"
 #include "core/sync/client_replica.h"
 #include "tests/core/assistant/tool_run_fixture.h"
 
@@ -25,7 +26,7 @@ class LocalTurnTest : public ToolRunTest {
     request.message = message;
     request.policy = policy;
     request.allowed_write_areas = allowed_;
-    return RunLocalTurn(HubToolRegistry(), ctx_, request);
+    return RunLocalTurn(hub::HubToolRegistry(), ctx_, request);
   }
   int64_t Tasks(const std::string& title) {
     auto rows = db_->Query("SELECT COUNT(*) FROM tasks WHERE title = $1 AND deleted = 0",
@@ -67,7 +68,7 @@ TEST_F(LocalTurnTest, UnderPreviewTheWriteIsADraftUntilApplied) {
   EXPECT_EQ(Tasks("Call Mira"), 0);
   EXPECT_EQ(LocalCallJson(turn->calls[0])["state"], "held");
 
-  std::vector<LocalTurnCall> applied = ApplyLocalCalls(HubToolRegistry(), ctx_, turn->calls);
+  std::vector<LocalTurnCall> applied = ApplyLocalCalls(hub::HubToolRegistry(), ctx_, turn->calls);
   ASSERT_EQ(applied.size(), 1u);
   EXPECT_EQ(applied[0].state, State::kSucceeded) << applied[0].text;
   EXPECT_EQ(Tasks("Call Mira"), 1);
@@ -78,7 +79,7 @@ TEST_F(LocalTurnTest, UnderPreviewTheWriteIsADraftUntilApplied) {
 LocalTurnLoop Loop(const std::string& message, WritePolicy policy = WritePolicy::kImmediate,
                    bool allowed = true) {
   return LocalTurnLoop(
-      HubToolRegistry(), message, policy, [allowed](const tools::ToolDef&) { return allowed; },
+      hub::HubToolRegistry(), message, policy, [allowed](const tools::ToolDef&) { return allowed; },
       "2026-12-02", "Europe/Paris");
 }
 
@@ -192,7 +193,7 @@ TEST_F(LocalTurnTest, OverAReplicaTheWritesWaitInTheOutbox) {
 TEST_F(LocalTurnTest, TheJsonEdgeReadsItsContextAndRefusesBadRequests) {
   ctx_.space_id.clear();
   ctx_.today.clear();
-  Result<json> held = RunLocalTurnJson(HubToolRegistry(), ctx_,
+  Result<json> held = RunLocalTurnJson(hub::HubToolRegistry(), ctx_,
                                        {{"message", "add a task to call Mira tomorrow"},
                                         {"spaceId", kSpace},
                                         {"today", kToday},
@@ -204,7 +205,7 @@ TEST_F(LocalTurnTest, TheJsonEdgeReadsItsContextAndRefusesBadRequests) {
   EXPECT_EQ(Tasks("Call Mira"), 0);
 
   Result<json> applied =
-      ApplyLocalCallsJson(HubToolRegistry(), ctx_,
+      ApplyLocalCallsJson(hub::HubToolRegistry(), ctx_,
                           {{"spaceId", kSpace}, {"today", kToday}, {"calls", (*held)["calls"]}});
   ASSERT_TRUE(applied.ok()) << applied.status().ToString();
   EXPECT_EQ((*applied)["calls"][0]["state"], "succeeded");
@@ -219,11 +220,11 @@ TEST_F(LocalTurnTest, TheJsonEdgeReadsItsContextAndRefusesBadRequests) {
       {{"message", 3}, {"spaceId", kSpace}, {"today", kToday}},
   };
   for (const json& request : bad) {
-    EXPECT_EQ(RunLocalTurnJson(HubToolRegistry(), ctx_, request).status().code(),
+    EXPECT_EQ(RunLocalTurnJson(hub::HubToolRegistry(), ctx_, request).status().code(),
               codes::kInvalidArgument)
         << request.dump();
   }
-  EXPECT_EQ(ApplyLocalCallsJson(HubToolRegistry(), ctx_,
+  EXPECT_EQ(ApplyLocalCallsJson(hub::HubToolRegistry(), ctx_,
                                 {{"spaceId", kSpace}, {"today", kToday}, {"calls", json::array()}})
                 .status()
                 .code(),

@@ -8,6 +8,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/hub/hub_tools.h"
 #include "core/people/person.h"
 #include "core/store/database.h"
 #include "core/tasks/task.h"
@@ -159,7 +160,7 @@ TEST_F(PeopleToolRunsTest, ListShowsOtherAddressesAndWhoMayBeTheSamePerson) {
     if (p["id"] == twin) EXPECT_EQ(p["maybeSameAs"][0]["id"], ana);
   }
   // Said to be two people, they are no longer offered as one.
-  ASSERT_TRUE(tools::DirectMutationSink(*db_, kNow)(
+  ASSERT_TRUE(hub::DirectMutationSink(*db_, kNow)(
                   {{"person.update", {{"id", twin}, {"fields", {{"distinct_from", {ana}}}}}}})
                   .ok());
   const json after = Ok("hub_list_people", json::object())["data"]["people"];

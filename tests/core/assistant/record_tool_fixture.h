@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/base/id.h"
+#include "core/hub/hub_tools.h"
 #include "core/records/record_mutators.h"
 #include "tests/core/assistant/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"
@@ -26,7 +27,7 @@ class RecordToolTest : public ToolRunTest {
     clock_.Advance(1);
     args["id"] = id;
     args["spaceId"] = space;
-    EXPECT_TRUE(tools::DirectMutationSink(*db_, kNow)({{kind + ".create", args}}).ok());
+    EXPECT_TRUE(hub::DirectMutationSink(*db_, kNow)({{kind + ".create", args}}).ok());
     return id;
   }
 

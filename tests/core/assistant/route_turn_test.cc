@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "tests/support/embedded_router.h"
 
@@ -20,7 +21,7 @@ namespace {
 using nlohmann::json;
 
 std::vector<std::string> Tools(const json& request) {
-  auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
+  auto result = RouteTurnJson(testing::EmbeddedRouter(), hub::HubToolRegistry(), request);
   EXPECT_TRUE(result.ok()) << result.status().ToString();
   if (!result.ok()) return {};
   return (*result)["tools"].get<std::vector<std::string>>();
@@ -32,14 +33,14 @@ bool Has(const std::vector<std::string>& names, const std::string& name) {
 
 TEST(RouteTurn, AViewerIsOfferedNoWriteToolsAndNoSimpleTodo) {
   json request = {{"message", "add a task to call Mira"}, {"role", "viewer"}};
-  auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
+  auto result = RouteTurnJson(testing::EmbeddedRouter(), hub::HubToolRegistry(), request);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
   EXPECT_FALSE((*result)["simpleTodo"].get<bool>());
   const auto tools = (*result)["tools"].get<std::vector<std::string>>();
   ASSERT_FALSE(tools.empty());
   EXPECT_TRUE(Has(tools, "hub_list_tasks"));
   for (const std::string& name : tools) {
-    const tools::ToolDef* def = HubToolRegistry().Find(name);
+    const tools::ToolDef* def = hub::HubToolRegistry().Find(name);
     ASSERT_NE(def, nullptr) << name;
     EXPECT_FALSE(def->is_write) << name;
   }
@@ -80,7 +81,7 @@ TEST(RouteTurn, EveryOfferedToolIsRegisteredOrOneOfTheTurnsAppTools) {
     for (bool off : {false, true}) {
       for (const std::string& name :
            Tools({{"message", message}, {"toolsetsOff", off}, {"appTools", {"notion_search"}}})) {
-        const tools::ToolDef* def = HubToolRegistry().Find(name);
+        const tools::ToolDef* def = hub::HubToolRegistry().Find(name);
         EXPECT_TRUE(def != nullptr || name == "notion_search") << message << ": " << name;
         // A tool whose run is not in this build is never offered.
         if (def) EXPECT_TRUE(TurnCanRun(*def)) << message << ": " << name;
@@ -97,7 +98,7 @@ TEST(RouteTurn, TheCoreToolsThatRunHereAreOfferedAndTheOthersAreNot) {
   // Defined for the web and skills, but nothing here runs them yet.
   EXPECT_FALSE(Has(routed, "hub_web_search"));
   EXPECT_FALSE(Has(routed, "hub_read_skill"));
-  EXPECT_FALSE(HubToolRegistry().Find("hub_web_search")->run);
+  EXPECT_FALSE(hub::HubToolRegistry().Find("hub_web_search")->run);
   EXPECT_TRUE(Has(Tools({{"message", "hello"}, {"toolsetsOff", true}}), "hub_run_workflow"));
 }
 
@@ -114,7 +115,7 @@ TEST(RouteTurn, BadAccessFieldsAreRefusedNamingTheField) {
        {json{{"message", "hi"}, {"role", "admin"}}, json{{"message", "hi"}, {"role", 3}},
         json{{"message", "hi"}, {"allowedWriteAreas", "tasks"}},
         json{{"message", "hi"}, {"allowedWriteAreas", {1}}}}) {
-    auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
+    auto result = RouteTurnJson(testing::EmbeddedRouter(), hub::HubToolRegistry(), request);
     ASSERT_FALSE(result.ok()) << request.dump();
     EXPECT_EQ(result.status().code(), codes::kInvalidArgument);
     EXPECT_NE(
@@ -137,14 +138,15 @@ TEST(RouteVectors, RealPlaybooksAndTheHubRegistryGiveTheRecordedRoutes) {
   ASSERT_FALSE(vectors["cases"].empty());
   for (const json& c : vectors["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
-    auto result = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), c["request"]);
+    auto result = RouteTurnJson(testing::EmbeddedRouter(), hub::HubToolRegistry(), c["request"]);
     ASSERT_TRUE(result.ok()) << result.status().ToString();
     EXPECT_EQ(result->dump(), c["expect"].dump());
   }
 }
 
 const TurnRouter& TheTurnRouter() {
-  static const TurnRouter* router = new TurnRouter(testing::EmbeddedRouter(), HubToolRegistry());
+  static const TurnRouter* router =
+      new TurnRouter(testing::EmbeddedRouter(), hub::HubToolRegistry());
   return *router;
 }
 
@@ -158,7 +160,7 @@ void ExpectSameAsTree(const std::string& text) {
     EXPECT_EQ(answer.status().code(), codes::kMalformedJson);
     return;
   }
-  auto tree = RouteTurnJson(testing::EmbeddedRouter(), HubToolRegistry(), request);
+  auto tree = RouteTurnJson(testing::EmbeddedRouter(), hub::HubToolRegistry(), request);
   ASSERT_EQ(answer.ok(), tree.ok()) << (answer.ok() ? tree.status() : answer.status()).ToString();
   if (!tree.ok()) {
     EXPECT_EQ(answer.status().code(), tree.status().code());

@@ -21,6 +21,7 @@
 #include "core/assistant/tool_context.h"
 #include "core/base/id.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 #include "core/sync/authorization.h"
 #include "core/tasks/task.h"
@@ -49,7 +50,7 @@ class TaskToolRunsTest : public ToolRunTest {
     clock_.Advance(1);
     json args = {{"id", id}, {"spaceId", space}, {"title", title}, {"status", status}};
     if (!due.is_null()) args["due"] = due;
-    EXPECT_TRUE(tools::DirectMutationSink(*db_, kNow)({{"task.create", args}}).ok());
+    EXPECT_TRUE(hub::DirectMutationSink(*db_, kNow)({{"task.create", args}}).ok());
     return id;
   }
 
@@ -60,7 +61,7 @@ class TaskToolRunsTest : public ToolRunTest {
     clock_.Advance(1);
     fields["id"] = id;
     fields["spaceId"] = space;
-    Status st = tools::DirectMutationSink(*db_, kNow)({{kind + ".create", fields}});
+    Status st = hub::DirectMutationSink(*db_, kNow)({{kind + ".create", fields}});
     EXPECT_TRUE(st.ok()) << st.ToString();
     return id;
   }
@@ -504,7 +505,7 @@ TEST_F(TaskToolRunsTest, AnIdOfAnotherSpaceIsNotFoundAndNothingIsWritten) {
   const std::string their_task = Seed("Their task", kOtherSpace);
   const std::string mine = Seed("Mine");
   const std::string trashed = SeedOther("project", {{"title", "Old"}});
-  ASSERT_TRUE(tools::DirectMutationSink(*db_, kNow)({{"project.delete", {{"id", trashed}}}}).ok());
+  ASSERT_TRUE(hub::DirectMutationSink(*db_, kNow)({{"project.delete", {{"id", trashed}}}}).ok());
 
   const int before = writes_;
   Result<json> r =
@@ -590,7 +591,7 @@ TEST_F(TaskToolRunsTest, ReadsNeedAStoreAndAMembership) {
 TEST_F(TaskToolRunsTest, TheDirectSinkAuthorizesANamedAccount) {
   ASSERT_TRUE(sync::SetMember(*db_, kSpace, "viewer-1", sync::Role::kViewer).ok());
   ctx_.account_id = "viewer-1";
-  ctx_.write = tools::DirectMutationSink(*db_, kNow, "viewer-1");
+  ctx_.write = hub::DirectMutationSink(*db_, kNow, "viewer-1");
   Result<json> r = Run("hub_create_tasks", {{"tasks", {{{"title", "Call Mira"}}}}});
   EXPECT_EQ(r.status().code(), codes::kForbidden);
   EXPECT_EQ(Titles(Ok("hub_list_tasks", json::object())).size(), 0u);
@@ -602,7 +603,7 @@ std::string Converse(const std::string& message,
                      const std::function<Result<json>(const std::string&, json)>& run) {
   LocalPlanInput input{message, "2026-11-30", "Europe/Berlin", {}};
   for (int step = 0; step < kMaxLocalPlannerSteps; ++step) {
-    Result<LocalPlanStep> next = PlanLocalStep(input);
+    Result<LocalPlanStep> next = PlanLocalStep(hub::HubToolRegistry(), input);
     EXPECT_TRUE(next.ok()) << next.status().ToString();
     if (!next.ok()) return "";
     if (next->final) return next->reply;

@@ -13,6 +13,7 @@
 
 #include "core/assistant/tool_permissions.h"
 #include "core/comments/comment.h"
+#include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "tests/core/assistant/record_tool_fixture.h"
 
@@ -69,7 +70,7 @@ class ToolMatrixTest : public RecordToolTest {
     ids["$desk_line"] = Seed("desk_list_item", {{"list", ids["$desk_list"]}, {"text", "L"}}, space);
     ids["$trashed"] = Seed("task", {{"title", "Old"}}, space);
     EXPECT_TRUE(
-        tools::DirectMutationSink(*db_, kNow)({{"task.delete", {{"id", ids["$trashed"]}}}}).ok());
+        hub::DirectMutationSink(*db_, kNow)({{"task.delete", {{"id", ids["$trashed"]}}}}).ok());
   }
 
   static json Fill(const json& v, const json& ids) {
@@ -108,7 +109,7 @@ class ToolMatrixTest : public RecordToolTest {
 
   void UseAccount() {
     ctx_.account_id = kAccount;
-    tools::MutationSink sink = tools::DirectMutationSink(*db_, kNow, kAccount);
+    tools::MutationSink sink = hub::DirectMutationSink(*db_, kNow, kAccount);
     ctx_.write = [this, sink](const std::vector<tools::Mutation>& m) {
       ++writes_;
       return sink(m);
@@ -241,7 +242,7 @@ TEST_F(ToolMatrixTest, ACallWhoseRecordWentToTrashBeforeApplyChangesNothing) {
     } else {
       ASSERT_TRUE(preview.ok()) << where << ": " << preview.status().ToString();
     }
-    ASSERT_TRUE(tools::DirectMutationSink(
+    ASSERT_TRUE(hub::DirectMutationSink(
                     *db_, kNow + 1)({{KindOf(placeholder) + ".delete", {{"id", ids[placeholder]}}}})
                     .ok())
         << where;

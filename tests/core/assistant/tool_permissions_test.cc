@@ -11,6 +11,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 
 namespace ensemble::core::assistant {
@@ -23,7 +24,7 @@ std::set<std::string> OfferedWrites(Role role) {
   filter.role = role;
   filter.enabled_modules = {std::string(kSkillsModule)};
   std::set<std::string> out;
-  for (const tools::ToolDef* def : HubToolRegistry().ToolsFor(filter)) {
+  for (const tools::ToolDef* def : hub::HubToolRegistry().ToolsFor(filter)) {
     if (def->is_write) out.insert(def->name);
   }
   return out;
@@ -31,8 +32,8 @@ std::set<std::string> OfferedWrites(Role role) {
 
 std::set<std::string> AllWrites() {
   std::set<std::string> out;
-  for (const std::string& name : HubToolRegistry().names()) {
-    if (HubToolRegistry().Find(name)->is_write) out.insert(name);
+  for (const std::string& name : hub::HubToolRegistry().names()) {
+    if (hub::HubToolRegistry().Find(name)->is_write) out.insert(name);
   }
   return out;
 }
@@ -43,10 +44,10 @@ TEST(ToolPermissions, ViewersGetNoWriteToolsAndEveryoneReads) {
   viewer.role = Role::kViewer;
   viewer.enabled_modules = {std::string(kSkillsModule)};
   size_t reads = 0;
-  for (const std::string& name : HubToolRegistry().names()) {
-    reads += HubToolRegistry().Find(name)->is_write ? 0 : 1;
+  for (const std::string& name : hub::HubToolRegistry().names()) {
+    reads += hub::HubToolRegistry().Find(name)->is_write ? 0 : 1;
   }
-  EXPECT_EQ(HubToolRegistry().ToolsFor(viewer).size(), reads);
+  EXPECT_EQ(hub::HubToolRegistry().ToolsFor(viewer).size(), reads);
 }
 
 TEST(ToolPermissions, OwnersGetEveryWrite) { EXPECT_EQ(OfferedWrites(Role::kOwner), AllWrites()); }
@@ -66,7 +67,7 @@ TEST(ToolPermissions, EditorsGetSharedRecordsButNotTheOwnersOwn) {
   // Every write the owner has and the editor lacks is the owner's own.
   for (const std::string& name : AllWrites()) {
     if (editor.count(name)) continue;
-    EXPECT_EQ(HubToolRegistry().Find(name)->least_role, Role::kOwner) << name;
+    EXPECT_EQ(hub::HubToolRegistry().Find(name)->least_role, Role::kOwner) << name;
   }
 }
 
@@ -92,9 +93,9 @@ TEST(ToolPermissions, CheckToolRoleReadsTheMembership) {
   auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
   ASSERT_TRUE(hub::Migrate(*db).ok());
   ASSERT_TRUE(sync::SetMember(*db, "s1", "ana", Role::kGuest).ok());
-  const tools::ToolDef& create = *HubToolRegistry().Find("hub_create_tasks");
-  const tools::ToolDef& remove = *HubToolRegistry().Find("hub_delete_tasks");
-  const tools::ToolDef& list = *HubToolRegistry().Find("hub_list_tasks");
+  const tools::ToolDef& create = *hub::HubToolRegistry().Find("hub_create_tasks");
+  const tools::ToolDef& remove = *hub::HubToolRegistry().Find("hub_delete_tasks");
+  const tools::ToolDef& list = *hub::HubToolRegistry().Find("hub_list_tasks");
   EXPECT_TRUE(CheckToolRole(*db, "s1", "ana", create).ok());
   Status refused = CheckToolRole(*db, "s1", "ana", remove);
   EXPECT_EQ(refused.code(), codes::kForbidden);

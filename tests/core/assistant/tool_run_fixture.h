@@ -15,6 +15,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/tool_context.h"
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 #include "core/tools/validate.h"
 #include "tests/fakes/fake_env.h"
@@ -38,7 +39,7 @@ class ToolRunTest : public ::testing::Test {
     ctx_.today = kToday;
     ctx_.time_zone = "UTC";
     ctx_.random = &random_;
-    tools::MutationSink direct = tools::DirectMutationSink(*db_, kNow);
+    tools::MutationSink direct = hub::DirectMutationSink(*db_, kNow);
     ctx_.write = [this, direct](const std::vector<tools::Mutation>& m) {
       ++writes_;
       return direct(m);
@@ -46,14 +47,14 @@ class ToolRunTest : public ::testing::Test {
   }
 
   const tools::ToolDef& Tool(const std::string& name) {
-    const tools::ToolDef* def = HubToolRegistry().Find(name);
+    const tools::ToolDef* def = hub::HubToolRegistry().Find(name);
     EXPECT_NE(def, nullptr) << name;
     return *def;
   }
 
   // Validates, prepares and runs a call as the turn driver does.
   Result<nlohmann::json> Run(const std::string& name, nlohmann::json input) {
-    Status valid = tools::ValidateToolCall(HubToolRegistry(), name, input);
+    Status valid = tools::ValidateToolCall(hub::HubToolRegistry(), name, input);
     if (!valid.ok()) return valid;
     const tools::ToolDef& def = Tool(name);
     tools::ToolCall call{name, std::move(input), &ctx_};
@@ -72,7 +73,7 @@ class ToolRunTest : public ::testing::Test {
   // Prepares and previews a held write; `prepared` gets the prepared input.
   Result<std::string> Preview(const std::string& name, nlohmann::json input,
                               nlohmann::json* prepared = nullptr) {
-    Status valid = tools::ValidateToolCall(HubToolRegistry(), name, input);
+    Status valid = tools::ValidateToolCall(hub::HubToolRegistry(), name, input);
     if (!valid.ok()) return valid;
     const tools::ToolDef& def = Tool(name);
     tools::ToolCall call{name, std::move(input), &ctx_};
@@ -91,13 +92,13 @@ class ToolRunTest : public ::testing::Test {
 
   // Runs mutations as a client of the store (seeding records).
   void Mutate(const std::vector<tools::Mutation>& mutations) {
-    Status st = tools::DirectMutationSink(*db_, kNow)(mutations);
+    Status st = hub::DirectMutationSink(*db_, kNow)(mutations);
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
 
   std::unique_ptr<store::SqliteDatabase> db_;
   ensemble::testing::FakeRandom random_;
-  tools::ToolContext ctx_;
+  tools::ToolContext ctx_ = hub::NewToolContext();
   int writes_ = 0;
 };
 

@@ -6,6 +6,7 @@
 
 #include <gmock/gmock.h>
 
+#include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "tests/core/assistant/tool_run_fixture.h"
 
@@ -70,7 +71,7 @@ TEST_F(TrashToolRunsTest, ListsTheSpacesTrashLastDeletedFirstAcrossKinds) {
           {"task.create", {{"id", kLive}, {"spaceId", kSpace}, {"title", "Live one"}}}});
   // Deleted later than the task (each Mutate is a later change).
   ASSERT_TRUE(
-      tools::DirectMutationSink(*db_, kNow + 60'000)({{"desk_list.delete", {{"id", kList}}}}).ok());
+      hub::DirectMutationSink(*db_, kNow + 60'000)({{"desk_list.delete", {{"id", kList}}}}).ok());
   json all = Ok("hub_list_trash", json::object());
   ASSERT_EQ(all["data"]["total"], 2);  // Not the other space's, not the live task.
   const json& listed = all["data"]["records"];
@@ -93,7 +94,7 @@ TEST_F(TrashToolRunsTest, AnAccountMustBeAMemberOfTheSpace) {
   EXPECT_EQ(Run("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}}).status().code(),
             codes::kNotFound);
   ASSERT_TRUE(sync::SetMember(*db_, kSpace, "eve", sync::Role::kEditor).ok());
-  ctx_.write = tools::DirectMutationSink(*db_, kNow, "eve");
+  ctx_.write = hub::DirectMutationSink(*db_, kNow, "eve");
   Ok("hub_restore_from_trash", {{"kind", "task"}, {"id", kTask}});
   EXPECT_EQ(Deleted(kTask), 0);
 }

@@ -7,6 +7,7 @@
 
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/nudge.h"
+#include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/text/trim.h"
 #include "tests/support/embedded_router.h"
@@ -23,8 +24,8 @@ TurnSetup MakeSetup(std::string message, WritePolicy policy = WritePolicy::kImme
   s.user_content = message;
   s.policy = policy;
   s.route.message = std::move(message);
-  s.route.build_tools = HubToolRegistry().names();
-  s.route.allowed_tools = HubToolRegistry().names();
+  s.route.build_tools = hub::HubToolRegistry().names();
+  s.route.allowed_tools = hub::HubToolRegistry().names();
   return s;
 }
 
@@ -40,8 +41,8 @@ model::AssembledToolCall Call(std::string id, std::string name, json input) {
 class TurnLoopTest : public ::testing::Test {
  protected:
   void Start(TurnSetup setup) {
-    loop_ =
-        std::make_unique<TurnLoop>(HubToolRegistry(), testing::EmbeddedRouter(), std::move(setup));
+    loop_ = std::make_unique<TurnLoop>(hub::HubToolRegistry(), testing::EmbeddedRouter(),
+                                       std::move(setup));
   }
   model::ChatRequest Next() {
     auto r = loop_->NextRequest();

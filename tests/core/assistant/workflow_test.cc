@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
@@ -13,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-const tools::ToolRegistry& Registry() { return HubToolRegistry(); }
+const tools::ToolRegistry& Registry() { return hub::HubToolRegistry(); }
 
 json Step(std::string id, std::string tool, json input) {
   return {{"id", std::move(id)}, {"tool", std::move(tool)}, {"input", std::move(input)}};

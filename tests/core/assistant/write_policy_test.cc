@@ -3,13 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
 const tools::ToolDef& HubTool(std::string_view name) {
-  const tools::ToolDef* def = HubToolRegistry().Find(name);
+  const tools::ToolDef* def = hub::HubToolRegistry().Find(name);
   EXPECT_NE(def, nullptr) << name;
   return *def;
 }

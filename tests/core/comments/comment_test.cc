@@ -80,6 +80,20 @@ class CommentTest : public ::testing::Test {
   int64_t now_ = 1000;
 };
 
+// The five kinds a comment is on find their tables in the kinds the hub
+// gives, not in a list of domains of their own; any other kind has none.
+TEST(CommentTargets, TablesComeFromTheKindsGiven) {
+  const records::RecordKinds kinds = hub::RecordKinds();
+  EXPECT_EQ(TargetTable(kinds, "task"), "tasks");
+  EXPECT_EQ(TargetTable(kinds, "person"), "people");
+  EXPECT_EQ(TargetTable(kinds, "board"), "boards");
+  EXPECT_EQ(TargetTable(kinds, "comment"), "");  // A kind, but not one comments are on.
+  EXPECT_EQ(TargetTable(kinds, "nope"), "");
+  EXPECT_EQ(TargetTable(records::RecordKinds{}, "task"), "");  // Kinds that lack it.
+  EXPECT_TRUE(IsTargetKind("page"));
+  EXPECT_FALSE(IsTargetKind("watcher"));
+}
+
 TEST_F(CommentTest, AddEditResolveDeleteAndRestore) {
   ASSERT_TRUE(Apply("comment.create", NewComment()).ok());
   auto listed = ListComments(*db_, "here", kTaskHere);

@@ -59,6 +59,8 @@ class RecordKinds : public ::testing::Test {
 TEST_F(RecordKinds, EveryKindIsRegisteredAndSyncs) {
   sync::SyncConfig config = hub::Config();
   ASSERT_GE(config.tables.size(), 13u);
+  // One list: the synced tables are the kinds' own.
+  EXPECT_EQ(hub::RecordKinds().all.size(), config.tables.size());
   EXPECT_EQ(hub::FindRecordKind("no_such_kind"), nullptr);
   for (const sync::SyncedTable& table : config.tables) {
     const std::string k(table.kind);
@@ -88,6 +90,20 @@ TEST_F(RecordKinds, EveryKindIsRegisteredAndSyncs) {
         {store::Value(std::string(kind->table))});
     EXPECT_EQ(store::AsInt(index->rows[0][0]), 1);
   }
+}
+
+TEST_F(RecordKinds, ALiveRecordIsFoundOnlyInItsSpaceAndOutOfTrash) {
+  ASSERT_TRUE(Run("task.create", {{"id", kId}, {"spaceId", "here"}, {"title", "a"}}).ok());
+  const sync::SyncedTable tasks = tasks::kTaskKind.synced_table();
+  EXPECT_TRUE(CheckLiveRecord(*db_, tasks, kId, "here").ok());
+  // Another space, Trash and no record at all get the same answer.
+  const Status elsewhere = CheckLiveRecord(*db_, tasks, kId, "there");
+  EXPECT_EQ(elsewhere.code(), codes::kNotFound);
+  EXPECT_EQ(elsewhere.message(), std::string("no task with id ") + kId);
+  EXPECT_EQ(CheckLiveRecord(*db_, tasks, kOtherId, "here").message(),
+            std::string("no task with id ") + kOtherId);
+  ASSERT_TRUE(Run("task.delete", {{"id", kId}}).ok());
+  EXPECT_EQ(CheckLiveRecord(*db_, tasks, kId, "here").message(), elsewhere.message());
 }
 
 TEST_F(RecordKinds, MigrationsAreAppendedInOrder) {

@@ -15,6 +15,7 @@
 
 #include "core/accounts/account_settings.h"
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "tests/server/accounts_fixture.h"
 #include "tests/server/assistant/turn_client.h"
@@ -67,7 +68,8 @@ json AllAreas() {
 // What Settings offers: the areas the assistant can write in.
 json OfferedAreas() {
   json out = json::array();
-  for (std::string_view a : core::assistant::RunnableWriteAreas(core::accounts::WriteAreas())) {
+  for (std::string_view a : core::assistant::RunnableWriteAreas(core::hub::HubToolRegistry(),
+                                                                core::accounts::WriteAreas())) {
     out.push_back(std::string(a));
   }
   return out;
