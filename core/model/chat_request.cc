@@ -24,10 +24,6 @@ const char* RoleName(Role role) {
   return "user";
 }
 
-std::string Dump(const json& value) {
-  return value.dump(-1, ' ', false, json::error_handler_t::replace);
-}
-
 std::string Join(const std::vector<std::string>& values) {
   std::string out;
   for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
@@ -79,11 +75,6 @@ ChatMessage ChatMessage::Assistant(std::string text, std::vector<ToolCallRecord>
 }
 ChatMessage ChatMessage::ToolResult(std::string call_id, std::string result) {
   return {Role::kTool, std::move(result), {}, std::move(call_id)};
-}
-
-ToolSpec ToolSpec::From(const tools::ToolDef& def) {
-  return {def.name, def.description,
-          def.input_schema.is_object() ? Dump(def.input_schema) : std::string()};
 }
 
 Status CheckEffort(const ModelInfo& model, std::string_view effort) {

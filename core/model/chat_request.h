@@ -22,7 +22,6 @@
 #include <vector>
 
 #include "core/base/status.h"
-#include "core/tools/tool.h"
 
 namespace ensemble::core::model {
 
@@ -71,9 +70,6 @@ struct ToolSpec {
   // sends the same schemas every step, so they are serialized once (the
   // registry's SchemaText) and copied as text.
   std::string parameters_json;
-
-  // Serializes the definition's schema.
-  static ToolSpec From(const tools::ToolDef& def);
 };
 
 // kNone keeps the tools in the request (so the history's calls stay

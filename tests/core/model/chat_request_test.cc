@@ -135,16 +135,5 @@ TEST(ChatRequest, BodyTextIsTheCompactDumpOfTheBody) {
   }
 }
 
-TEST(ChatRequest, ToolSpecFromADefinition) {
-  tools::ToolDef def;
-  def.name = "hub_list_tasks";
-  def.description = "List tasks.";
-  def.input_schema = {{"type", "object"}, {"properties", json::object()}};
-  ToolSpec spec = ToolSpec::From(def);
-  EXPECT_EQ(spec.name, "hub_list_tasks");
-  EXPECT_EQ(spec.description, "List tasks.");
-  EXPECT_EQ(json::parse(spec.parameters_json), def.input_schema);
-}
-
 }  // namespace
 }  // namespace ensemble::core::model
