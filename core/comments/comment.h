@@ -46,8 +46,10 @@ inline constexpr size_t kMaxBodyChars = 10000;
 // The kinds a comment can be on: the records people discuss.
 inline constexpr std::string_view kTargetKinds[] = {"task", "project", "page", "person", "board"};
 
+// (std::find, not std::ranges: the wasm build's libc++ 14 lacks ranges.)
 inline bool IsTargetKind(std::string_view kind) {
-  return std::ranges::find(kTargetKinds, kind) != std::end(kTargetKinds);
+  return std::find(std::begin(kTargetKinds), std::end(kTargetKinds), kind) !=
+         std::end(kTargetKinds);
 }
 
 // The table of `kind` when it is one of kTargetKinds and one of `kinds` (the

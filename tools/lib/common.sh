@@ -51,6 +51,8 @@ dev_build() {
   local presets=("$@")
   [[ ${#presets[@]} -eq 1 ]] && read -r -a presets <<<"${presets[0]}"
   export NODE_PATH=/usr/share/nodejs  # Emscripten's JS optimizer needs Debian's acorn.
+  # Debian's emcc 3.1.6 ships clang/libc++ 14: core/ code that the wasm
+  # preset compiles cannot use std::ranges algorithms (std::find instead).
   for preset in "${presets[@]}"; do
     local start=$SECONDS
     log "building preset '$preset'"
