@@ -7,10 +7,10 @@
 
 #include "core/accounts/account_settings.h"
 #include "core/assistant/proposal_store.h"
-#include "core/assistant/tool_context.h"
 #include "core/model/chat_request.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
+#include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant {
 namespace {

@@ -4,8 +4,8 @@
 #include <utility>
 
 #include "core/assistant/hub_tools.h"
-#include "core/assistant/tool_permissions.h"
 #include "core/assistant/workflow.h"
+#include "core/tools/tool_permissions.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {

@@ -34,7 +34,7 @@
 #include <vector>
 
 #include "core/assistant/proposal_store.h"
-#include "core/assistant/tool_context.h"
+#include "core/tools/tool_context.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::assistant {

@@ -9,11 +9,11 @@
 #include "core/assistant/board_tool_rows.h"
 #include "core/assistant/board_tool_runs.h"
 #include "core/assistant/task_tool_rows.h"
-#include "core/assistant/tool_schema.h"
 #include "core/boards/board.h"
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant::board_tools {
 
@@ -49,7 +49,7 @@ Result<json> RunListBoards(ToolCall& call) {
   const json& in = call.input;
   const std::string query(text::Trim(StringIn(in, "query")));
   const std::size_t limit = static_cast<std::size_t>(
-      std::clamp(IntIn(in, "limit", kDefaultBoardListLimit), 1, schema::kMaxListLimit));
+      std::clamp(IntIn(in, "limit", kDefaultBoardListLimit), 1, tools::schema::kMaxListLimit));
   const std::size_t offset = static_cast<std::size_t>(std::max(IntIn(in, "offset", 0), 0));
 
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<BoardRow> rows, LiveBoards(*ctx));

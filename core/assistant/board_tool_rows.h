@@ -15,9 +15,9 @@
 #include <string_view>
 #include <vector>
 
-#include "core/assistant/tool_context.h"
 #include "core/base/status.h"
 #include "core/tools/tool.h"
+#include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant::board_tools {
 

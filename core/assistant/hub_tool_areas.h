@@ -13,19 +13,16 @@
 #include "core/assistant/hub_tools.h"
 #include "core/records/record_kind.h"
 #include "core/tools/tool.h"
+#include "core/tools/tool_defs.h"
 
 namespace ensemble::core::assistant {
 
-tools::ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
-                    nlohmann::json schema);
-tools::ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
-                     nlohmann::json schema, tools::Risk risk, bool undoable);
-// The write always waits for Apply.
-tools::ToolDef Hold(tools::ToolDef def);
-// Network work: never inside a Hub transaction.
-tools::ToolDef Outside(tools::ToolDef def);
-
-Status RegisterAll(tools::ToolRegistry& registry, std::vector<tools::ToolDef> defs);
+// The builders (core/tools/tool_defs.h), as the area files name them.
+using tools::Hold;
+using tools::Outside;
+using tools::Read;
+using tools::RegisterAll;
+using tools::Write;
 
 Status RegisterTaskTools(tools::ToolRegistry& registry);
 Status RegisterBoardTools(tools::ToolRegistry& registry);

@@ -5,48 +5,10 @@
 #include <utility>
 
 #include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/tool_permissions.h"
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/workflow.h"
 
 namespace ensemble::core::assistant {
-
-tools::ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
-                    nlohmann::json schema) {
-  tools::ToolDef def;
-  def.name = std::string(name);
-  def.area = std::string(area);
-  def.description = std::string(description);
-  def.input_schema = std::move(schema);
-  return def;
-}
-
-tools::ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
-                     nlohmann::json schema, tools::Risk risk, bool undoable) {
-  tools::ToolDef def = Read(name, area, description, std::move(schema));
-  def.is_write = true;
-  def.risk = risk;
-  def.undoable = undoable;
-  return def;
-}
-
-tools::ToolDef Hold(tools::ToolDef def) {
-  def.always_hold = true;
-  return def;
-}
-
-tools::ToolDef Outside(tools::ToolDef def) {
-  def.outside_transaction = true;
-  return def;
-}
-
-Status RegisterAll(tools::ToolRegistry& registry, std::vector<tools::ToolDef> defs) {
-  for (tools::ToolDef& def : defs) {
-    if (def.is_write) def.least_role = LeastRoleFor(def.name, def.area);
-    ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
-  }
-  return Status::Ok();
-}
 
 Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kinds) {
   using RegisterFn = Status (*)(tools::ToolRegistry&);

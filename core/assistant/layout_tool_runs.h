@@ -1,6 +1,6 @@
 // The board overview's layout tools (spec 002 §2 "Board overview and
 // layouts"): hub_read_layout, for every member, and hub_edit_layout, the
-// space owner's only (tool_permissions.h; the sync check refuses anyone
+// space owner's only (core/tools/tool_permissions.h; the sync check refuses anyone
 // else too). The layout is core/boards/board_layout.h's record: tiles
 // [{id, x, y, w, h}] placing the space's boards on a grid, one per space.
 //

@@ -6,7 +6,6 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_due_phrase.h"
 #include "core/assistant/local_request.h"
-#include "core/assistant/tool_schema.h"
 #include "core/assistant/week_date.h"
 #include "core/base/id.h"
 #include "core/refs/summary.h"
@@ -14,6 +13,7 @@
 #include "core/text/trim.h"
 #include "core/text/typography.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_schema.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
@@ -251,7 +251,7 @@ struct Pick {
 
 bool UsableId(const json& row) {
   const std::string id = StringAt(row, {"id"});
-  return !id.empty() && id.size() <= schema::kMaxIdChars && text::IsValidUtf8(id);
+  return !id.empty() && id.size() <= tools::schema::kMaxIdChars && text::IsValidUtf8(id);
 }
 
 // The id of the task mention the target names ("@Renew passport" picked
@@ -365,7 +365,7 @@ json DueArgs(const LocalRequest& request) {
 }
 
 json LookupArgs(const LocalRequest& request) {
-  return {{"query", text::TruncateChars(request.target, schema::kMaxQueryChars)},
+  return {{"query", text::TruncateChars(request.target, tools::schema::kMaxQueryChars)},
           {"includeDone", true},
           {"limit", kLookupLimit}};
 }

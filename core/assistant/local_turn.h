@@ -23,9 +23,9 @@
 #include <vector>
 
 #include "core/assistant/local_planner.h"
-#include "core/assistant/tool_context.h"
 #include "core/assistant/write_policy.h"
 #include "core/base/status.h"
+#include "core/tools/tool_context.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::assistant {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/assistant/tool_schema.h"
 #include "core/base/id.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
@@ -11,6 +10,7 @@
 #include "core/store/database.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant::record_tools {
 
@@ -21,7 +21,7 @@ using store::Value;
 
 namespace {
 
-// The schema's default page (tool_schema.cc WithPaging: "default 50").
+// The schema's default page (core/tools/tool_schema.cc WithPaging: "default 50").
 constexpr int kDefaultListLimit = 50;
 
 class FixedClock : public platform::Clock {
@@ -48,12 +48,6 @@ std::string ValueText(const json& v) {
 
 Status NotFound(const Noun& noun, const std::string& id) {
   return Status(codes::kNotFound, "no " + std::string(noun.singular) + " with id " + id);
-}
-
-Result<ToolContext*> WritableContext(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  if (!ctx->write) return Status(codes::kFailedPrecondition, "this turn cannot make changes");
-  return ctx;
 }
 
 Result<std::optional<json>> FindInSpace(ToolContext& ctx, const Noun& noun, const std::string& id) {
@@ -129,8 +123,8 @@ bool MatchesQuery(std::string_view query, const std::vector<std::string>& texts)
 
 json ListResult(const Noun& noun, const json& in, const std::vector<json>& rows,
                 const std::string& query, json (*shape)(const json& row)) {
-  const std::size_t limit = static_cast<std::size_t>(
-      std::clamp(task_tools::IntIn(in, "limit", kDefaultListLimit), 1, schema::kMaxListLimit));
+  const std::size_t limit = static_cast<std::size_t>(std::clamp(
+      task_tools::IntIn(in, "limit", kDefaultListLimit), 1, tools::schema::kMaxListLimit));
   const std::size_t offset =
       static_cast<std::size_t>(std::max(task_tools::IntIn(in, "offset", 0), 0));
   const std::size_t total = rows.size();

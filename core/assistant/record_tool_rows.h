@@ -3,7 +3,7 @@
 // once over a records::RecordKind. Reads go to the kind's table within the
 // turn's space; an id of another space, or of no record, is "no <kind> with
 // id ..." (NOT_FOUND), never evidence of access. The turn's context checks,
-// quoting and Undo encoding are the task tools' (task_tool_rows.h).
+// quoting and Undo encoding are every tool's (core/tools/tool_runs.h).
 //
 // Thread-safety: stateless functions; as the ToolContext given.
 
@@ -24,12 +24,13 @@
 namespace ensemble::core::assistant::record_tools {
 
 using nlohmann::json;
-using task_tools::Quoted;
-using task_tools::ReadableContext;
-using task_tools::UndoJson;
 using tools::Mutation;
+using tools::Quoted;
+using tools::ReadableContext;
 using tools::ToolCall;
 using tools::ToolContext;
+using tools::UndoJson;
+using tools::WritableContext;
 
 // How a tool names the records of one kind in its text.
 struct Noun {
@@ -45,8 +46,6 @@ extern const Noun kPerson;
 
 // NOT_FOUND "no <kind> with id <id>".
 Status NotFound(const Noun& noun, const std::string& id);
-// The call's context with a write sink.
-Result<ToolContext*> WritableContext(const ToolCall& call);
 
 // The record `id` of the turn's space (in Trash or not), as ReadRecord gives
 // it (JSON fields parsed), or nullopt.

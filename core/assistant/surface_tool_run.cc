@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "core/assistant/task_tool_rows.h"
-#include "core/assistant/tool_context.h"
 #include "core/base/id.h"
 #include "core/boards/board.h"
 #include "core/records/record_mutators.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant {
 namespace {

@@ -1,5 +1,5 @@
 // SyncedMutationSink: the server's write sink for assistant tools
-// (tool_context.h's MutationSink). A tool's mutations go through
+// (core/tools/tool_context.h's MutationSink). A tool's mutations go through
 // ServerSync::ApplyServerWrites, so they are authorized for the account,
 // written with server versions, pulled by every client and poked, exactly as
 // a person's pushed edit is, without a sync client of their own (Apply's
@@ -19,9 +19,9 @@
 #include <cstdint>
 #include <string>
 
-#include "core/assistant/tool_context.h"
 #include "core/store/database.h"
 #include "core/sync/server_sync.h"
+#include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant {
 

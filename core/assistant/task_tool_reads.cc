@@ -10,10 +10,10 @@
 #include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/assistant/task_tool_runs.h"  // kDefaultTaskListLimit, kDefaultDueWindowDays
-#include "core/assistant/tool_schema.h"
 #include "core/assistant/week_date.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant::task_tools {
 
@@ -82,7 +82,7 @@ Result<json> RunListTasks(ToolCall& call) {
   const std::string status = StringIn(in, "status");
   const std::string query = StringIn(in, "query");
   const std::size_t limit = static_cast<std::size_t>(
-      std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, schema::kMaxListLimit));
+      std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, tools::schema::kMaxListLimit));
   const std::size_t offset = static_cast<std::size_t>(std::max(IntIn(in, "offset", 0), 0));
 
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows,
@@ -133,7 +133,7 @@ Result<json> RunListDue(ToolCall& call) {
   if (to < from) return InvalidArgument("to (" + to + ") is before from (" + from + ")");
   const bool include_overdue = BoolIn(in, "includeOverdue", true);
   const std::size_t limit = static_cast<std::size_t>(
-      std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, schema::kMaxListLimit));
+      std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, tools::schema::kMaxListLimit));
 
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, LiveTasks(*ctx, "", false));
   const std::string& t = ctx->today;

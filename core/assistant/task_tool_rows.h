@@ -1,7 +1,7 @@
-// Internal to the task tools (task_tool_runs.h): how their hooks reach the
-// turn's context and the tasks of its space, and the small pieces of text and
-// JSON the reads (task_tool_reads.cc) and the writes (task_tool_runs.cc)
-// share.
+// Internal to the task tools (task_tool_runs.h): how their hooks read the
+// tasks of the turn's space, and the pieces the reads (task_tool_reads.cc)
+// and the writes (task_tool_runs.cc) share beyond every tool's
+// (core/tools/tool_runs.h).
 //
 // Thread-safety: stateless functions; as the ToolContext given.
 
@@ -14,11 +14,12 @@
 #include <string_view>
 #include <vector>
 
-#include "core/assistant/tool_context.h"
 #include "core/base/status.h"
 #include "core/records/record_kind.h"
 #include "core/refs/summary.h"
 #include "core/tools/tool.h"
+#include "core/tools/tool_context.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant::task_tools {
 
@@ -26,6 +27,15 @@ using nlohmann::json;
 using tools::Mutation;
 using tools::ToolCall;
 using tools::ToolContext;
+// What every tool's hooks share (core/tools/tool_runs.h).
+using tools::BoolIn;
+using tools::DayText;
+using tools::IntIn;
+using tools::Quoted;
+using tools::ReadableContext;
+using tools::StringIn;
+using tools::UndoJson;
+using tools::WritableContext;
 
 // A task as the tools read it: the record's fields under its names.
 struct TaskRow {
@@ -54,12 +64,6 @@ inline constexpr std::size_t kMaxRowDescriptionChars = 200;
 // it exists elsewhere or not.
 Status NoTask(const std::string& id);
 
-// The call's context, checked: a store, a space, an object input; and, for a
-// named account, membership of the space (NOT_FOUND otherwise).
-Result<ToolContext*> ReadableContext(const ToolCall& call);
-// The same, with a write sink.
-Result<ToolContext*> WritableContext(const ToolCall& call);
-
 // The task `id` in the context's space (in Trash or not), or nullopt.
 Result<std::optional<TaskRow>> FindTask(ToolContext& ctx, const std::string& id);
 // Live tasks of the space, oldest first: those of `status` when given, else
@@ -79,17 +83,6 @@ void SetRecordValue(TaskRow& row, std::string_view field, const json& value);
 refs::SummaryItem ItemOf(const TaskRow& row);
 std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows);
 
-// Input fields of a known type, or the fallback.
-std::string StringIn(const json& input, const char* key);
-int IntIn(const json& input, const char* key, int fallback);
-bool BoolIn(const json& input, const char* key, bool fallback);
-
-// “Title”, bounded as summaries bound titles.
-std::string Quoted(std::string_view title);
-// "3 Dec" ("3 Dec 2027" outside today's year).
-std::string DayText(const std::string& date, const std::string& today);
-// An undo entry: [{name, args}].
-json UndoJson(std::vector<Mutation> mutations);
 const records::FieldSpec& TaskField(std::string_view name);
 
 // The reads (task_tool_reads.cc).

@@ -13,12 +13,12 @@
 #include "core/assistant/record_tool_rows.h"
 #include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
-#include "core/assistant/tool_schema.h"
 #include "core/base/id.h"
 #include "core/records/record_kind.h"
 #include "core/refs/summary.h"
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace task_tools {
@@ -272,9 +272,9 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
     ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, json{{"project", project}}, ""));
     std::erase_if(out, [&](const TaskRow& r) { return r.project != project; });
   }
-  if (out.size() > schema::kMaxIdsPerCall) {
+  if (out.size() > tools::schema::kMaxIdsPerCall) {
     return InvalidArgument(text::FormatCount(out.size()) + " tasks match; delete at most " +
-                           std::to_string(schema::kMaxIdsPerCall) + " in one call");
+                           std::to_string(tools::schema::kMaxIdsPerCall) + " in one call");
   }
   return out;
 }

@@ -3,7 +3,7 @@
 // hub_delete_tasks. Their definitions and schemas are in tools_tasks.cc,
 // which attaches these hooks when it registers them.
 //
-// Every hook takes its ToolContext (tool_context.h) from the call: reads go
+// Every hook takes its ToolContext (core/tools/tool_context.h) from the call: reads go
 // to the tasks table of ctx.space_id only (live rows), and every id is
 // resolved there, so a task of another space is "no task with id ..."
 // (NOT_FOUND) and never evidence of access. Writes are the task record's
@@ -38,7 +38,7 @@
 
 namespace ensemble::core::assistant {
 
-// The schema's default page (tool_schema.cc WithPaging: "default 50"), also
+// The schema's default page (core/tools/tool_schema.cc WithPaging: "default 50"), also
 // hub_list_due's default limit.
 inline constexpr int kDefaultTaskListLimit = 50;
 // hub_list_due without `to`: the week starting at `from` (the spec names no

@@ -7,15 +7,15 @@
 #include "core/assistant/board_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/layout_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/boards/board.h"
 #include "core/boards/board_layout.h"
 #include "core/boards/card.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 using boards::kMaxColumns;

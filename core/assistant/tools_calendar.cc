@@ -3,12 +3,12 @@
 // network.
 
 #include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/tool_schema.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 
 constexpr std::size_t kMaxCalendars = 50;
 constexpr int kMaxMeetingMinutes = 8 * 60;

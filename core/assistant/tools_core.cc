@@ -7,14 +7,14 @@
 #include "core/assistant/search_tool_runs.h"
 #include "core/assistant/sharing_tool_run.h"
 #include "core/assistant/surface_tool_run.h"
-#include "core/assistant/tool_schema.h"
 #include "core/assistant/trash_tool_runs.h"
 #include "core/assistant/workflow.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 json StepId() {

@@ -1,12 +1,12 @@
 // Meeting notes (playbooks/meetings.md).
 
 #include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/tool_schema.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 constexpr std::size_t kMaxMeetingTitleChars = 500;

@@ -6,14 +6,14 @@
 #include "core/assistant/comment_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/page_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/comments/comment.h"
 #include "core/pages/page.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 constexpr std::size_t kMaxBlockEdits = 100;

@@ -6,14 +6,14 @@
 #include "core/assistant/connection_tool_runs.h"
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/people_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/connections/calendar_people.h"
 #include "core/people/person.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 json PersonFields(bool for_update) {

@@ -5,13 +5,13 @@
 
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/project_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/projects/project.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 constexpr std::size_t kMaxDeliverables = 50;

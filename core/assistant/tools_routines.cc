@@ -5,13 +5,13 @@
 
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/routine_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/routines/routine.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 json Schedule() {

@@ -2,12 +2,12 @@
 // spec 04). Changes always wait for Apply.
 
 #include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/tool_schema.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 using tools::Risk;
 
 constexpr std::size_t kMaxSkillNameChars = 100;

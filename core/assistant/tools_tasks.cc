@@ -6,13 +6,13 @@
 
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/task_tool_runs.h"
-#include "core/assistant/tool_schema.h"
 #include "core/tasks/task.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT: the builders are this file's vocabulary.
+using namespace tools::schema;  // NOLINT: the builders are this file's vocabulary.
 using tools::Risk;
 
 // The spec names no cap; 50 tasks is a long request, and one Apply.

@@ -2,12 +2,12 @@
 // Hub transaction.
 
 #include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/tool_schema.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace schema;  // NOLINT
+using namespace tools::schema;  // NOLINT
 
 constexpr int kMaxSearchResults = 10;
 constexpr std::size_t kMaxFocusChars = 200;

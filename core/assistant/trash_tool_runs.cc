@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "core/assistant/record_tool_rows.h"
-#include "core/assistant/tool_context.h"
 #include "core/assistant/week_date.h"
 #include "core/records/record_kind.h"
 #include "core/sync/authorization.h"
+#include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant {
 namespace {

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <string>
 
-#include "core/assistant/tool_context.h"
 #include "core/store/database.h"
+#include "core/tools/tool_context.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::hub {

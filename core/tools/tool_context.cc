@@ -1,4 +1,4 @@
-#include "core/assistant/tool_context.h"
+#include "core/tools/tool_context.h"
 
 #include <utility>
 

@@ -14,8 +14,8 @@
 // Thread-safety: a ToolContext belongs to one turn, used from one thread at a
 // time; what it points to must outlive the calls made with it.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_
-#define ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_
+#ifndef ENSEMBLE_CORE_TOOLS_TOOL_CONTEXT_H_
+#define ENSEMBLE_CORE_TOOLS_TOOL_CONTEXT_H_
 
 #include <cstdint>
 #include <functional>
@@ -108,4 +108,4 @@ MutationSink ReplicaMutationSink(sync::ClientReplica& replica);
 
 }  // namespace ensemble::core::tools
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_TOOL_CONTEXT_H_
+#endif  // ENSEMBLE_CORE_TOOLS_TOOL_CONTEXT_H_

@@ -1,12 +1,12 @@
-#include "core/assistant/tool_permissions.h"
+#include "core/tools/tool_permissions.h"
 
 #include <algorithm>
 #include <string>
 
-#include "core/assistant/hub_tools.h"
 #include "core/tools/tool_registry.h"
+#include "core/tools/write_areas.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::tools {
 namespace {
 
 using sync::Role;
@@ -44,13 +44,13 @@ Role LeastRoleFor(std::string_view name, std::string_view area) {
 }
 
 Status CheckToolRole(store::Database& db, const std::string& space_id,
-                     const std::string& account_id, const tools::ToolDef& tool) {
+                     const std::string& account_id, const ToolDef& tool) {
   if (account_id.empty()) return Status::Ok();
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Role> role, sync::RoleIn(db, space_id, account_id));
   if (!role) return Status(codes::kNotFound, "no space " + space_id);
-  if (tools::RoleMayRun(*role, tool)) return Status::Ok();
+  if (RoleMayRun(*role, tool)) return Status::Ok();
   return Status(codes::kForbidden, "as " + std::string(sync::RoleName(*role)) +
                                        " of this space you cannot use " + tool.name);
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::tools

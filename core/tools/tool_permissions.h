@@ -20,8 +20,8 @@
 //
 // Thread-safety: stateless.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_TOOL_PERMISSIONS_H_
-#define ENSEMBLE_CORE_ASSISTANT_TOOL_PERMISSIONS_H_
+#ifndef ENSEMBLE_CORE_TOOLS_TOOL_PERMISSIONS_H_
+#define ENSEMBLE_CORE_TOOLS_TOOL_PERMISSIONS_H_
 
 #include <string_view>
 
@@ -29,7 +29,7 @@
 #include "core/sync/authorization.h"
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::tools {
 
 // The least role that may run the write tool `name` of `area`.
 sync::Role LeastRoleFor(std::string_view name, std::string_view area);
@@ -38,8 +38,8 @@ sync::Role LeastRoleFor(std::string_view name, std::string_view area);
 // `space_id` that may run `tool`; FORBIDDEN naming the tool otherwise, and
 // NOT_FOUND when the account is not a member of the space at all.
 Status CheckToolRole(store::Database& db, const std::string& space_id,
-                     const std::string& account_id, const tools::ToolDef& tool);
+                     const std::string& account_id, const ToolDef& tool);
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::tools
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_TOOL_PERMISSIONS_H_
+#endif  // ENSEMBLE_CORE_TOOLS_TOOL_PERMISSIONS_H_

@@ -1,8 +1,8 @@
-#include "core/assistant/tool_schema.h"
+#include "core/tools/tool_schema.h"
 
 #include <utility>
 
-namespace ensemble::core::assistant::schema {
+namespace ensemble::core::tools::schema {
 namespace {
 
 json Described(json schema, std::string_view description) {
@@ -85,4 +85,4 @@ json WithPaging(json properties) {
   return properties;
 }
 
-}  // namespace ensemble::core::assistant::schema
+}  // namespace ensemble::core::tools::schema

@@ -5,8 +5,8 @@
 //
 // Thread-safety: pure functions.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_TOOL_SCHEMA_H_
-#define ENSEMBLE_CORE_ASSISTANT_TOOL_SCHEMA_H_
+#ifndef ENSEMBLE_CORE_TOOLS_TOOL_SCHEMA_H_
+#define ENSEMBLE_CORE_TOOLS_TOOL_SCHEMA_H_
 
 #include <cstddef>
 #include <initializer_list>
@@ -15,7 +15,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ensemble::core::assistant::schema {
+namespace ensemble::core::tools::schema {
 
 using nlohmann::json;
 
@@ -49,6 +49,6 @@ json Object(json properties, std::vector<std::string> required = {},
 // Paging shared by list tools: {limit, offset}, added to `properties`.
 json WithPaging(json properties);
 
-}  // namespace ensemble::core::assistant::schema
+}  // namespace ensemble::core::tools::schema
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_TOOL_SCHEMA_H_
+#endif  // ENSEMBLE_CORE_TOOLS_TOOL_SCHEMA_H_

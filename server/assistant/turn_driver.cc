@@ -8,7 +8,6 @@
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/running_turns.h"
 #include "core/assistant/synced_mutation_sink.h"
-#include "core/assistant/tool_context.h"
 #include "core/assistant/turn_context.h"
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/write_policy.h"
@@ -21,6 +20,7 @@
 #include "core/sync/authorization.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_context.h"
 #include "server/events/poke_channel.h"
 
 namespace ensemble::server::assistant {

@@ -14,8 +14,8 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_planner.h"
 #include "core/assistant/local_turn.h"
-#include "core/assistant/tool_context.h"
 #include "core/hub/hub_tools.h"
+#include "core/tools/tool_context.h"
 #include "wasm/bindings/json_edge.h"
 #include "wasm/bindings/session.h"
 

@@ -15,11 +15,11 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
-#include "core/assistant/tool_context.h"
 #include "core/base/id.h"
 #include "core/hub/hub.h"
 #include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
+#include "core/tools/tool_context.h"
 #include "core/tools/validate.h"
 #include "tests/core/assistant/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"

@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "core/assistant/tool_permissions.h"
 #include "core/comments/comment.h"
 #include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
+#include "core/tools/tool_permissions.h"
 #include "tests/core/assistant/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "core/assistant/hub_tools.h"
-#include "core/assistant/tool_context.h"
 #include "core/hub/hub.h"
 #include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
+#include "core/tools/tool_context.h"
 #include "core/tools/validate.h"
 #include "tests/fakes/fake_env.h"
 

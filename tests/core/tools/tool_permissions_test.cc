@@ -1,7 +1,7 @@
 // The role × tool matrix (spec 000 §7, 002 §2) over every hub tool: what each
-// role is offered, from the one table in core/assistant/tool_permissions.cc.
+// role is offered, from the one table in core/tools/tool_permissions.cc.
 
-#include "core/assistant/tool_permissions.h"
+#include "core/tools/tool_permissions.h"
 
 #include <gtest/gtest.h>
 
@@ -14,7 +14,7 @@
 #include "core/hub/hub_tools.h"
 #include "core/store/sqlite_database.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::tools {
 namespace {
 
 using sync::Role;
@@ -22,7 +22,7 @@ using sync::Role;
 std::set<std::string> OfferedWrites(Role role) {
   tools::ToolFilter filter;
   filter.role = role;
-  filter.enabled_modules = {std::string(kSkillsModule)};
+  filter.enabled_modules = {std::string(assistant::kSkillsModule)};
   std::set<std::string> out;
   for (const tools::ToolDef* def : hub::HubToolRegistry().ToolsFor(filter)) {
     if (def->is_write) out.insert(def->name);
@@ -42,7 +42,7 @@ TEST(ToolPermissions, ViewersGetNoWriteToolsAndEveryoneReads) {
   EXPECT_TRUE(OfferedWrites(Role::kViewer).empty());
   tools::ToolFilter viewer;
   viewer.role = Role::kViewer;
-  viewer.enabled_modules = {std::string(kSkillsModule)};
+  viewer.enabled_modules = {std::string(assistant::kSkillsModule)};
   size_t reads = 0;
   for (const std::string& name : hub::HubToolRegistry().names()) {
     reads += hub::HubToolRegistry().Find(name)->is_write ? 0 : 1;
@@ -108,4 +108,4 @@ TEST(ToolPermissions, CheckToolRoleReadsTheMembership) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::tools

@@ -1,0 +1,47 @@
+#include "core/tools/tool_defs.h"
+
+#include <string>
+#include <utility>
+
+#include "core/tools/tool_permissions.h"
+
+namespace ensemble::core::tools {
+
+ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
+             nlohmann::json schema) {
+  ToolDef def;
+  def.name = std::string(name);
+  def.area = std::string(area);
+  def.description = std::string(description);
+  def.input_schema = std::move(schema);
+  return def;
+}
+
+ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
+              nlohmann::json schema, Risk risk, bool undoable) {
+  ToolDef def = Read(name, area, description, std::move(schema));
+  def.is_write = true;
+  def.risk = risk;
+  def.undoable = undoable;
+  return def;
+}
+
+ToolDef Hold(ToolDef def) {
+  def.always_hold = true;
+  return def;
+}
+
+ToolDef Outside(ToolDef def) {
+  def.outside_transaction = true;
+  return def;
+}
+
+Status RegisterAll(ToolRegistry& registry, std::vector<ToolDef> defs) {
+  for (ToolDef& def : defs) {
+    if (def.is_write) def.least_role = LeastRoleFor(def.name, def.area);
+    ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
+  }
+  return Status::Ok();
+}
+
+}  // namespace ensemble::core::tools

@@ -1,0 +1,36 @@
+// Building a tool's definition: the read and write shapes every domain's
+// table of tools is written in, and registering such a table with each
+// write's least role (tool_permissions.h).
+//
+// Thread-safety: the builders are stateless; RegisterAll is as
+// ToolRegistry::Register (not thread-safe).
+
+#ifndef ENSEMBLE_CORE_TOOLS_TOOL_DEFS_H_
+#define ENSEMBLE_CORE_TOOLS_TOOL_DEFS_H_
+
+#include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/tools/tool.h"
+#include "core/tools/tool_registry.h"
+
+namespace ensemble::core::tools {
+
+ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
+             nlohmann::json schema);
+ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
+              nlohmann::json schema, Risk risk, bool undoable);
+// The write always waits for Apply.
+ToolDef Hold(ToolDef def);
+// Network work: never inside a Hub transaction.
+ToolDef Outside(ToolDef def);
+
+// Registers each of `defs`, a write with its least role (LeastRoleFor);
+// fails on the first refusal.
+Status RegisterAll(ToolRegistry& registry, std::vector<ToolDef> defs);
+
+}  // namespace ensemble::core::tools
+
+#endif  // ENSEMBLE_CORE_TOOLS_TOOL_DEFS_H_
