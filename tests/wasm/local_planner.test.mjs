@@ -8,11 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {describe, test} from 'node:test';
 
-import {call, loadCore, repoRoot} from '../../tools/lib/core_loader.mjs';
+import {call, loadTestCore, repoRoot} from '../../tools/lib/core_loader.mjs';
 
 const vectorFile = path.join(repoRoot, 'tests', 'vectors', 'assistant', 'local_planner.json');
 const {cases} = JSON.parse(fs.readFileSync(vectorFile, 'utf8'));
-const core = await loadCore();
+// The test build: this suite calls bindings the app does not.
+const core = await loadTestCore();
 
 // The native test compares nlohmann's dump (keys sorted at every level);
 // the binding's text is the same object with "ok": true added in key order.

@@ -1,7 +1,11 @@
-// Loads the wasm core (build/wasm/wasm/ensemble_core.js) for the Node tests.
-// Each call gives a fresh module instance (its own memory, no open database),
-// so tests cannot leak state into each other. The .wasm bytes are read once
-// and handed over as wasmBinary: this Emscripten would otherwise try fetch().
+// Loads the wasm core for the Node tests and benchmarks: loadCore() the
+// module the app ships (build/wasm/wasm/ensemble_core.js), loadTestCore()
+// the test build of it (build/wasm/wasm-test/ensemble_core_test.js: the same
+// core with the bindings only tests call besides, wasm/CMakeLists.txt).
+// Each call gives a fresh module instance (its own memory, no open
+// database), so tests cannot leak state into each other. The .wasm bytes are
+// read once and handed over as wasmBinary: this Emscripten would otherwise
+// try fetch().
 
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,21 +13,35 @@ import {fileURLToPath} from 'node:url';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const wasmDir = process.env.ENSEMBLE_WASM_DIR ?? path.join(repoRoot, 'build', 'wasm', 'wasm');
+// Next to the shipped module's folder, never inside it: the server serves
+// that folder, and the test bindings are not the app's.
+export const testWasmDir = path.join(wasmDir, '..', 'wasm-test');
 
-let wasmBinary;
-let factory;
+const factories = new Map();  // module name -> {factory, wasmBinary}
 
-export async function loadCore() {
-  if (!factory) {
-    const jsPath = path.join(wasmDir, 'ensemble_core.js');
+async function load(dir, name) {
+  if (!factories.has(name)) {
+    const jsPath = path.join(dir, `${name}.js`);
     if (!fs.existsSync(jsPath)) {
       throw new Error(`${jsPath} is missing: build it with ` +
                       '`NODE_PATH=/usr/share/nodejs cmake --preset wasm && cmake --build --preset wasm`');
     }
-    wasmBinary = fs.readFileSync(path.join(wasmDir, 'ensemble_core.wasm'));
-    factory = (await import(jsPath)).default;
+    const wasmBinary = fs.readFileSync(path.join(dir, `${name}.wasm`));
+    factories.set(name, {factory: (await import(jsPath)).default, wasmBinary});
   }
+  const {factory, wasmBinary} = factories.get(name);
   return factory({wasmBinary});
+}
+
+// The module the app ships: what the worker can call, and nothing else.
+export function loadCore() {
+  return load(wasmDir, 'ensemble_core');
+}
+
+// The shipped bindings plus the test-only ones (parity runners, previews the
+// app does not show yet): for tests of those.
+export function loadTestCore() {
+  return load(testWasmDir, 'ensemble_core_test');
 }
 
 // The bindings speak JSON strings; the tests read objects.

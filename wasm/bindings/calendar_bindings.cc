@@ -1,6 +1,8 @@
 // JS API for calendar links in the browser: expand iCalendar files over a
 // window, and merge them across calendars, with the same core code (and so
 // the same bytes) as `tools/ensemble calendar expand|merge` natively.
+// Test-only until the app calls it (ensemble_core_test, wasm/CMakeLists.txt):
+// tests/wasm/calendar_parity.test.mjs and the calendar benchmark use it.
 
 #include <emscripten/bind.h>
 

@@ -1,6 +1,8 @@
 // JS API for the display text of tool results and held writes (spec 000 §4):
 // summaries that name records by title, and the readable preview of a call
 // whose tool has none. The server builds the same text with the same code.
+// Test-only until the app calls it (ensemble_core_test, wasm/CMakeLists.txt):
+// tests/wasm/display_text.test.mjs checks it against the native build.
 
 #include <emscripten/bind.h>
 

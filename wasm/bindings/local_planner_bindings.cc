@@ -1,10 +1,11 @@
 // JS API for the local planner (core/assistant/local_planner.h): the
 // assistant's embedded default with no model configured, run in the browser
-// offline exactly as the native core runs it. planLocally(requestJson) ->
-// {"ok": true, "step", "intent", "final", "calls", "reply", "needsModel"}:
-// one step. runLocalTurn(requestJson) runs a whole turn over the open
-// replica, its writes queued in the outbox, and applyLocalCalls(requestJson)
-// runs the drafts one held (core/assistant/local_turn.h has both shapes).
+// offline exactly as the native core runs it. runLocalTurn(requestJson) runs
+// a whole turn over the open replica, its writes queued in the outbox, and
+// applyLocalCalls(requestJson) runs the drafts one held
+// (core/assistant/local_turn.h has both shapes). planLocally, one step of
+// the planner, which only the tests call, is in
+// local_planner_test_bindings.cc.
 
 #include <emscripten/bind.h>
 
@@ -12,10 +13,9 @@
 #include <string>
 
 #include "core/assistant/hub_tools.h"
-#include "core/assistant/local_planner.h"
 #include "core/assistant/local_turn.h"
-#include "core/hub/hub_tools.h"
 #include "core/tools/tool_context.h"
+#include "core/hub/hub_tools.h"
 #include "wasm/bindings/json_edge.h"
 #include "wasm/bindings/session.h"
 
@@ -24,15 +24,6 @@ namespace {
 
 using emscripten::val;
 using nlohmann::json;
-
-// planLocally(requestJson): the request is PlanLocallyJson's
-// ({message, today, timeZone?, calls?}); the answer is one step.
-std::string PlanLocally(val request_json) {
-  return Guard([&]() -> core::Result<json> {
-    ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
-    return core::assistant::PlanLocallyJson(core::hub::HubToolRegistry(), request);
-  });
-}
 
 // The replica's context: the trusted local person (the device's own copy),
 // writes to the outbox; no settings here (the settings tools say so).
@@ -69,7 +60,6 @@ std::string ApplyLocalCalls(val request_json) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_local_planner) {
-  emscripten::function("planLocally", &PlanLocally);
   emscripten::function("runLocalTurn", &RunLocalTurn);
   emscripten::function("applyLocalCalls", &ApplyLocalCalls);
 }

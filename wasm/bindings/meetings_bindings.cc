@@ -1,5 +1,7 @@
-// JS API for meeting transcripts (core/meetings): the upload dialog's preview
-// runs in the browser, offline, with the same code as the server's import.
+// JS API for meeting transcripts (core/meetings): an upload dialog's preview
+// can run in the browser, offline, with the same code as the server's import.
+// Test-only until the app has that dialog (ensemble_core_test,
+// wasm/CMakeLists.txt): tests/wasm/transcript_parity.test.mjs uses it.
 //
 //   transcriptPreview(text, fileName)         -> {ok, preview}   a paste or a decoded text file
 //   transcriptPreviewBytes(bytes, fileName)   -> {ok, preview}   a file's bytes (Uint8Array);

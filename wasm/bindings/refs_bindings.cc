@@ -1,12 +1,12 @@
 // JS API for formatting replies (spec §4.1), the same functions the server
-// uses: records named by id become their titles.
+// uses: records named by id become their titles. refsFromResult, which only
+// the tests call, is in refs_test_bindings.cc.
 
 #include <emscripten/bind.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/refs/collect.h"
 #include "core/refs/format_entity_text.h"
 #include "core/refs/mention_json.h"
 #include "core/refs/ref_json.h"
@@ -64,23 +64,12 @@ std::string ResolveMentionsJs(val input_json) {
   });
 }
 
-// refsFromResult(toolName, resultJson) -> {refs}: the records a tool result
-// names, at most 50 (spec §4.1 "What the turn knows").
-std::string RefsFromResultJs(val tool_name, val result_json) {
-  return Guard([&]() -> core::Result<json> {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::string tool, StringArg(tool_name, "toolName"));
-    ENSEMBLE_ASSIGN_OR_RETURN(json result, JsonArg(result_json, "resultJson"));
-    return json{{"refs", core::refs::RefListToJson(core::refs::RefsFromResult(tool, result))}};
-  });
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_refs) {
   emscripten::function("formatEntityText", &FormatEntityTextJs);
   emscripten::function("formatStreamingText", &FormatStreamingTextJs);
   emscripten::function("resolveMentions", &ResolveMentionsJs);
-  emscripten::function("refsFromResult", &RefsFromResultJs);
 }
 
 }  // namespace ensemble::wasm

@@ -1,6 +1,8 @@
 // JS API for playbook routing (spec 000 §3): which guides and tools a draft
 // message gets, over the playbooks compiled into the module
 // (ensemble::playbooks_embedded), exactly as the native core routes them.
+// Test-only until the app calls it (ensemble_core_test, wasm/CMakeLists.txt):
+// tests/wasm/route.test.mjs and the core benchmark use it.
 //
 // routeMessage(requestJson) -> {guides, tools, simpleTodo, recipe} is defined
 // in JS by route_pre.js (linked with --pre-js) over the two C functions below,

@@ -1,5 +1,6 @@
 // JS API for checking a tool call against the hub's tools (spec 000 §1, §9),
-// the same check the server runs before dispatching anything.
+// the same check the server runs before dispatching anything. Test-only
+// until the app calls it (ensemble_core_test, wasm/CMakeLists.txt).
 
 #include <emscripten/bind.h>
 

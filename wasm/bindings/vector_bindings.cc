@@ -1,6 +1,7 @@
 // JS API for the shared mutation vectors (tests/vectors/*.json): runs one
 // case on a fresh in-memory database, exactly as the native test does, so the
-// two builds can be compared byte for byte.
+// two builds can be compared byte for byte. Test-only (ensemble_core_test,
+// wasm/CMakeLists.txt).
 
 #include <emscripten/bind.h>
 
