@@ -35,6 +35,10 @@ const kRawBindings = new Set([
 // merging two people, and marking a watcher's news seen.
 const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge|watcher\.seen)$/;
 
+// Methods that need the module but not the database: they answer while
+// another tab holds it. (status needs neither.)
+const kModuleOnly = new Set(['limits']);
+
 let core = null;
 let sync = null;
 let db = {state: 'starting', storage: null, clientId: null, message: null};
@@ -45,6 +49,13 @@ const ready = new Promise((resolve, reject) => {
   readyReject = reject;
 });
 ready.catch(() => {});  // Reported through the 'db' event and each call.
+let loadedResolve;
+let loadedReject;
+const loaded = new Promise((resolve, reject) => {
+  loadedResolve = resolve;
+  loadedReject = reject;
+});
+loaded.catch(() => {});
 
 // Start-up milestones as epoch milliseconds, so the page can place them on
 // its own timeline (performance marks 'worker:...').
@@ -111,8 +122,22 @@ async function openPool() {
 }
 
 async function start() {
-  core = await createEnsembleCore();
+  try {
+    core = await createEnsembleCore();
+  } catch (e) {
+    loadedReject(e);
+    throw e;
+  }
   milestone('coreLoaded');
+  loadedResolve();
+  // Before any 'db' event says ready, so the page never renders data
+  // without them. Without them the app still works: the core refuses what
+  // is too long.
+  try {
+    emit({type: 'limits', limits: methods.limits()});
+  } catch (e) {
+    console.warn('ensemble: the core did not report its limits', e);
+  }
   let storage = 'memory';
   if (opfsAvailable()) {
     await holdLock();
@@ -172,6 +197,14 @@ function mutate(name, args) {
 const methods = {
   async status() {
     return {db, sync: sync?.state ?? null};
+  },
+  // The limits the core enforces (wasm/bindings/limits_bindings.cc), for
+  // the page to bound what it sends with the core's own numbers. Also sent
+  // as the 'limits' event once the module loads.
+  limits() {
+    const limits = call('limits');
+    delete limits.ok;
+    return limits;
   },
   // Answers the binding's JSON text as is: for thousands of tasks, cloning
   // one string and parsing it on the page beats cloning the parsed objects.
@@ -291,7 +324,7 @@ self.addEventListener('message', async (event) => {
     return;
   }
   try {
-    if (method !== 'status') await ready;
+    if (method !== 'status') await (kModuleOnly.has(method) ? loaded : ready);
     const started = performance.now();
     const result = await handler(params ?? {});
     emit({id, ok: true, result, workerMs: performance.now() - started});

@@ -1,6 +1,7 @@
 // What the page knows, read from the db worker: tasks, the other records by
-// kind, the Trash, refused changes, and which space and view are open. Views
-// subscribe and re-render when it changes; nothing here talks to the network.
+// kind, the Trash, refused changes, the limits the core enforces, and which
+// space and view are open. Views subscribe and re-render when it changes;
+// nothing here talks to the network.
 
 import {api} from './api.js';
 import {onWorker, rpc} from './rpc.js';
@@ -17,6 +18,11 @@ export const state = {
   trash: [],
   rejections: [],
   kinds: null,  // The synced kinds the core knows (null until asked).
+  // The core's limits (the module's limits(): field sizes, message and
+  // mention caps; wasm/bindings/limits_bindings.cc), null until the module
+  // loads. The views bound what people type and send with them rather than
+  // with copies of the core's numbers.
+  limits: null,
   listed: false,
   space: localStorage.getItem('ensemble-space') ?? 'personal',
   spaces: [{id: 'personal', role: 'owner'}],
@@ -52,6 +58,11 @@ export function findRecord(id) {
   }
   return null;
 }
+
+// The most characters field `field` of record kind `kind` holds, as the core
+// checks it; undefined until the module loads (h() then sets no maxLength,
+// and the core still refuses what is too long).
+export const maxChars = (kind, field) => state.limits?.fields?.[kind]?.[field]?.maxChars;
 
 export function setSpace(id) {
   state.space = id;
@@ -111,6 +122,11 @@ onWorker('db', (msg) => {
     }
     refresh();
   }
+});
+// Sent once, as soon as the module loads: before the database's 'ready', so
+// the views have the limits by their first render with data.
+onWorker('limits', (msg) => {
+  state.limits = msg.limits;
 });
 onWorker('sync', (msg) => {
   state.sync = msg;

@@ -28,6 +28,12 @@ export function h(tag, props = {}, ...children) {
   return node;
 }
 
+// Gives a kept input (one made once and kept across renders) the core's
+// limit once it is known; `max` is undefined until the module has said it.
+export function setMaxLength(input, max) {
+  if (max && input.maxLength !== max) input.maxLength = max;
+}
+
 // Replaces `node`'s children, leaving out null, undefined and false as h()
 // does (the DOM's replaceChildren would print them as text).
 export function fill(node, ...children) {

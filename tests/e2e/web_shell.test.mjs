@@ -120,6 +120,18 @@ describe('web shell', () => {
     assert.equal(await page.locator(byTestId('task-row'), {hasText: 'Not this'}).count(), 0);
   });
 
+  test('a title is as long as the core allows, a limit the page reads from the module', async () => {
+    const limits = await page.evaluate(() => window.ensemble.rpc('limits'));
+    const max = limits.fields.task.title.maxChars;
+    assert.ok(Number.isInteger(max) && max > 0);
+    assert.equal(await page.getAttribute(byTestId('new-task-title'), 'maxlength'), String(max));
+    const row = await addTask('Measure the room');
+    await row.locator(byTestId('task-title')).click();
+    const input = row.locator(byTestId('task-title-input'));
+    assert.equal(await input.getAttribute('maxlength'), String(max));
+    await input.press('Escape');
+  });
+
   test('a blank title is refused with a readable message', async () => {
     const rowsBefore = await page.locator(byTestId('task-row')).count();
     await page.fill(byTestId('new-task-title'), '    ');

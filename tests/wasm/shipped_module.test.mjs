@@ -47,7 +47,7 @@ const appCalls = (name) =>
 
 test('the sources define the bindings this test reads', () => {
   // A guard on the scan itself: it must find the app's and the tests' own.
-  for (const name of ['open', 'mutate', 'runMutationVector', 'routeMessage']) {
+  for (const name of ['open', 'mutate', 'limits', 'runMutationVector', 'routeMessage']) {
     assert.ok(bindings.has(name), name);
   }
 });

@@ -9,10 +9,11 @@
 // a data-key unique on the board, so the view can carry values, carets, open
 // menus and the focus across the re-render a sync causes.
 
-import {spaceTasks} from '../state.js';
+import {maxChars, spaceTasks, state} from '../state.js';
 import {h} from '../util.js';
 
-// Tasks a search box offers at once: enough to pick from, few enough to read.
+// Tasks a search box offers at once: enough to pick from, few enough to read
+// (our choice, not the core's).
 export const kMaxMatches = 8;
 
 function cardNode(model, card, column) {
@@ -57,7 +58,9 @@ function matchingTasks(model, query) {
 function addForm(model, column, index) {
   const listId = `card-matches-${model.id}-${index}`;
   const input = h('input', {role: 'combobox', 'aria-autocomplete': 'list', 'aria-expanded': 'false',
-                            'aria-controls': listId, autocomplete: 'off', maxLength: 500,
+                            'aria-controls': listId, autocomplete: 'off',
+                            // What is typed becomes a note card unless a task is picked.
+                            maxLength: maxChars('card', 'note'),
                             placeholder: 'Add a task or a note',
                             'aria-label': `Add a task or a note to ${column.title}`,
                             dataset: {testid: 'card-add-input', key: `add:${column.id}`}});
@@ -126,7 +129,8 @@ function addForm(model, column, index) {
 
 // A custom column's menu: rename, move left or right, delete.
 function columnMenu(model, column, index) {
-  const name = h('input', {value: column.title, maxLength: 100, 'aria-label': `New name for ${column.title}`,
+  const name = h('input', {value: column.title, maxLength: state.limits?.maxBoardColumnTitleChars,
+                           'aria-label': `New name for ${column.title}`,
                            dataset: {testid: 'column-rename-input', key: `rename:${column.id}`}});
   const rename = h('form', {class: 'inline-form'}, name,
                    h('button', {type: 'submit', dataset: {testid: 'column-rename-save'}}, 'Rename'));
@@ -171,7 +175,7 @@ export function columnNode(model, column, index) {
 
 // The custom board's last column: a box to name a new one.
 export function addColumnNode(model) {
-  const title = h('input', {maxLength: 100, placeholder: 'Column name',
+  const title = h('input', {maxLength: state.limits?.maxBoardColumnTitleChars, placeholder: 'Column name',
                             'aria-label': 'Name of a new column',
                             dataset: {testid: 'column-add-input', key: 'add-column'}});
   const form = h('form', {class: 'column-add', dataset: {testid: 'column-add'}},

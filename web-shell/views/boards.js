@@ -6,7 +6,7 @@
 // mutation and says so in a toast with Undo.
 
 import {rpc} from '../rpc.js';
-import {findRecord, records, spaceTasks, state} from '../state.js';
+import {findRecord, maxChars, records, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {byTestId, h, kStatuses, statusLabel} from '../util.js';
 import {addColumnNode, columnNode} from './board-columns.js';
@@ -63,7 +63,9 @@ function taskBoard() {
 
 // ---- Custom boards. ----
 
-// Positions leave gaps (core/boards/card.h), so a card can later go between two.
+// Positions leave gaps (core/boards/card.h), so a card can later go between
+// two. Not a limit: our choice of gap; the core takes any position up to its
+// maximum.
 const kPositionGap = 1024;
 const byPosition = (a, b) => (a.position ?? 0) - (b.position ?? 0) || a.id.localeCompare(b.id);
 const cardTitle = (card) => (card.task ? findRecord(card.task)?.title : null) ?? card.note ?? '(card)';
@@ -218,7 +220,8 @@ function boardHead(board, cardCount) {
       h('button', {type: 'button', dataset: {testid: 'board-delete-cancel'},
                    onclick: () => { confirmDelete = null; render(); }}, 'Cancel'));
   }
-  const name = h('input', {value: board.title, maxLength: 500, 'aria-label': 'New name for this board',
+  const name = h('input', {value: board.title, maxLength: maxChars('board', 'title'),
+                           'aria-label': 'New name for this board',
                            dataset: {testid: 'board-rename-input', key: 'board-name'}});
   const rename = h('form', {class: 'inline-form'}, name,
                    h('button', {type: 'submit', dataset: {testid: 'board-rename-save'}}, 'Rename'));
@@ -313,9 +316,10 @@ function release() {
   }
 }
 
+// Built once the core's kinds are read, so its limits are known too.
 function buildHeader() {
   const title = h('input', {placeholder: 'New board name', 'aria-label': 'New board name',
-                            dataset: {testid: 'new-board-title'}, maxLength: 500});
+                            dataset: {testid: 'new-board-title'}, maxLength: maxChars('board', 'title')});
   const create = h('form', {class: 'board-create', dataset: {testid: 'new-board-form'}}, title,
                    h('button', {type: 'submit', class: 'primary', dataset: {testid: 'new-board'}}, 'New board'));
   create.addEventListener('submit', (e) => {

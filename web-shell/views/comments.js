@@ -8,7 +8,7 @@
 
 import {api} from '../api.js';
 import {rpc} from '../rpc.js';
-import {records, state} from '../state.js';
+import {maxChars, records, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {h, keepFocus} from '../util.js';
 
@@ -67,7 +67,7 @@ export function commentThread(taskId) {
   const none = h('p', {class: 'comment-none', dataset: {testid: 'comment-none'}}, 'No comments yet.');
   const message = h('p', {class: 'comment-message', role: 'status', dataset: {testid: 'comment-message'}});
   const headingId = `comments-${taskId}`;
-  const input = h('textarea', {id: `${headingId}-new`, rows: 2, maxLength: 10000,
+  const input = h('textarea', {id: `${headingId}-new`, rows: 2, maxLength: maxChars('comment', 'body'),
                                dataset: {testid: 'comment-input'}});
   const addButton = h('button', {type: 'submit', dataset: {testid: 'comment-add'}}, 'Add comment');
   const form = h('form', {class: 'comment-form'},
@@ -109,7 +109,8 @@ export function commentThread(taskId) {
   });
 
   function startEdit(item) {
-    const editor = h('textarea', {rows: 3, maxLength: 10000, 'aria-label': 'Edit your comment',
+    const editor = h('textarea', {rows: 3, maxLength: maxChars('comment', 'body'),
+                                  'aria-label': 'Edit your comment',
                                   dataset: {testid: 'comment-edit-input'}});
     editor.value = item.comment.body;
     item.editing = {editor, base: item.comment.body};

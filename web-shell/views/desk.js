@@ -7,12 +7,13 @@
 // while someone types never drops what they typed.
 
 import {rpc} from '../rpc.js';
-import {records, state} from '../state.js';
+import {maxChars, records, state} from '../state.js';
 import {showToast} from '../toast.js';
-import {h} from '../util.js';
+import {h, setMaxLength} from '../util.js';
 
-// The step between positions of lines added here (as the assistant's tools
-// leave), so a line can later go between two without renumbering.
+// The step between positions of lines added here, so a line can later go
+// between two without renumbering. Not a limit: the core takes any position
+// up to its maximum; the assistant's tools happen to leave the same step.
 const kPositionStep = 1024;
 const addInputs = new Map();  // list id -> its "Add a line" input
 let message = '';
@@ -54,10 +55,11 @@ function addLine(list, input) {
 function addInput(list) {
   let input = addInputs.get(list.id);
   if (!input) {
-    input = h('input', {maxlength: 500, placeholder: 'Add a line',
-                        'aria-label': `Add a line to ${list.title}`, dataset: {testid: 'desk-line-input'}});
+    input = h('input', {placeholder: 'Add a line', 'aria-label': `Add a line to ${list.title}`,
+                        dataset: {testid: 'desk-line-input'}});
     addInputs.set(list.id, input);
   }
+  setMaxLength(input, maxChars('desk_list_item', 'text'));
   return input;
 }
 
@@ -89,7 +91,7 @@ function listCard(list) {
                  onclick: () => remove('desk_list', list.id, list.title)}, 'Remove list'));
 }
 
-const newListInput = h('input', {maxlength: 200, placeholder: 'New list, e.g. Waiting on',
+const newListInput = h('input', {placeholder: 'New list, e.g. Waiting on',
                                  'aria-label': 'New desk list title', dataset: {testid: 'desk-new-list'}});
 const newListForm = h('form', {class: 'desk-add', onsubmit: (e) => {
   e.preventDefault();
@@ -102,6 +104,7 @@ const newListForm = h('form', {class: 'desk-add', onsubmit: (e) => {
 // The Lists section of Today; `changed` re-renders after a change.
 export function deskSection(changed) {
   onChange = changed;
+  setMaxLength(newListInput, maxChars('desk_list', 'title'));
   const lists = records('desk_list').slice()
     .sort((a, b) => (a.createdAt ?? 0) - (b.createdAt ?? 0) || a.id.localeCompare(b.id));
   // A list missing from one read (a pull landing mid-change) keeps its input,

@@ -7,16 +7,16 @@ import {rpc} from '../rpc.js';
 import {state} from '../state.js';
 import {escapeHtml, h, recordTitle} from '../util.js';
 
-// The refs the core's RefSet accepts at most (core/refs/ref_set.h).
-const kMaxRefs = 200;
-
 // Refs for formatting `text`: the turn's own (mentions) and every local
-// record whose id the text names, so ids read as titles and open.
+// record whose id the text names, so ids read as titles and open; at most
+// the core's maxRefs (core/refs/ref_set.h: it refuses a longer list); only
+// the turn's own until the module has said its limits.
 export function refsFor(text, turnRefs = []) {
-  const out = [...turnRefs];
+  const maxRefs = state.limits?.maxRefs ?? turnRefs.length;
+  const out = turnRefs.slice(0, maxRefs);
   const seen = new Set(out.map((r) => r.id));
   const add = (kind, r) => {
-    if (out.length >= kMaxRefs || seen.has(r.id) || !text.includes(r.id)) return;
+    if (out.length >= maxRefs || seen.has(r.id) || !text.includes(r.id)) return;
     seen.add(r.id);
     out.push({kind, id: r.id, label: recordTitle(r)});
   };

@@ -376,6 +376,7 @@ async function readFrames(res, fn) {
 }
 
 // A chat is named by its first message, so Recent chats tell them apart.
+// Our choice, to fit the list: well under the core's maxConversationTitleChars.
 const kTitleChars = 60;
 const titleFrom = (text) => {
   const line = (text ?? '').replace(/\s+/g, ' ').trim();
@@ -456,8 +457,8 @@ async function send(text, mentions) {
 
 // The open view, as hub_read_surface reads it (core/assistant/surface_tool_run.h):
 // the app path playbooks route on (playbooks/*.md `paths`), the open board,
-// and the tasks the view shows.
-const kMaxSurfaceIds = 200;
+// and the tasks the view shows, at most the core's maxSurfaceIds of them (the
+// server refuses more; none without the limits).
 const kRecordId = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
 function surface() {
@@ -474,7 +475,8 @@ function surface() {
     const id = e.dataset.testid === 'task-row' ? e.dataset.id : e.dataset.taskId;
     if (e.offsetParent !== null && kRecordId.test(id)) shown.add(id);
   }
-  if (shown.size) out.shownIds = [...shown].slice(0, kMaxSurfaceIds);
+  const maxIds = state.limits?.maxSurfaceIds ?? 0;
+  if (shown.size && maxIds) out.shownIds = [...shown].slice(0, maxIds);
   return out;
 }
 

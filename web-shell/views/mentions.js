@@ -2,14 +2,23 @@
 // "@Title" in the text and a chip under it, and the message is sent with the
 // mentions resolveMentions (the core's resolution, as the server's) keeps.
 
-import {records, spaceTasks} from '../state.js';
+import {records, spaceTasks, state} from '../state.js';
 import {h, recordTitle} from '../util.js';
 
+// Offers the menu shows at once: our choice, enough to pick from.
 const kMenuSize = 8;
-const kMaxLabelChars = 80;
 const kKindLabels = {task: 'Task', page: 'Page', board: 'Board', project: 'Project', person: 'Person'};
 
+// `text` cut to at most `maxBytes` bytes of UTF-8 (the core bounds a
+// mention's label in bytes, core/refs/mentions.h), never inside a character.
+const encoder = new TextEncoder();
+function cutToBytes(text, maxBytes) {
+  if (text.length * 3 <= maxBytes) return text;  // A UTF-16 unit is at most 3 bytes.
+  return text.slice(0, encoder.encodeInto(text, new Uint8Array(maxBytes)).read);
+}
+
 function candidates(query) {
+  const maxLabelBytes = state.limits?.maxMentionLabelBytes;
   const q = query.toLowerCase();
   const all = [
     ...spaceTasks().map((t) => ({kind: 'task', id: t.id, label: t.title})),
@@ -17,7 +26,7 @@ function candidates(query) {
       records(kind).map((r) => ({kind, id: r.id, label: recordTitle(r)}))),
   ];
   return all.filter((c) => c.label.toLowerCase().includes(q))
-    .map((c) => ({...c, label: c.label.slice(0, kMaxLabelChars)}))
+    .map((c) => (maxLabelBytes ? {...c, label: cutToBytes(c.label, maxLabelBytes)} : c))
     .sort((a, b) => Number(!a.label.toLowerCase().startsWith(q)) -
                     Number(!b.label.toLowerCase().startsWith(q)))
     .slice(0, kMenuSize);
@@ -107,7 +116,10 @@ export class MentionMenu {
     this.input.value = text.slice(0, this.token.start) + inserted + text.slice(end);
     const caret = this.token.start + inserted.length;
     this.input.setSelectionRange(caret, caret);
-    if (!this.mentions.some((m) => m.id === c.id)) this.mentions.push(c);
+    // Past the core's cap the message would be refused: the name stays as
+    // typed text instead.
+    const full = this.mentions.length >= (state.limits?.maxMentions ?? Infinity);
+    if (!full && !this.mentions.some((m) => m.id === c.id)) this.mentions.push(c);
     this.close();
     this.renderChips();
     this.input.focus();

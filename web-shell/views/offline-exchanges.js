@@ -7,17 +7,16 @@
 
 import {api} from '../api.js';
 import {rpc} from '../rpc.js';
+import {state} from '../state.js';
 import {oneAtATime} from '../util.js';
 
-// Per upload: well under the server's 50 and its body limit.
+// Per upload: our choice, to keep each request's body small; the core takes
+// at most limits.maxOfflineExchanges (core/assistant/offline_exchanges.h).
 const kBatch = 10;
 // A device that stays offline keeps at most this many (the oldest go first).
+// Our choice, not the core's: it bounds this device's localStorage, and the
+// server never sees the queue, only batches of it.
 const kMaxQueued = 200;
-// The server keeps a call's summary to this many characters, and a message
-// to kMaxMessageChars (core/assistant/conversation_store.h); a JS length
-// counts UTF-16 units, never fewer than characters.
-const kMaxSummaryChars = 2000;
-const kMaxMessageChars = 32000;
 
 const keyFor = (spaceId) => `ensemble-offline-exchanges:${spaceId}`;
 
@@ -38,17 +37,20 @@ function keep(spaceId, list) {
   }
 }
 
-// Keeps a local turn (the worker's localTurn answer) for upload.
+// Keeps a local turn (the worker's localTurn answer) for upload, cut to what
+// the server takes (the core's limits: a JS length counts UTF-16 units,
+// never fewer than the characters the core counts).
 export async function queueExchange(spaceId, message, turn) {
   const {id} = await rpc('newId');
-  const calls = turn.calls.map((c) => ({
+  const limits = state.limits ?? await rpc('limits');
+  const calls = turn.calls.slice(0, limits.maxOfflineExchangeCalls).map((c) => ({
     id: c.id, name: c.name, state: c.state,
     summary: String((c.state === 'succeeded' ? c.result?.summary : c.text) ?? '')
-      .slice(0, kMaxSummaryChars),
+      .slice(0, limits.maxOfflineCallTextChars),
   }));
   keep(spaceId, [...queuedExchanges(spaceId), {
-    id, message: message.slice(0, kMaxMessageChars), reply: turn.reply.slice(0, kMaxMessageChars),
-    at: Date.now(), calls,
+    id, message: message.slice(0, limits.maxMessageChars),
+    reply: turn.reply.slice(0, limits.maxMessageChars), at: Date.now(), calls,
   }]);
 }
 
@@ -60,7 +62,7 @@ export const uploadExchanges = oneAtATime(async (spaceId, conversation) => {
   let fresh = false;
   let renewed = false;
   for (let list = queuedExchanges(spaceId); list.length; list = queuedExchanges(spaceId)) {
-    const batch = list.slice(0, kBatch);
+    const batch = list.slice(0, Math.min(kBatch, state.limits?.maxOfflineExchanges ?? kBatch));
     try {
       const id = await conversation(fresh);
       fresh = false;

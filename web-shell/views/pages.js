@@ -9,7 +9,7 @@
 // only the fields the person has not touched, so nothing typed is replaced.
 
 import {rpc} from '../rpc.js';
-import {records, state} from '../state.js';
+import {maxChars, records, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {byTestId, fill, h} from '../util.js';
 
@@ -169,7 +169,7 @@ function buildEditor(page) {
   const ed = {id: page.id, base: {title: page.title, body: page.body},
               seen: {title: page.title, body: page.body}, timer: null, saving: null,
               conflict: null};
-  const title = h('input', {id: 'page-title', maxLength: 500, value: page.title,
+  const title = h('input', {id: 'page-title', maxLength: maxChars('page', 'title'), value: page.title,
                             dataset: {testid: 'page-title-input'}, oninput: () => typed(ed)});
   const text = h('textarea', {id: 'page-body', rows: 16, dataset: {testid: 'page-body-input'},
                               oninput: () => typed(ed)});

@@ -6,8 +6,8 @@
 // A person opens on their own page (#/people/<id>, person-page.js).
 
 import {rpc} from '../rpc.js';
-import {records, state} from '../state.js';
-import {byTestId, fill, h, keepFocus} from '../util.js';
+import {maxChars, records, state} from '../state.js';
+import {byTestId, fill, h, keepFocus, setMaxLength} from '../util.js';
 import {closePersonPage, personPage, personPageDirty} from './person-page.js';
 
 const body = byTestId('people-body');
@@ -117,9 +117,9 @@ function suggestionItem(s) {
 const messageLine = h('p', {class: 'note', role: 'status', dataset: {testid: 'people-message'}});
 const form = h('form', {class: 'add-person', dataset: {testid: 'person-form'},
                         onsubmit: (e) => { e.preventDefault(); add(e.target); }},
-  h('label', {}, 'Name ', h('input', {name: 'name', maxlength: 200, required: true,
+  h('label', {}, 'Name ', h('input', {name: 'name', required: true,
                                       dataset: {testid: 'person-name'}})),
-  h('label', {}, 'Email ', h('input', {name: 'email', type: 'email', maxlength: 254,
+  h('label', {}, 'Email ', h('input', {name: 'email', type: 'email',
                                        dataset: {testid: 'person-email'}})),
   h('button', {type: 'submit'}, 'Add person'));
 const listed = h('div');
@@ -176,6 +176,9 @@ function draw() {
 }
 
 export function render() {
+  // Made before the module said its limits: they come with the first render.
+  setMaxLength(form.elements.namedItem('name'), maxChars('person', 'name'));
+  setMaxLength(form.elements.namedItem('email'), maxChars('person', 'email'));
   draw();
   readSuggestions().then(draw);
 }

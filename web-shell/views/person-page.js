@@ -6,20 +6,21 @@
 // assigning and unassigning replace that list, based on the list as read.
 
 import {rpc} from '../rpc.js';
-import {records, spaceTasks} from '../state.js';
+import {maxChars, records, spaceTasks} from '../state.js';
 import {showToast} from '../toast.js';
 import {fill, h} from '../util.js';
 import {confirmLine, recordForm} from './record-form.js';
 
 const kRelationships = ['colleague', 'client', 'partner', 'vendor', 'other'];
 const kFields = [
-  {name: 'name', label: 'Name', type: 'text', maxLength: 200, required: true},
-  {name: 'email', label: 'Email', type: 'email', maxLength: 254, nullable: true},
-  {name: 'role', label: 'Role', type: 'text', maxLength: 200},
-  {name: 'team', label: 'Team', type: 'text', maxLength: 200},
+  {name: 'name', label: 'Name', type: 'text', required: true},
+  {name: 'email', label: 'Email', type: 'email', nullable: true},
+  {name: 'role', label: 'Role', type: 'text'},
+  {name: 'team', label: 'Team', type: 'text'},
   {name: 'relationship', label: 'Relationship', type: 'select', nullable: true,
    options: [['', 'Not set'], ...kRelationships.map((r) => [r, r[0].toUpperCase() + r.slice(1)])]},
 ];
+// Matches listed at once: our choice, enough to pick from.
 const kMaxResults = 8;
 
 // What is built once per opened person: the form, the search box and its
@@ -106,7 +107,9 @@ function showResults(person, say) {
 
 function build(person, say) {
   const form = recordForm({kind: 'person', record: person, fields: kFields, say, testid: 'person-form-edit'});
-  const search = h('input', {type: 'search', id: `person-${person.id}-assign`, maxLength: 500,
+  // A search longer than any task title matches nothing.
+  const search = h('input', {type: 'search', id: `person-${person.id}-assign`,
+                             maxLength: maxChars('task', 'title'),
                              autocomplete: 'off', placeholder: 'Search tasks by title',
                              dataset: {testid: 'person-assign-search'}});
   const results = h('ul', {class: 'plain-list', 'aria-live': 'polite',

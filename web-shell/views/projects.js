@@ -5,19 +5,19 @@
 // with Complete and Delete (each with Undo).
 
 import {rpc} from '../rpc.js';
-import {records, spaceTasks, state} from '../state.js';
+import {maxChars, records, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
-import {byTestId, fill, h} from '../util.js';
+import {byTestId, fill, h, setMaxLength} from '../util.js';
 import {confirmLine, recordForm} from './record-form.js';
 
 const body = byTestId('projects-body');
 const kStatusNames = {active: 'Active', done: 'Done', archived: 'Archived'};
 const kFields = [
-  {name: 'title', label: 'Title', type: 'text', maxLength: 500, required: true},
+  {name: 'title', label: 'Title', type: 'text', required: true},
   {name: 'status', label: 'Status', type: 'select', options: Object.entries(kStatusNames)},
   {name: 'start', label: 'Starts', type: 'date'},
   {name: 'due', label: 'Due', type: 'date'},
-  {name: 'description', label: 'Summary', type: 'textarea', maxLength: 10000, rows: 5},
+  {name: 'description', label: 'Summary', type: 'textarea', rows: 5},
 ];
 
 let openId = null;
@@ -27,9 +27,12 @@ let confirming = false;  // Delete asked, not yet confirmed.
 
 // Inputs outside the record form (a new deliverable's title, a new task's)
 // are made once per opened project too, so a sync landing mid-word keeps it.
+// `max` is the core's limit, set again on each render: one made before the
+// module said its limits gets it then.
 const kept = new Map();
-function keptInput(key, props) {
+function keptInput(key, props, max) {
   if (!kept.has(key)) kept.set(key, h(props.tag ?? 'input', {...props, tag: undefined}));
+  setMaxLength(kept.get(key), max);
   return kept.get(key);
 }
 
@@ -106,9 +109,10 @@ async function remove(project) {
 function listView() {
   const projects = records('project').slice().sort((a, b) =>
     (a.status === 'active' ? 0 : 1) - (b.status === 'active' ? 0 : 1) || byTitle(a, b));
-  const title = keptInput('new-project', {id: 'new-project-title', maxLength: 500, required: true,
+  const title = keptInput('new-project', {id: 'new-project-title', required: true,
                                          dataset: {testid: 'new-project-title'},
-                                         placeholder: 'What is the project?'});
+                                         placeholder: 'What is the project?'},
+                          maxChars('project', 'title'));
   return [
     h('form', {class: 'add-form', dataset: {testid: 'new-project-form'}, autocomplete: 'off',
                onsubmit: (e) => { e.preventDefault(); create(title); }},
@@ -132,8 +136,9 @@ function deliverablesSection(project) {
   const list = project.deliverables ?? [];
   const update = (next, done) => setList(project, 'deliverables', next, done,
                                          'The deliverables were not saved');
-  const title = keptInput('deliverable', {id: 'new-deliverable', maxLength: 500,
-                                          dataset: {testid: 'new-deliverable-title'}});
+  const title = keptInput('deliverable', {id: 'new-deliverable',
+                                          dataset: {testid: 'new-deliverable-title'}},
+                          state.limits?.maxDeliverableTitleChars);
   const due = keptInput('deliverable-due', {id: 'new-deliverable-due', type: 'date',
                                             dataset: {testid: 'new-deliverable-due'}});
   const add = async (e) => {
@@ -227,8 +232,8 @@ function tasksSection(project) {
     h('a', {href: `#/tasks/${encodeURIComponent(t.id)}`}, t.title));
   const open = tasks.filter((t) => t.status !== 'done');
   const done = tasks.filter((t) => t.status === 'done');
-  const title = keptInput('task', {id: 'project-new-task', maxLength: 500,
-                                   dataset: {testid: 'project-new-task'}});
+  const title = keptInput('task', {id: 'project-new-task', dataset: {testid: 'project-new-task'}},
+                          maxChars('task', 'title'));
   const add = async (e) => {
     e.preventDefault();
     const text = title.value.trim();

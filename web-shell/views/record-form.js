@@ -6,12 +6,13 @@
 // the typed value and asks before saving over the other.
 
 import {rpc} from '../rpc.js';
+import {maxChars} from '../state.js';
 import {h} from '../util.js';
 
 // fields: [{name, label, type: 'text'|'email'|'textarea'|'date'|'select',
-// options?: [[value, label]], maxLength?, required?, nullable?}] (a nullable
-// field, like a date, stores an empty answer as null); `say(text)` reports
-// the outcome.
+// options?: [[value, label]], required?, nullable?}] (a nullable field, like
+// a date, stores an empty answer as null; a text field's length is the
+// core's limit for the kind's field); `say(text)` reports the outcome.
 // Answers {root, update(record), dirty(), save()}.
 export function recordForm({kind, record, fields, say, testid}) {
   const inputs = {};
@@ -25,11 +26,11 @@ export function recordForm({kind, record, fields, say, testid}) {
     const props = {id: id(f), name: f.name, dataset: {testid: `${testid}-${f.name}`}};
     let input;
     if (f.type === 'textarea') {
-      input = h('textarea', {...props, rows: f.rows ?? 4, maxLength: f.maxLength});
+      input = h('textarea', {...props, rows: f.rows ?? 4, maxLength: maxChars(kind, f.name)});
     } else if (f.type === 'select') {
       input = h('select', props, f.options.map(([value, label]) => h('option', {value}, label)));
     } else {
-      input = h('input', {...props, type: f.type, maxLength: f.maxLength,
+      input = h('input', {...props, type: f.type, maxLength: maxChars(kind, f.name),
                           required: f.required});
     }
     inputs[f.name] = input;

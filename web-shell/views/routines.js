@@ -9,9 +9,9 @@
 
 import {api} from '../api.js';
 import {rpc} from '../rpc.js';
-import {records, state} from '../state.js';
+import {maxChars, records, state} from '../state.js';
 import {showToast} from '../toast.js';
-import {byTestId, fill, h} from '../util.js';
+import {byTestId, fill, h, setMaxLength} from '../util.js';
 import {confirmLine} from './record-form.js';
 
 const body = byTestId('routines-body');
@@ -97,8 +97,8 @@ function fieldsFor(prefix, routine) {
   const id = (name) => `${prefix}-${name}`;
   const input = (name, tag, props) => h(tag, {id: id(name), name, dataset: {testid: id(name)}, ...props});
   const f = {
-    title: input('title', 'input', {maxLength: 200, required: true}),
-    instruction: input('instruction', 'textarea', {rows: 3, maxLength: 4000, required: true}),
+    title: input('title', 'input', {required: true}),
+    instruction: input('instruction', 'textarea', {rows: 3, required: true}),
     frequency: input('frequency', 'select', {}),
     time: input('time', 'input', {type: 'time', required: true}),
     dayOfWeek: input('day-of-week', 'select', {}),
@@ -153,6 +153,12 @@ function fieldsFor(prefix, routine) {
         return {error: 'The day of the month is a number from 1 to 31.'};
       }
       return {title, instruction, schedule};
+    },
+    // The core's limits, set on each render: the form may be made before
+    // the module has said them.
+    limit() {
+      setMaxLength(f.title, maxChars('routine', 'title'));
+      setMaxLength(f.instruction, maxChars('routine', 'instruction'));
     },
     // A change made elsewhere shows, unless the person changed that field.
     update(r) {
@@ -298,6 +304,7 @@ function listView() {
                                              button: ['new-routine', 'Create routine'], submit: create},
                                     h('h3', {}, 'New routine'))};
   }
+  creator.fields.limit();
   const list = records('routine').slice().sort((a, b) => a.title.localeCompare(b.title));
   return [
     list.length
@@ -346,6 +353,7 @@ function detailView(r) {
   } else {
     editor.fields.update(r);
   }
+  editor.fields.limit();
   return [
     h('p', {}, h('a', {href: '#/routines', dataset: {testid: 'routines-back'}}, '← All routines')),
     h('h3', {dataset: {testid: 'routine-heading'}}, r.title),

@@ -8,7 +8,7 @@
 import {api} from '../api.js';
 import {state} from '../state.js';
 import {
-  byTestId, fill, h, keepFocus, messageAfter, oneAtATime, rememberAssistantSettings,
+  byTestId, fill, h, keepFocus, messageAfter, oneAtATime, rememberAssistantSettings, setMaxLength,
 } from '../util.js';
 
 const body = byTestId('settings-body');
@@ -248,7 +248,7 @@ async function changeConnections(work, done, failed) {
 }
 
 // The form is made once, so a re-render (a pull) never drops what is being typed.
-const connectionName = h('input', {name: 'name', required: true, maxlength: 100, autocomplete: 'off',
+const connectionName = h('input', {name: 'name', required: true, autocomplete: 'off',
                                    placeholder: 'Work calendar', dataset: {testid: 'connection-name'}});
 const connectionUrl = h('input', {name: 'url', type: 'url', required: true, autocomplete: 'off',
                                   placeholder: 'https://\u2026/basic.ics',
@@ -337,6 +337,8 @@ function connectionsSection() {
 }
 
 export function render() {
+  // Made before the module said its limits: they come with a render.
+  setMaxLength(connectionName, state.limits?.maxConnectionNameChars);
   if (state.account?.signedOut) {
     fill(body);
     return;

@@ -9,7 +9,7 @@
 
 import {api} from '../api.js';
 import {loadSpaces, setSpace, state} from '../state.js';
-import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime} from '../util.js';
+import {byTestId, fill, h, keepFocus, messageAfter, oneAtATime, setMaxLength} from '../util.js';
 
 const body = byTestId('sharing-body');
 const kRoles = ['owner', 'editor', 'viewer', 'guest'];
@@ -142,6 +142,8 @@ function shareForm() {
 
 function newSpaceForm() {
   newSpaceFormEl ??= makeNewSpaceForm();
+  // Made once, maybe before the module said its limits: set on each render.
+  setMaxLength(newSpaceFormEl.elements.namedItem('name'), state.limits?.maxSpaceNameChars);
   return newSpaceFormEl;
 }
 
@@ -165,7 +167,7 @@ function makeShareForm() {
 }
 
 function makeNewSpaceForm() {
-  const name = h('input', {type: 'text', required: true, maxlength: 100, placeholder: 'Name',
+  const name = h('input', {type: 'text', name: 'name', required: true, placeholder: 'Name',
                            'aria-label': 'Name of the new space',
                            dataset: {testid: 'new-space-name'}});
   return h('form', {class: 'share-form', dataset: {testid: 'new-space-form'}, onsubmit: (e) => {

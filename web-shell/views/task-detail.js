@@ -11,7 +11,7 @@
 // overwrite.
 
 import {rpc} from '../rpc.js';
-import {records, spaceTasks, state, subscribe} from '../state.js';
+import {maxChars, records, spaceTasks, state, subscribe} from '../state.js';
 import {h, keepFocus, kPriorities, recordTitle, splitLabels, statusLabel} from '../util.js';
 import {commentThread} from './comments.js';
 
@@ -25,7 +25,7 @@ export const detailsOf = (task) => ({
 export const pick = (object, keys) => Object.fromEntries(keys.map((k) => [k, object[k]]));
 
 // How many offers a search box lists: enough to choose from, short enough
-// to read; typing more narrows them.
+// to read; typing more narrows them. Our choice, not the core's.
 const kMaxOffers = 8;
 
 const opened = new Set();  // The open details, patched on every change.
@@ -146,7 +146,8 @@ export function openDetail(row, {save, remove, error, close}) {
                           dataset: {testid: 'task-due-input'}});
   const labels = h('input', {id: id('labels'), value: base.labels.join(', '),
                              placeholder: 'e.g. waiting-on, home', dataset: {testid: 'task-labels-input'}});
-  const description = h('textarea', {id: id('description'), rows: 3, maxLength: 10000,
+  const description = h('textarea', {id: id('description'), rows: 3,
+                                     maxLength: maxChars('task', 'description'),
                                      dataset: {testid: 'task-description-input'}});
   description.value = base.description;
   const field = (input, label, cls = '') =>

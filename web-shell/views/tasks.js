@@ -10,7 +10,7 @@
 // section are task-list-filters.js's.
 
 import {rpc} from '../rpc.js';
-import {refresh, spaceTasks, state} from '../state.js';
+import {maxChars, refresh, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {
   clearFilters, flash, initControls, isListed, layOut, linger, noteAdded, renderControls,
@@ -19,7 +19,7 @@ import {
 import {initBulk, syncSelection} from './task-bulk.js';
 import {closeDetail, openDetail} from './task-detail.js';
 import {
-  byTestId, escapeHtml, formatDate, isOverdue, kStatuses, priorityLabel, statusLabel,
+  byTestId, escapeHtml, formatDate, isOverdue, kStatuses, priorityLabel, setMaxLength, statusLabel,
 } from '../util.js';
 
 const el = {
@@ -117,6 +117,8 @@ function patchRow(row, task) {
 let lastTasks = [];
 
 export function render() {
+  // The page's own input: the core's limit arrives with the module.
+  setMaxLength(el.title, maxChars('task', 'title'));
   const tasks = spaceTasks();
   lastTasks = tasks;
   renderControls(tasks);
@@ -215,7 +217,7 @@ function startEditing(id) {
   const input = document.createElement('input');
   input.className = 'title-input';
   input.dataset.testid = 'task-title-input';
-  input.maxLength = 500;
+  setMaxLength(input, maxChars('task', 'title'));
   input.value = row.task.title;
   input.setAttribute('aria-label', `Title of ${row.task.title}`);
   row.editing = {input, base: row.task.title};
