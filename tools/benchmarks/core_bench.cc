@@ -78,6 +78,7 @@ double FormatMbPerSecond(const std::string& reply, const refs::RefSet& set, doub
 double RouteMicroseconds(const std::vector<std::string>& requests, double min_seconds,
                          bool parsed) {
   namespace assistant = ensemble::core::assistant;
+  namespace hub = ensemble::core::hub;
   namespace playbooks = ensemble::core::playbooks;
   auto set = playbooks::PlaybookSet::Build(playbooks::EmbeddedPlaybooks());
   if (!set.ok()) return -1;

@@ -22,6 +22,7 @@
 namespace {
 
 namespace assistant = ensemble::core::assistant;
+namespace hub = ensemble::core::hub;
 using nlohmann::json;
 
 constexpr const char* kIds[] = {"01JFAZZ0000000000000000001", "01JFAZZ0000000000000000002",

@@ -21,6 +21,7 @@
 namespace {
 
 namespace assistant = ensemble::core::assistant;
+namespace hub = ensemble::core::hub;
 namespace playbooks = ensemble::core::playbooks;
 
 const playbooks::Router& TheRouter() {

@@ -21,6 +21,7 @@
 namespace {
 
 namespace assistant = ensemble::core::assistant;
+namespace hub = ensemble::core::hub;
 namespace codes = ensemble::core::codes;
 using nlohmann::json;
 
