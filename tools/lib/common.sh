@@ -106,6 +106,23 @@ pg_stop() {
 PASSED=0
 FAILED=0
 FAILED_SUITES=()
+FAILURE_LOG=""
+
+# Prints what failed in one suite's output, so the end of a long run (all CI
+# keeps) names the failing tests: node's TAP "not ok" entries with their YAML
+# blocks, ctest's list of failed tests, else the output's last lines.
+failure_excerpt() {
+  local name="$1" out="$2"
+  echo "---- $name"
+  if grep -q '^ *not ok ' "$out"; then
+    awk '/^ *not ok /{keep=1; n=0} keep{print; if (++n >= 40 || /^ *\.\.\.$/) keep=0}' \
+      "$out" | head -200
+  elif grep -q 'The following tests FAILED' "$out"; then
+    sed -n '/The following tests FAILED/,$p' "$out" | head -100
+  else
+    tail -40 "$out"
+  fi
+}
 run_suite() {
   local name="$1"
   shift
@@ -125,6 +142,10 @@ run_suite() {
   else  # A single check, such as a fuzzing run.
     p=$((rc == 0 ? 1 : 0))
     f=0
+  fi
+  if [[ $rc -ne 0 ]]; then
+    [[ -n "$FAILURE_LOG" ]] || FAILURE_LOG="$(mktemp)"
+    failure_excerpt "$name" "$out" >>"$FAILURE_LOG"
   fi
   rm -f "$out"
   PASSED=$((PASSED + ${p:-0}))
@@ -168,7 +189,10 @@ run_fuzzers() {
   wait
   for fuzzer in build/fuzz/tools/fuzz/*_fuzzer; do
     name="$(basename "$fuzzer" _fuzzer)"
-    run_suite "fuzz $name (${seconds} s)" bash -c 'cat "$1"; exit "$(cat "$1.rc")"' _ \
+    # A passing run's dictionary and progress lines run to thousands; its
+    # final stats say enough. A failing run's crash report is at its end.
+    run_suite "fuzz $name (${seconds} s)" bash -c \
+      'rc="$(cat "$1.rc")"; tail -n "$((rc ? 80 : 8))" "$1"; exit "$rc"' _ \
       "$logs/$(basename "$fuzzer")"
   done
   rm -rf "$logs"
@@ -192,8 +216,11 @@ dev_test() {
   run_suite "crash: kill -9 mid-push (node --test)" node --test --test-concurrency=1 tests/crash/
   run_fuzzers "${ENSEMBLE_FUZZ_SECONDS:-20}"
   if ((${#FAILED_SUITES[@]})); then
+    log "what failed:"
+    cat "$FAILURE_LOG"
     log "failed suites: ${FAILED_SUITES[*]}"
   fi
+  [[ -z "$FAILURE_LOG" ]] || rm -f "$FAILURE_LOG"
   echo "${PASSED} passed, ${FAILED} failed"
   [[ ${#FAILED_SUITES[@]} -eq 0 ]]
 }
