@@ -90,6 +90,72 @@ std::string Count(size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
+// The change list as a patch of dotted keys, each key allowlisted and named
+// once. The values are checked by PatchAccountSettings, all before any write.
+Result<json> PatchOf(const json& input) {
+  const json changes = input.value("changes", json::array());
+  if (!changes.is_array() || changes.empty()) return InvalidArgument("changes must name a setting");
+  json patch = json::object();
+  for (const json& change : changes) {
+    const std::string key = change.value("key", std::string());
+    if (!InfoOf(key)) {
+      std::string keys;
+      for (const SettingInfo& info : kSettingInfo) {
+        keys += (keys.empty() ? "" : ", ") + std::string(info.key);
+      }
+      return InvalidArgument("\"" + key.substr(0, accounts::kMaxQuotedSettingChars) +
+                             "\" is not a setting the assistant may change (" + keys + ")");
+    }
+    if (patch.contains(key)) return InvalidArgument("\"" + key + "\" is changed twice");
+    patch[key] = change.contains("value") ? change["value"] : json(nullptr);
+  }
+  return patch;
+}
+
+std::string ChangeText(const json& patch) {
+  std::string out;
+  for (const auto& [key, value] : patch.items()) {
+    out += (out.empty() ? "" : "; ") + std::string(InfoOf(key)->title) + " to " +
+           (value.is_null() ? std::string("its default") : ValueText(value));
+  }
+  return out;
+}
+
+// OK unless the patch sets an effort that the person's model does not take
+// (spec 000 §5: effort is checked against the model; UNSUPPORTED_OPTION).
+Status CheckEffortChange(const ToolContext& ctx, const json& patch) {
+  const auto it = patch.find(std::string(accounts::kEffortSetting));
+  if (it == patch.end() || it->is_null() || *it == accounts::kNoEffort) return Status::Ok();
+  if (!ctx.model) {
+    return Status(codes::kUnsupportedOption,
+                  "no model is set up, and the built-in planner takes no effort; connect a "
+                  "model in Settings → Model first");
+  }
+  return model::CheckEffort(ctx.model->info, it->get<std::string>());
+}
+
+// The planner is always there: it answers the simple task requests when no
+// model is set up (spec 000 §5, issue 5's embedded default).
+json PlannerChoice(bool current) {
+  return {{"provider", "builtin"},
+          {"model", "local-planner"},
+          {"name", "Built-in planner"},
+          {"efforts", json::array()},
+          {"current", current}};
+}
+
+std::string OrList(const std::vector<std::string>& items) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+namespace account_tools {
+
 Result<json> RunGetSettings(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, SettingsContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(accounts::AccountSettings settings,
@@ -143,50 +209,6 @@ Result<json> RunFindSetting(ToolCall& call) {
   return json{{"summary", summary}, {"data", {{"settings", rows}}}};
 }
 
-// The change list as a patch of dotted keys, each key allowlisted and named
-// once. The values are checked by PatchAccountSettings, all before any write.
-Result<json> PatchOf(const json& input) {
-  const json changes = input.value("changes", json::array());
-  if (!changes.is_array() || changes.empty()) return InvalidArgument("changes must name a setting");
-  json patch = json::object();
-  for (const json& change : changes) {
-    const std::string key = change.value("key", std::string());
-    if (!InfoOf(key)) {
-      std::string keys;
-      for (const SettingInfo& info : kSettingInfo) {
-        keys += (keys.empty() ? "" : ", ") + std::string(info.key);
-      }
-      return InvalidArgument("\"" + key.substr(0, accounts::kMaxQuotedSettingChars) +
-                             "\" is not a setting the assistant may change (" + keys + ")");
-    }
-    if (patch.contains(key)) return InvalidArgument("\"" + key + "\" is changed twice");
-    patch[key] = change.contains("value") ? change["value"] : json(nullptr);
-  }
-  return patch;
-}
-
-std::string ChangeText(const json& patch) {
-  std::string out;
-  for (const auto& [key, value] : patch.items()) {
-    out += (out.empty() ? "" : "; ") + std::string(InfoOf(key)->title) + " to " +
-           (value.is_null() ? std::string("its default") : ValueText(value));
-  }
-  return out;
-}
-
-// OK unless the patch sets an effort that the person's model does not take
-// (spec 000 §5: effort is checked against the model; UNSUPPORTED_OPTION).
-Status CheckEffortChange(const ToolContext& ctx, const json& patch) {
-  const auto it = patch.find(std::string(accounts::kEffortSetting));
-  if (it == patch.end() || it->is_null() || *it == accounts::kNoEffort) return Status::Ok();
-  if (!ctx.model) {
-    return Status(codes::kUnsupportedOption,
-                  "no model is set up, and the built-in planner takes no effort; connect a "
-                  "model in Settings → Model first");
-  }
-  return model::CheckEffort(ctx.model->info, it->get<std::string>());
-}
-
 Status PrepareUpdateSettings(ToolCall& call) {
   // Refused at proposal time rather than at Apply: a bad key or value never
   // reaches the person's Apply button. Nothing is written here.
@@ -214,24 +236,6 @@ Result<json> RunUpdateSettings(ToolCall& call) {
   json values = json::object();
   for (const auto& [key, value] : patch.items()) values[key] = accounts::SettingValue(saved, key);
   return json{{"summary", "Changed " + ChangeText(values)}, {"data", {{"settings", values}}}};
-}
-
-// The planner is always there: it answers the simple task requests when no
-// model is set up (spec 000 §5, issue 5's embedded default).
-json PlannerChoice(bool current) {
-  return {{"provider", "builtin"},
-          {"model", "local-planner"},
-          {"name", "Built-in planner"},
-          {"efforts", json::array()},
-          {"current", current}};
-}
-
-std::string OrList(const std::vector<std::string>& items) {
-  std::string out;
-  for (size_t i = 0; i < items.size(); ++i) {
-    out += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
-  }
-  return out;
 }
 
 Result<json> RunListModelChoices(ToolCall& call) {
@@ -300,22 +304,6 @@ Result<json> RunListApprovals(ToolCall& call) {
   return json{{"summary", summary}, {"data", {{"approvals", rows}}}};
 }
 
-}  // namespace
-
-void AttachAccountToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_get_settings") {
-    def.run = RunGetSettings;
-  } else if (def.name == "hub_find_setting") {
-    def.run = RunFindSetting;
-  } else if (def.name == "hub_update_settings") {
-    def.prepare = PrepareUpdateSettings;
-    def.preview = PreviewUpdateSettings;
-    def.run = RunUpdateSettings;
-  } else if (def.name == "hub_list_model_choices") {
-    def.run = RunListModelChoices;
-  } else if (def.name == "hub_list_approvals") {
-    def.run = RunListApprovals;
-  }
-}
+}  // namespace account_tools
 
 }  // namespace ensemble::core::assistant

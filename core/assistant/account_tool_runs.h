@@ -7,8 +7,8 @@
 //                        planner;
 //   hub_update_settings  changes allowlisted keys (always waits for Apply);
 //   hub_list_approvals   what waits for the person on Needs me.
-// Definitions and schemas are in tools_settings.cc and tools_core.cc, which
-// attach these hooks. Settings belong to ToolContext::settings_account and
+// Definitions and schemas are in tools_settings.cc and tools_core.cc, whose
+// tables give them these hooks. Settings belong to ToolContext::settings_account and
 // are not synced records: hub_update_settings writes them in the caller's
 // transaction (Apply's), checked whole before anything is written, and has
 // no Undo (a later change sets them back). Where the context keeps no
@@ -20,6 +20,8 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_ACCOUNT_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_ACCOUNT_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
@@ -27,9 +29,17 @@ namespace ensemble::core::assistant {
 // hub_list_approvals without a limit.
 inline constexpr int kDefaultApprovalsListed = 20;
 
-// Sets the hooks of `def` when it is one of the five tools (by name); any
-// other definition is left as it is.
-void AttachAccountToolHooks(tools::ToolDef& def);
+// The hooks of hub_get_settings, hub_find_setting, hub_update_settings, hub_list_model_choices,
+// hub_list_approvals, which their tool table gives them (tools_<area>.cc).
+namespace account_tools {
+Result<nlohmann::json> RunGetSettings(tools::ToolCall& call);
+Result<nlohmann::json> RunFindSetting(tools::ToolCall& call);
+Status PrepareUpdateSettings(tools::ToolCall& call);
+Result<std::string> PreviewUpdateSettings(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdateSettings(tools::ToolCall& call);
+Result<nlohmann::json> RunListModelChoices(tools::ToolCall& call);
+Result<nlohmann::json> RunListApprovals(tools::ToolCall& call);
+}  // namespace account_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -126,30 +126,6 @@ std::string WithColumns(const json& columns) {
   return columns.empty() ? " with no columns" : " with columns " + ColumnList(columns);
 }
 
-Result<std::string> PreviewCreateBoard(const ToolCall& call) {
-  ENSEMBLE_RETURN_IF_ERROR(task_tools::ReadableContext(call).status());
-  const std::string title(text::Trim(StringIn(call.input, "title")));
-  return "Make board " + Quoted(title) + WithColumns(CreateColumns(call.input)) + ".";
-}
-
-Result<json> RunCreateBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
-  TurnClock clock(ctx->now_ms);
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx, clock));
-  ENSEMBLE_ASSIGN_OR_RETURN(json columns, WithNewIds(*ctx, clock, CreateColumns(call.input)));
-  const std::string title(text::Trim(StringIn(call.input, "title")));
-  json args = {{"id", id}, {"spaceId", ctx->space_id}, {"title", title}, {"columns", columns}};
-  if (call.input.contains("description")) args["description"] = call.input["description"];
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"board.create", std::move(args)}}));
-  return json{{"summary", "Made board " + Quoted(title) + WithColumns(columns) + "."},
-              {"data",
-               {{"board",
-                 {{"id", id},
-                  {"title", title},
-                  {"href", "/board?board=" + id},
-                  {"columns", std::move(columns)}}}}}};
-}
-
 constexpr const char* kBoardFields[] = {"title", "description", "columns", "tiles"};
 
 json CurrentValue(const BoardRow& b, std::string_view field) {
@@ -171,22 +147,6 @@ Result<json> BoardChanges(const BoardRow& board, const json& in) {
   if (fields.contains("title")) fields["title"] = std::string(text::Trim(StringIn(in, "title")));
   if (fields.contains("columns")) fields["columns"] = KeepColumnIds(in["columns"], board.columns);
   return fields;
-}
-
-// Fixes the board (its id) and the columns' ids, and records the values the
-// change is based on, so Apply refuses a board changed since the preview.
-Status PrepareUpdateBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
-  call.input["board"] = board.id;
-  if (fields.contains("columns")) call.input["columns"] = fields["columns"];
-  if (!call.input.contains("base") || !call.input["base"].is_object()) {
-    json base = json::object();
-    for (const auto& [name, _] : fields.items()) base[name] = CurrentValue(board, name);
-    call.input["base"] = std::move(base);
-  }
-  return Status::Ok();
 }
 
 // In the board's field order (a JSON object's would be alphabetical).
@@ -229,75 +189,7 @@ Status CheckRemovedColumns(ToolContext& ctx, const BoardRow& board, const json& 
   return Status::Ok();
 }
 
-Result<std::string> PreviewUpdateBoard(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
-  return "Change board " + Quoted(board.title) + ": " + BoardChangesText(fields) + ".";
-}
-
-Result<json> RunUpdateBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
-  ENSEMBLE_RETURN_IF_ERROR(PrepareUpdateBoard(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
-  if (fields.contains("columns")) {
-    TurnClock clock(ctx->now_ms);
-    ENSEMBLE_ASSIGN_OR_RETURN(fields["columns"], WithNewIds(*ctx, clock, fields["columns"]));
-    ENSEMBLE_RETURN_IF_ERROR(CheckRemovedColumns(*ctx, board, fields["columns"]));
-  }
-  if (fields.contains("tiles")) {
-    Status st = boards::CheckTiles(fields["tiles"]);
-    if (!st.ok()) return InvalidArgument("tiles: " + st.message());
-  }
-  // Only the changed fields' base counts; columns compare as the record
-  // keeps them.
-  json base = json::object();
-  const json given_base = call.input.value("base", json::object());
-  for (const auto& [name, value] : given_base.items()) {
-    if (fields.contains(name)) base[name] = value;
-  }
-  json args = {{"id", board.id}, {"fields", fields}};
-  if (!base.empty()) args["base"] = base;
-  ENSEMBLE_RETURN_IF_ERROR(Write(*ctx, {{"board.update", std::move(args)}}, Quoted(board.title)));
-  const std::string title = fields.value("title", board.title);
-  return json{
-      {"summary", "Updated board " + Quoted(board.title) + ": " + BoardChangesText(fields) + "."},
-      {"data",
-       {{"board",
-         {{"id", board.id},
-          {"title", title},
-          {"columns", fields.value("columns", board.columns)}}}}}};
-}
-
 // --- hub_delete_board ----------------------------------------------------------
-
-Status PrepareBoardOnly(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  call.input["board"] = board.id;
-  return Status::Ok();
-}
-
-Result<std::string> PreviewDeleteBoard(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
-  return "Delete board " + Quoted(board.title) + "; its " +
-         text::CountText(cards.size(), "card stays", "cards stay") + ".";
-}
-
-Result<json> RunDeleteBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"board.delete", {{"id", board.id}}}}));
-  return json{
-      {"summary", "Deleted board " + Quoted(board.title) + "; its " +
-                      text::CountText(cards.size(), "card stays", "cards stay") + "."},
-      {"data",
-       {{"board", {{"id", board.id}, {"title", board.title}}}, {"cardCount", cards.size()}}}};
-}
 
 // --- hub_move_to_board and hub_remove_from_board -------------------------------
 
@@ -378,6 +270,121 @@ int64_t EndOf(const std::vector<CardRow>& cards, const std::string& column,
     if (c.column == column && c.id != except) last = std::max(last, c.position);
   }
   return std::min(last + kCardPositionStep, boards::kMaxCardPosition);
+}
+
+std::string RemoveText(const Target& t, std::string_view verb) {
+  return std::string(verb) + " " + Named(t) + " off " + Quoted(t.board.title) +
+         (t.IsNote() ? "." : "; the task stays.");
+}
+
+}  // namespace
+
+Result<std::string> PreviewCreateBoard(const ToolCall& call) {
+  ENSEMBLE_RETURN_IF_ERROR(task_tools::ReadableContext(call).status());
+  const std::string title(text::Trim(StringIn(call.input, "title")));
+  return "Make board " + Quoted(title) + WithColumns(CreateColumns(call.input)) + ".";
+}
+
+Result<json> RunCreateBoard(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
+  TurnClock clock(ctx->now_ms);
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx, clock));
+  ENSEMBLE_ASSIGN_OR_RETURN(json columns, WithNewIds(*ctx, clock, CreateColumns(call.input)));
+  const std::string title(text::Trim(StringIn(call.input, "title")));
+  json args = {{"id", id}, {"spaceId", ctx->space_id}, {"title", title}, {"columns", columns}};
+  if (call.input.contains("description")) args["description"] = call.input["description"];
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"board.create", std::move(args)}}));
+  return json{{"summary", "Made board " + Quoted(title) + WithColumns(columns) + "."},
+              {"data",
+               {{"board",
+                 {{"id", id},
+                  {"title", title},
+                  {"href", "/board?board=" + id},
+                  {"columns", std::move(columns)}}}}}};
+}
+
+// Fixes the board (its id) and the columns' ids, and records the values the
+// change is based on, so Apply refuses a board changed since the preview.
+Status PrepareUpdateBoard(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
+  call.input["board"] = board.id;
+  if (fields.contains("columns")) call.input["columns"] = fields["columns"];
+  if (!call.input.contains("base") || !call.input["base"].is_object()) {
+    json base = json::object();
+    for (const auto& [name, _] : fields.items()) base[name] = CurrentValue(board, name);
+    call.input["base"] = std::move(base);
+  }
+  return Status::Ok();
+}
+
+Result<std::string> PreviewUpdateBoard(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
+  return "Change board " + Quoted(board.title) + ": " + BoardChangesText(fields) + ".";
+}
+
+Result<json> RunUpdateBoard(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
+  ENSEMBLE_RETURN_IF_ERROR(PrepareUpdateBoard(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
+  if (fields.contains("columns")) {
+    TurnClock clock(ctx->now_ms);
+    ENSEMBLE_ASSIGN_OR_RETURN(fields["columns"], WithNewIds(*ctx, clock, fields["columns"]));
+    ENSEMBLE_RETURN_IF_ERROR(CheckRemovedColumns(*ctx, board, fields["columns"]));
+  }
+  if (fields.contains("tiles")) {
+    Status st = boards::CheckTiles(fields["tiles"]);
+    if (!st.ok()) return InvalidArgument("tiles: " + st.message());
+  }
+  // Only the changed fields' base counts; columns compare as the record
+  // keeps them.
+  json base = json::object();
+  const json given_base = call.input.value("base", json::object());
+  for (const auto& [name, value] : given_base.items()) {
+    if (fields.contains(name)) base[name] = value;
+  }
+  json args = {{"id", board.id}, {"fields", fields}};
+  if (!base.empty()) args["base"] = base;
+  ENSEMBLE_RETURN_IF_ERROR(Write(*ctx, {{"board.update", std::move(args)}}, Quoted(board.title)));
+  const std::string title = fields.value("title", board.title);
+  return json{
+      {"summary", "Updated board " + Quoted(board.title) + ": " + BoardChangesText(fields) + "."},
+      {"data",
+       {{"board",
+         {{"id", board.id},
+          {"title", title},
+          {"columns", fields.value("columns", board.columns)}}}}}};
+}
+
+Status PrepareBoardOnly(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  call.input["board"] = board.id;
+  return Status::Ok();
+}
+
+Result<std::string> PreviewDeleteBoard(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
+  return "Delete board " + Quoted(board.title) + "; its " +
+         text::CountText(cards.size(), "card stays", "cards stay") + ".";
+}
+
+Result<json> RunDeleteBoard(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableBoardContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"board.delete", {{"id", board.id}}}}));
+  return json{
+      {"summary", "Deleted board " + Quoted(board.title) + "; its " +
+                      text::CountText(cards.size(), "card stays", "cards stay") + "."},
+      {"data",
+       {{"board", {{"id", board.id}, {"title", board.title}}}, {"cardCount", cards.size()}}}};
 }
 
 Status PrepareMove(ToolCall& call) {
@@ -485,11 +492,6 @@ Status PrepareRemove(ToolCall& call) {
   return Status::Ok();
 }
 
-std::string RemoveText(const Target& t, std::string_view verb) {
-  return std::string(verb) + " " + Named(t) + " off " + Quoted(t.board.title) +
-         (t.IsNote() ? "." : "; the task stays.");
-}
-
 Result<std::string> PreviewRemove(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Target t, FindTarget(*ctx, call.input, false));
@@ -506,35 +508,6 @@ Result<json> RunRemove(ToolCall& call) {
        {{"board", {{"id", t.board.id}, {"title", t.board.title}}}, {"card", CardJson(*t.card)}}}};
 }
 
-}  // namespace
 }  // namespace board_tools
-
-void AttachBoardToolHooks(tools::ToolDef& def) {
-  using namespace board_tools;  // NOLINT: the hooks.
-  if (def.name == "hub_list_boards") {
-    def.run = RunListBoards;
-  } else if (def.name == "hub_read_board") {
-    def.run = RunReadBoard;
-  } else if (def.name == "hub_create_board") {
-    def.preview = PreviewCreateBoard;
-    def.run = RunCreateBoard;
-  } else if (def.name == "hub_update_board") {
-    def.prepare = PrepareUpdateBoard;
-    def.preview = PreviewUpdateBoard;
-    def.run = RunUpdateBoard;
-  } else if (def.name == "hub_delete_board") {
-    def.prepare = PrepareBoardOnly;
-    def.preview = PreviewDeleteBoard;
-    def.run = RunDeleteBoard;
-  } else if (def.name == "hub_move_to_board") {
-    def.prepare = PrepareMove;
-    def.preview = PreviewMove;
-    def.run = RunMove;
-  } else if (def.name == "hub_remove_from_board") {
-    def.prepare = PrepareRemove;
-    def.preview = PreviewRemove;
-    def.run = RunRemove;
-  }
-}
 
 }  // namespace ensemble::core::assistant

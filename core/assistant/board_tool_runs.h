@@ -1,8 +1,7 @@
 // The runs of the seven custom-board tools (spec 002 §2-§3, 000 §8.1):
 // hub_list_boards, hub_read_board, hub_create_board, hub_update_board,
 // hub_delete_board, hub_move_to_board and hub_remove_from_board. Their
-// definitions and schemas are in tools_boards.cc, which attaches these
-// hooks when it registers them.
+// definitions and schemas are in tools_boards.cc, whose table gives them these hooks.
 //
 // A board is named by id, pasted /board?board=<id> link or title, always
 // among the live boards of ctx.space_id: a board of another space is "no
@@ -23,6 +22,7 @@
 #define ENSEMBLE_CORE_ASSISTANT_BOARD_TOOL_RUNS_H_
 
 #include <cstddef>
+#include <string>
 
 #include "core/tools/tool.h"
 
@@ -37,9 +37,27 @@ inline constexpr std::size_t kMaxCardsPerRead = 300;
 // client can later drop cards in between without renumbering.
 inline constexpr int64_t kCardPositionStep = 1024;
 
-// Sets the prepare, preview and run hooks of `def` when it is one of the
-// seven board tools (by name); any other definition is left as it is.
-void AttachBoardToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_boards, hub_read_board, hub_create_board, hub_update_board,
+// hub_delete_board, hub_move_to_board, hub_remove_from_board, which their tool table gives them
+// (tools_<area>.cc).
+namespace board_tools {
+Result<nlohmann::json> RunListBoards(tools::ToolCall& call);
+Result<nlohmann::json> RunReadBoard(tools::ToolCall& call);
+Result<std::string> PreviewCreateBoard(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreateBoard(tools::ToolCall& call);
+Status PrepareUpdateBoard(tools::ToolCall& call);
+Result<std::string> PreviewUpdateBoard(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdateBoard(tools::ToolCall& call);
+Status PrepareBoardOnly(tools::ToolCall& call);
+Result<std::string> PreviewDeleteBoard(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeleteBoard(tools::ToolCall& call);
+Status PrepareMove(tools::ToolCall& call);
+Result<std::string> PreviewMove(const tools::ToolCall& call);
+Result<nlohmann::json> RunMove(tools::ToolCall& call);
+Status PrepareRemove(tools::ToolCall& call);
+Result<std::string> PreviewRemove(const tools::ToolCall& call);
+Result<nlohmann::json> RunRemove(tools::ToolCall& call);
+}  // namespace board_tools
 
 }  // namespace ensemble::core::assistant
 

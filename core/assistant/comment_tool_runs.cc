@@ -56,36 +56,6 @@ json CommentJson(const json& c) {
 
 // --- hub_read_record_details -------------------------------------------------
 
-Result<json> RunReadDetails(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(const Noun* noun, NounOf(task_tools::StringIn(call.input, "kind")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, *noun, task_tools::StringIn(call.input, "id")));
-  const std::string id = row["id"].get<std::string>();
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> found,
-                            comments::ListComments(*ctx->db, ctx->space_id, id));
-  json record = records::FieldsOf(*noun->kind, row);
-  record["id"] = id;
-  record["version"] = row["version"];
-  json list = json::array();
-  std::size_t open = 0;
-  for (const json& c : found) {
-    list.push_back(CommentJson(c));
-    if (c.value("resolved", int64_t{0}) == 0) ++open;
-  }
-  std::string summary = "Read " + RecordText(*noun, row) + ": ";
-  if (found.empty()) {
-    summary += "no comments.";
-  } else {
-    summary += text::FormatCount(found.size()) + (found.size() == 1 ? " comment" : " comments") +
-               ", " + text::FormatCount(open) + " open.";
-  }
-  return json{
-      {"summary", std::move(summary)},
-      {"data",
-       {{"kind", noun->singular}, {"record", std::move(record)}, {"comments", std::move(list)}}}};
-}
-
 // --- hub_manage_record -------------------------------------------------------
 
 // What a hub_manage_record call means, resolved in the turn's space.
@@ -133,6 +103,40 @@ Result<Managed> Resolve(const ToolCall& call) {
     return InvalidArgument("that comment is already resolved");
   }
   return m;
+}
+
+}  // namespace
+
+namespace comment_tools {
+
+Result<json> RunReadDetails(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(const Noun* noun, NounOf(task_tools::StringIn(call.input, "kind")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row,
+                            LiveInSpace(*ctx, *noun, task_tools::StringIn(call.input, "id")));
+  const std::string id = row["id"].get<std::string>();
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> found,
+                            comments::ListComments(*ctx->db, ctx->space_id, id));
+  json record = records::FieldsOf(*noun->kind, row);
+  record["id"] = id;
+  record["version"] = row["version"];
+  json list = json::array();
+  std::size_t open = 0;
+  for (const json& c : found) {
+    list.push_back(CommentJson(c));
+    if (c.value("resolved", int64_t{0}) == 0) ++open;
+  }
+  std::string summary = "Read " + RecordText(*noun, row) + ": ";
+  if (found.empty()) {
+    summary += "no comments.";
+  } else {
+    summary += text::FormatCount(found.size()) + (found.size() == 1 ? " comment" : " comments") +
+               ", " + text::FormatCount(open) + " open.";
+  }
+  return json{
+      {"summary", std::move(summary)},
+      {"data",
+       {{"kind", noun->singular}, {"record", std::move(record)}, {"comments", std::move(list)}}}};
 }
 
 Status PrepareManage(ToolCall& call) { return Resolve(call).status(); }
@@ -204,16 +208,6 @@ Result<json> RunManage(ToolCall& call) {
               {"undo", UndoJson(std::move(undo))}};
 }
 
-}  // namespace
-
-void AttachCommentToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_read_record_details") {
-    def.run = RunReadDetails;
-  } else if (def.name == "hub_manage_record") {
-    def.prepare = PrepareManage;
-    def.preview = PreviewManage;
-    def.run = RunManage;
-  }
-}
+}  // namespace comment_tools
 
 }  // namespace ensemble::core::assistant

@@ -1,7 +1,7 @@
 // The runs of hub_read_record_details and hub_manage_record (spec 002 §2,
 // "Comments": read, add, edit, resolve, delete internal comments; "Pages":
-// a page into a task). Their definitions are in tools_pages.cc, which
-// attaches these hooks when it registers them.
+// a page into a task). Their definitions are in tools_pages.cc, whose table
+// gives them these hooks.
 //
 // Both resolve the record (kind, id) among the live records of ctx.space_id:
 // one of another space, in Trash or of no record is "no <kind> with id ..."
@@ -22,6 +22,8 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_COMMENT_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_COMMENT_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
@@ -29,9 +31,14 @@ namespace ensemble::core::assistant {
 // A comment's text in a preview or summary is cut to this many characters.
 inline constexpr std::size_t kCommentQuoteChars = 80;
 
-// Sets the prepare, preview and run hooks of `def` when it is
-// hub_read_record_details or hub_manage_record; any other is left as it is.
-void AttachCommentToolHooks(tools::ToolDef& def);
+// The hooks of hub_read_record_details, hub_manage_record, which their tool table gives them
+// (tools_<area>.cc).
+namespace comment_tools {
+Result<nlohmann::json> RunReadDetails(tools::ToolCall& call);
+Status PrepareManage(tools::ToolCall& call);
+Result<std::string> PreviewManage(const tools::ToolCall& call);
+Result<nlohmann::json> RunManage(tools::ToolCall& call);
+}  // namespace comment_tools
 
 }  // namespace ensemble::core::assistant
 

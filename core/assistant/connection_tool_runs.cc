@@ -54,39 +54,6 @@ bool ContainsFolded(std::string_view text, std::string_view part) {
                      [&](char a, char b) { return fold(a) == fold(b); }) != text.end();
 }
 
-Result<json> RunListConnections(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  // Connections are kept by the server: a device's own copy has none, and
-  // "none are connected" would be wrong there.
-  if (!ctx->app_reader) {
-    return Status(codes::kFailedPrecondition,
-                  "Connected apps are kept by the server: list them when online.");
-  }
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Connection> all,
-                            connections::ListConnections(*ctx->db, ctx->space_id, ctx->account_id));
-  const std::string app = call.input.value("app", std::string());
-  json list = json::array();
-  std::string named;
-  for (const Connection& c : all) {
-    if (!app.empty() && !ContainsFolded(c.name, app) && !ContainsFolded(AppName(c), app)) continue;
-    if (!list.empty()) named += "; ";
-    named += Quoted(c.name) + " (" + AppName(c) + ", " + StateText(c) + ")";
-    list.push_back(ConnectionJson(c));
-  }
-  std::string summary;
-  if (list.empty()) {
-    summary = "No apps are connected in this space" +
-              (app.empty() ? std::string() : " matching " + Quoted(app)) +
-              ". Any other app is not connected; apps are connected in " +
-              std::string(kWhereToConnect) + ".";
-  } else {
-    summary = std::to_string(list.size()) + (list.size() == 1 ? " app is" : " apps are") +
-              " connected: " + named;
-    if (summary.back() != '.') summary += '.';
-  }
-  return json{{"summary", summary}, {"data", {{"connections", std::move(list)}}}};
-}
-
 // --- hub_import_people -------------------------------------------------------
 
 struct ImportPlan {
@@ -185,6 +152,43 @@ std::string MissingText(const ImportPlan& plan) {
   return out + ".";
 }
 
+json PersonJson(const AppPerson& p, const std::string& id) {
+  return {{"id", id}, {"name", p.name}, {"email", p.email}};
+}
+
+Result<json> RunListConnections(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  // Connections are kept by the server: a device's own copy has none, and
+  // "none are connected" would be wrong there.
+  if (!ctx->app_reader) {
+    return Status(codes::kFailedPrecondition,
+                  "Connected apps are kept by the server: list them when online.");
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Connection> all,
+                            connections::ListConnections(*ctx->db, ctx->space_id, ctx->account_id));
+  const std::string app = call.input.value("app", std::string());
+  json list = json::array();
+  std::string named;
+  for (const Connection& c : all) {
+    if (!app.empty() && !ContainsFolded(c.name, app) && !ContainsFolded(AppName(c), app)) continue;
+    if (!list.empty()) named += "; ";
+    named += Quoted(c.name) + " (" + AppName(c) + ", " + StateText(c) + ")";
+    list.push_back(ConnectionJson(c));
+  }
+  std::string summary;
+  if (list.empty()) {
+    summary = "No apps are connected in this space" +
+              (app.empty() ? std::string() : " matching " + Quoted(app)) +
+              ". Any other app is not connected; apps are connected in " +
+              std::string(kWhereToConnect) + ".";
+  } else {
+    summary = std::to_string(list.size()) + (list.size() == 1 ? " app is" : " apps are") +
+              " connected: " + named;
+    if (summary.back() != '.') summary += '.';
+  }
+  return json{{"summary", summary}, {"data", {{"connections", std::move(list)}}}};
+}
+
 Status PrepareImport(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(ImportPlan plan, PlanImport(*ctx, call.input));
@@ -222,10 +226,6 @@ Result<std::string> PreviewImport(const ToolCall& call) {
            " left out (at most " + std::to_string(connections::kMaxImportPeople) + " at a time).";
   }
   return out + MissingText(plan);
-}
-
-json PersonJson(const AppPerson& p, const std::string& id) {
-  return {{"id", id}, {"name", p.name}, {"email", p.email}};
 }
 
 Result<json> RunImport(ToolCall& call) {
@@ -267,16 +267,5 @@ Result<json> RunImport(ToolCall& call) {
 }
 
 }  // namespace connection_runs
-
-void AttachConnectionToolHooks(tools::ToolDef& def) {
-  using namespace connection_runs;  // NOLINT
-  if (def.name == "hub_list_connections") {
-    def.run = RunListConnections;
-  } else if (def.name == "hub_import_people") {
-    def.prepare = PrepareImport;
-    def.preview = PreviewImport;
-    def.run = RunImport;
-  }
-}
 
 }  // namespace ensemble::core::assistant

@@ -23,13 +23,20 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_CONNECTION_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_CONNECTION_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
 
-// Sets the hooks of `def` when it is hub_list_connections or
-// hub_import_people; any other definition is left as it is.
-void AttachConnectionToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_connections, hub_import_people, which their tool table gives them
+// (tools_<area>.cc).
+namespace connection_runs {
+Result<nlohmann::json> RunListConnections(tools::ToolCall& call);
+Status PrepareImport(tools::ToolCall& call);
+Result<std::string> PreviewImport(const tools::ToolCall& call);
+Result<nlohmann::json> RunImport(tools::ToolCall& call);
+}  // namespace connection_runs
 
 }  // namespace ensemble::core::assistant
 

@@ -64,23 +64,6 @@ std::string ListLine(const json& list) {
                               text::CountText(items.size(), "line", "lines") + " done)");
 }
 
-Result<json> RunListDeskLists(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json lists, desk::ReadDeskLists(*ctx->db, ctx->space_id));
-  const size_t total = lists.size();
-  const size_t limit = static_cast<size_t>(
-      task_tools::IntIn(call.input, "limit", static_cast<int>(desk::kMaxDeskLists)));
-  if (lists.size() > limit)
-    lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(limit), lists.end());
-  for (json& list : lists) list["items"] = Shown(std::move(list["items"]));
-  std::string summary =
-      total == 0 ? "No desk lists yet." : text::CountText(total, "desk list", "desk lists") + ":";
-  for (size_t i = 0; i < lists.size(); ++i) summary += (i ? "; " : " ") + ListLine(lists[i]);
-  if (lists.size() < total) summary += "; and " + std::to_string(total - lists.size()) + " more";
-  if (total) summary += ".";
-  return json{{"summary", summary}, {"data", {{"lists", lists}, {"total", total}}}};
-}
-
 // The live lines of list `list_id`, as ReadDeskLists shapes them.
 Result<json> LinesOf(ToolContext& ctx, const std::string& list_id) {
   return desk::ReadDeskLines(*ctx.db, ctx.space_id, list_id);
@@ -108,33 +91,6 @@ std::string WithLines(const NewList& list) {
            QuotedList(list.lines);
   }
   return out;
-}
-
-Result<std::string> PreviewCreateDeskList(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(NewList list, NewListOf(call.input));
-  return "Add " + WithLines(list);
-}
-
-Result<json> RunCreateDeskList(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(NewList list, NewListOf(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
-  std::vector<Mutation> writes = {
-      {"desk_list.create", {{"id", id}, {"spaceId", ctx->space_id}, {"title", list.title}}}};
-  for (size_t i = 0; i < list.lines.size(); ++i) {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::string line_id, NewRecordId(*ctx, static_cast<int64_t>(i) + 1));
-    writes.push_back({"desk_list_item.create",
-                      {{"id", line_id},
-                       {"spaceId", ctx->space_id},
-                       {"list", id},
-                       {"text", list.lines[i]},
-                       {"position", kDeskLinePositionStep * static_cast<int64_t>(i + 1)}}});
-  }
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
-  ENSEMBLE_ASSIGN_OR_RETURN(json lines, LinesOf(*ctx, id));
-  return json{{"summary", "Added " + WithLines(list) + "."},
-              {"data", {{"list", {{"id", id}, {"title", list.title}, {"items", Shown(lines)}}}}},
-              {"undo", UndoJson({{"desk_list.delete", {{"id", id}}}})}};
 }
 
 // --- hub_update_desk_list ---------------------------------------------------
@@ -273,6 +229,62 @@ std::string EditText(const ListEdit& edit) {
   return out;
 }
 
+// --- hub_delete_desk_list ---------------------------------------------------
+
+Result<std::string> DeleteText(ToolContext& ctx, const json& list) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json lines, LinesOf(ctx, list["id"]));
+  return "the desk list " + Quoted(list.value("title", std::string())) + " (" +
+         text::CountText(lines.size(), "line", "lines") + ")";
+}
+
+}  // namespace
+
+namespace desk_tools {
+
+Result<json> RunListDeskLists(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json lists, desk::ReadDeskLists(*ctx->db, ctx->space_id));
+  const size_t total = lists.size();
+  const size_t limit = static_cast<size_t>(
+      task_tools::IntIn(call.input, "limit", static_cast<int>(desk::kMaxDeskLists)));
+  if (lists.size() > limit)
+    lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(limit), lists.end());
+  for (json& list : lists) list["items"] = Shown(std::move(list["items"]));
+  std::string summary =
+      total == 0 ? "No desk lists yet." : text::CountText(total, "desk list", "desk lists") + ":";
+  for (size_t i = 0; i < lists.size(); ++i) summary += (i ? "; " : " ") + ListLine(lists[i]);
+  if (lists.size() < total) summary += "; and " + std::to_string(total - lists.size()) + " more";
+  if (total) summary += ".";
+  return json{{"summary", summary}, {"data", {{"lists", lists}, {"total", total}}}};
+}
+
+Result<std::string> PreviewCreateDeskList(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(NewList list, NewListOf(call.input));
+  return "Add " + WithLines(list);
+}
+
+Result<json> RunCreateDeskList(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(NewList list, NewListOf(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  std::vector<Mutation> writes = {
+      {"desk_list.create", {{"id", id}, {"spaceId", ctx->space_id}, {"title", list.title}}}};
+  for (size_t i = 0; i < list.lines.size(); ++i) {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string line_id, NewRecordId(*ctx, static_cast<int64_t>(i) + 1));
+    writes.push_back({"desk_list_item.create",
+                      {{"id", line_id},
+                       {"spaceId", ctx->space_id},
+                       {"list", id},
+                       {"text", list.lines[i]},
+                       {"position", kDeskLinePositionStep * static_cast<int64_t>(i + 1)}}});
+  }
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
+  ENSEMBLE_ASSIGN_OR_RETURN(json lines, LinesOf(*ctx, id));
+  return json{{"summary", "Added " + WithLines(list) + "."},
+              {"data", {{"list", {{"id", id}, {"title", list.title}, {"items", Shown(lines)}}}}},
+              {"undo", UndoJson({{"desk_list.delete", {{"id", id}}}})}};
+}
+
 Result<std::string> PreviewUpdateDeskList(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(ListEdit edit, EditOf(*ctx, call.input, false));
@@ -303,14 +315,6 @@ Result<json> RunUpdateDeskList(ToolCall& call) {
       {"undo", UndoJson(std::move(edit.undo))}};
 }
 
-// --- hub_delete_desk_list ---------------------------------------------------
-
-Result<std::string> DeleteText(ToolContext& ctx, const json& list) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json lines, LinesOf(ctx, list["id"]));
-  return "the desk list " + Quoted(list.value("title", std::string())) + " (" +
-         text::CountText(lines.size(), "line", "lines") + ")";
-}
-
 Result<std::string> PreviewDeleteDeskList(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json list,
@@ -331,22 +335,6 @@ Result<json> RunDeleteDeskList(ToolCall& call) {
               {"undo", UndoJson({{"desk_list.restore", {{"id", id}}}})}};
 }
 
-}  // namespace
-
-void AttachDeskToolHooks(tools::ToolDef& def) {
-  const std::string& n = def.name;
-  if (n == "hub_list_desk_lists") {
-    def.run = RunListDeskLists;
-  } else if (n == "hub_create_desk_list") {
-    def.preview = PreviewCreateDeskList;
-    def.run = RunCreateDeskList;
-  } else if (n == "hub_update_desk_list") {
-    def.preview = PreviewUpdateDeskList;
-    def.run = RunUpdateDeskList;
-  } else if (n == "hub_delete_desk_list") {
-    def.preview = PreviewDeleteDeskList;
-    def.run = RunDeleteDeskList;
-  }
-}
+}  // namespace desk_tools
 
 }  // namespace ensemble::core::assistant

@@ -3,7 +3,7 @@
 // hub_list_desk_lists, hub_create_desk_list, hub_update_desk_list (title,
 // and lines added, ticked, unticked, reworded or removed in one call) and
 // hub_delete_desk_list, each write with Undo. Definitions are in
-// tools_desk.cc, which attaches these hooks.
+// tools_desk.cc, whose table gives them these hooks.
 //
 // Every id (a list, a line) is resolved among the live records of
 // ctx.space_id, and a line must be on the list named; the mutations are the
@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "core/tools/tool.h"
 
@@ -28,8 +29,17 @@ inline constexpr size_t kMaxDeskLinesPerCall = 50;
 // client can put a line between two without renumbering.
 inline constexpr int64_t kDeskLinePositionStep = 1024;
 
-// Sets the hooks of `def` when it is one of the four tools (by name).
-void AttachDeskToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_desk_lists, hub_create_desk_list, hub_update_desk_list,
+// hub_delete_desk_list, which their tool table gives them (tools_<area>.cc).
+namespace desk_tools {
+Result<nlohmann::json> RunListDeskLists(tools::ToolCall& call);
+Result<std::string> PreviewCreateDeskList(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreateDeskList(tools::ToolCall& call);
+Result<std::string> PreviewUpdateDeskList(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdateDeskList(tools::ToolCall& call);
+Result<std::string> PreviewDeleteDeskList(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeleteDeskList(tools::ToolCall& call);
+}  // namespace desk_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -58,6 +58,54 @@ std::string Place(const json& tile) {
          std::to_string(tile.value("w", 1)) + "×" + std::to_string(tile.value("h", 1));
 }
 
+// The tiles as the layout will keep them: each board resolved among the
+// space's live boards, a missing place filled in.
+Result<json> ResolveTiles(ToolContext& ctx, const json& given) {
+  json out = json::array();
+  for (size_t i = 0; i < given.size(); ++i) {
+    const json& t = given[i];
+    ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board,
+                              board_tools::ResolveBoard(ctx, task_tools::StringIn(t, "id")));
+    out.push_back({{"id", board.id},
+                   {"x", t.value("x", 0)},
+                   {"y", t.value("y", static_cast<int>(i))},
+                   {"w", t.value("w", 1)},
+                   {"h", t.value("h", 1)}});
+  }
+  Status st = boards::CheckLayoutTiles(out);
+  if (!st.ok()) return InvalidArgument("tiles: " + st.message());
+  return out;
+}
+
+// SAVE_CONFLICT unless the layout is still at the version the edit read.
+Status CheckVersion(const Layout& layout, const json& input) {
+  const int64_t based_on = input.value("version", int64_t{-1});
+  if (based_on == layout.version) return Status::Ok();
+  return Status(codes::kSaveConflict, "the board overview's layout changed since version " +
+                                          std::to_string(based_on) + " (it is at version " +
+                                          std::to_string(layout.version) +
+                                          "); read it again (hub_read_layout) and retry");
+}
+
+Result<std::string> TilesText(ToolContext& ctx, const json& tiles) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<BoardRow> boards, board_tools::LiveBoards(ctx));
+  json sorted = tiles;
+  SortTiles(sorted);
+  std::vector<std::string> parts;
+  for (const json& t : sorted) {
+    std::string title = "a board no longer here";
+    for (const BoardRow& b : boards) {
+      if (b.id == t.value("id", "")) title = Quoted(b.title);
+    }
+    parts.push_back(title + " at " + Place(t));
+  }
+  return parts.empty() ? std::string("no boards") : text::JoinWithAnd(parts);
+}
+
+}  // namespace
+
+namespace layout_tools {
+
 Result<json> RunReadLayout(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Layout layout, ReadLayout(*ctx));
@@ -101,55 +149,11 @@ Result<json> RunReadLayout(ToolCall& call) {
                 {"unplaced", std::move(unplaced)}}}};
 }
 
-// The tiles as the layout will keep them: each board resolved among the
-// space's live boards, a missing place filled in.
-Result<json> ResolveTiles(ToolContext& ctx, const json& given) {
-  json out = json::array();
-  for (size_t i = 0; i < given.size(); ++i) {
-    const json& t = given[i];
-    ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board,
-                              board_tools::ResolveBoard(ctx, task_tools::StringIn(t, "id")));
-    out.push_back({{"id", board.id},
-                   {"x", t.value("x", 0)},
-                   {"y", t.value("y", static_cast<int>(i))},
-                   {"w", t.value("w", 1)},
-                   {"h", t.value("h", 1)}});
-  }
-  Status st = boards::CheckLayoutTiles(out);
-  if (!st.ok()) return InvalidArgument("tiles: " + st.message());
-  return out;
-}
-
 Status PrepareEditLayout(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(call.input["tiles"],
                             ResolveTiles(*ctx, call.input.value("tiles", json::array())));
   return Status::Ok();
-}
-
-// SAVE_CONFLICT unless the layout is still at the version the edit read.
-Status CheckVersion(const Layout& layout, const json& input) {
-  const int64_t based_on = input.value("version", int64_t{-1});
-  if (based_on == layout.version) return Status::Ok();
-  return Status(codes::kSaveConflict, "the board overview's layout changed since version " +
-                                          std::to_string(based_on) + " (it is at version " +
-                                          std::to_string(layout.version) +
-                                          "); read it again (hub_read_layout) and retry");
-}
-
-Result<std::string> TilesText(ToolContext& ctx, const json& tiles) {
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<BoardRow> boards, board_tools::LiveBoards(ctx));
-  json sorted = tiles;
-  SortTiles(sorted);
-  std::vector<std::string> parts;
-  for (const json& t : sorted) {
-    std::string title = "a board no longer here";
-    for (const BoardRow& b : boards) {
-      if (b.id == t.value("id", "")) title = Quoted(b.title);
-    }
-    parts.push_back(title + " at " + Place(t));
-  }
-  return parts.empty() ? std::string("no boards") : text::JoinWithAnd(parts);
 }
 
 Result<std::string> PreviewEditLayout(const ToolCall& call) {
@@ -193,16 +197,6 @@ Result<json> RunEditLayout(ToolCall& call) {
       {"undo", task_tools::UndoJson(std::move(undo))}};
 }
 
-}  // namespace
-
-void AttachLayoutToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_read_layout") {
-    def.run = RunReadLayout;
-  } else if (def.name == "hub_edit_layout") {
-    def.prepare = PrepareEditLayout;
-    def.preview = PreviewEditLayout;
-    def.run = RunEditLayout;
-  }
-}
+}  // namespace layout_tools
 
 }  // namespace ensemble::core::assistant

@@ -17,13 +17,20 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_LAYOUT_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_LAYOUT_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
 
-// Sets the hooks of hub_read_layout and hub_edit_layout; any other
-// definition is left as it is.
-void AttachLayoutToolHooks(tools::ToolDef& def);
+// The hooks of hub_read_layout, hub_edit_layout, which their tool table gives them
+// (tools_<area>.cc).
+namespace layout_tools {
+Result<nlohmann::json> RunReadLayout(tools::ToolCall& call);
+Status PrepareEditLayout(tools::ToolCall& call);
+Result<std::string> PreviewEditLayout(const tools::ToolCall& call);
+Result<nlohmann::json> RunEditLayout(tools::ToolCall& call);
+}  // namespace layout_tools
 
 }  // namespace ensemble::core::assistant
 

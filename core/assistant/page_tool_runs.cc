@@ -30,39 +30,10 @@ std::string TitleText(const json& row) { return Quoted(row.value("title", std::s
 
 // --- reads -------------------------------------------------------------------
 
-Result<json> RunListPages(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
-  const std::string project = task_tools::StringIn(call.input, "projectId");
-  if (!project.empty()) ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(*ctx, kProject, project).status());
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPage));
-  std::erase_if(rows, [&](const json& r) {
-    if (!project.empty() && r.value("project", json(nullptr)) != json(project)) return true;
-    return !MatchesQuery(query, {r.value("title", std::string()), r.value("body", std::string())});
-  });
-  return ListResult(kPage, call.input, rows, query, PageShape);
-}
-
 json BlocksJson(const std::vector<pages::Block>& blocks) {
   json out = json::array();
   for (const pages::Block& b : blocks) out.push_back({{"id", b.id}, {"markdown", b.markdown}});
   return out;
-}
-
-Result<json> RunReadPage(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kPage, task_tools::StringIn(call.input, "id")));
-  const auto blocks =
-      pages::SplitBlocks(row["id"].get<std::string>(), row.value("body", std::string()));
-  json page = PageShape(row);
-  page.erase("excerpt");
-  page["blocks"] = BlocksJson(blocks);
-  const int64_t revision = row.value("revision", int64_t{1});
-  return json{{"summary", "Read " + TitleText(row) + " (revision " + std::to_string(revision) +
-                              ", " + text::FormatCount(blocks.size()) +
-                              (blocks.size() == 1 ? " block" : " blocks") + ")."},
-              {"data", {{"page", std::move(page)}}}};
 }
 
 // --- hub_create_page ---------------------------------------------------------
@@ -87,27 +58,6 @@ Result<json> NewPageArgs(ToolContext& ctx, const json& in) {
     args["parent"] = parent;
   }
   return args;
-}
-
-Result<std::string> PreviewCreatePage(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
-  return "Add page " + Quoted(std::string(text::Trim(args["title"].get<std::string>()))) + ".";
-}
-
-Result<json> RunCreatePage(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
-  args["id"] = id;
-  args["spaceId"] = ctx->space_id;
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"page.create", args}}));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPage, id));
-  json page = PageShape(row);
-  page.erase("excerpt");
-  return json{{"summary", "Added page " + TitleText(row) + "."},
-              {"data", {{"page", std::move(page)}}},
-              {"undo", UndoJson({{"page.delete", {{"id", id}}}})}};
 }
 
 // --- hub_update_page ---------------------------------------------------------
@@ -276,12 +226,6 @@ std::string EditText(const PageEdit& edit) {
   return out + ".";
 }
 
-Result<std::string> PreviewUpdatePage(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(PageEdit edit, PlanEdit(*ctx, call.input));
-  return EditText(edit);
-}
-
 std::string PastTense(std::string text) {
   for (auto [from, to] : {std::pair{"Append to", "Appended to"},
                           {"Rewrite", "Rewrote"},
@@ -299,6 +243,66 @@ std::string PastTense(std::string text) {
       text.replace(at, std::string(from).size(), to);
   }
   return text;
+}
+
+}  // namespace
+
+namespace page_tools {
+
+Result<json> RunListPages(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  const std::string query = task_tools::StringIn(call.input, "query");
+  const std::string project = task_tools::StringIn(call.input, "projectId");
+  if (!project.empty()) ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(*ctx, kProject, project).status());
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPage));
+  std::erase_if(rows, [&](const json& r) {
+    if (!project.empty() && r.value("project", json(nullptr)) != json(project)) return true;
+    return !MatchesQuery(query, {r.value("title", std::string()), r.value("body", std::string())});
+  });
+  return ListResult(kPage, call.input, rows, query, PageShape);
+}
+
+Result<json> RunReadPage(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row,
+                            LiveInSpace(*ctx, kPage, task_tools::StringIn(call.input, "id")));
+  const auto blocks =
+      pages::SplitBlocks(row["id"].get<std::string>(), row.value("body", std::string()));
+  json page = PageShape(row);
+  page.erase("excerpt");
+  page["blocks"] = BlocksJson(blocks);
+  const int64_t revision = row.value("revision", int64_t{1});
+  return json{{"summary", "Read " + TitleText(row) + " (revision " + std::to_string(revision) +
+                              ", " + text::FormatCount(blocks.size()) +
+                              (blocks.size() == 1 ? " block" : " blocks") + ")."},
+              {"data", {{"page", std::move(page)}}}};
+}
+
+Result<std::string> PreviewCreatePage(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
+  return "Add page " + Quoted(std::string(text::Trim(args["title"].get<std::string>()))) + ".";
+}
+
+Result<json> RunCreatePage(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewPageArgs(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  args["id"] = id;
+  args["spaceId"] = ctx->space_id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"page.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPage, id));
+  json page = PageShape(row);
+  page.erase("excerpt");
+  return json{{"summary", "Added page " + TitleText(row) + "."},
+              {"data", {{"page", std::move(page)}}},
+              {"undo", UndoJson({{"page.delete", {{"id", id}}}})}};
+}
+
+Result<std::string> PreviewUpdatePage(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(PageEdit edit, PlanEdit(*ctx, call.input));
+  return EditText(edit);
 }
 
 Result<json> RunUpdatePage(ToolCall& call) {
@@ -322,24 +326,12 @@ Result<json> RunUpdatePage(ToolCall& call) {
               {"undo", UndoJson({UpdateBack(kPage, id, previous, written)})}};
 }
 
-}  // namespace
+Status PrepareDeletePages(ToolCall& call) { return PrepareDelete(kPage, call); }
 
-void AttachPageToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_list_pages") {
-    def.run = RunListPages;
-  } else if (def.name == "hub_read_page") {
-    def.run = RunReadPage;
-  } else if (def.name == "hub_create_page") {
-    def.preview = PreviewCreatePage;
-    def.run = RunCreatePage;
-  } else if (def.name == "hub_update_page") {
-    def.preview = PreviewUpdatePage;
-    def.run = RunUpdatePage;
-  } else if (def.name == "hub_delete_pages") {
-    def.prepare = [](ToolCall& call) { return PrepareDelete(kPage, call); };
-    def.preview = [](const ToolCall& call) { return PreviewDelete(kPage, call); };
-    def.run = [](ToolCall& call) { return RunDelete(kPage, call); };
-  }
-}
+Result<std::string> PreviewDeletePages(const ToolCall& call) { return PreviewDelete(kPage, call); }
+
+Result<json> RunDeletePages(ToolCall& call) { return RunDelete(kPage, call); }
+
+}  // namespace page_tools
 
 }  // namespace ensemble::core::assistant

@@ -1,7 +1,7 @@
 // The runs of the page tools (spec 002 §2 "Pages and notes", 000 §8.1, 004
 // §12): hub_list_pages, hub_read_page, hub_create_page, hub_update_page and
 // hub_delete_pages. Their definitions and schemas are in tools_pages.cc,
-// which attaches these hooks when it registers them.
+// whose table gives them these hooks.
 //
 // Reads go to the pages of ctx.space_id only; every id (a page's, a
 // project's, a parent page's) is resolved there among live records, so one
@@ -25,6 +25,7 @@
 #define ENSEMBLE_CORE_ASSISTANT_PAGE_TOOL_RUNS_H_
 
 #include <cstddef>
+#include <string>
 
 #include "core/tools/tool.h"
 
@@ -33,9 +34,19 @@ namespace ensemble::core::assistant {
 // hub_list_pages shows this much of each page's body.
 inline constexpr std::size_t kPageExcerptChars = 200;
 
-// Sets the preview and run hooks of `def` when it is one of the five page
-// tools (by name); any other definition is left as it is.
-void AttachPageToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_pages, hub_read_page, hub_create_page, hub_update_page, hub_delete_pages,
+// which their tool table gives them (tools_<area>.cc).
+namespace page_tools {
+Result<nlohmann::json> RunListPages(tools::ToolCall& call);
+Result<nlohmann::json> RunReadPage(tools::ToolCall& call);
+Result<std::string> PreviewCreatePage(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreatePage(tools::ToolCall& call);
+Result<std::string> PreviewUpdatePage(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdatePage(tools::ToolCall& call);
+Status PrepareDeletePages(tools::ToolCall& call);
+Result<std::string> PreviewDeletePages(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeletePages(tools::ToolCall& call);
+}  // namespace page_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -64,21 +64,6 @@ Status AddIdentitiesAndSuggestions(ToolContext& ctx, std::vector<json>& rows) {
   return Status::Ok();
 }
 
-Result<json> RunListPeople(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPerson));
-  ENSEMBLE_RETURN_IF_ERROR(AddIdentitiesAndSuggestions(*ctx, rows));
-  std::erase_if(rows, [&](const json& r) {
-    const json email = r.value("email", json(nullptr));
-    std::vector<std::string> texts = {r.value("name", std::string()),
-                                      email.is_string() ? email.get<std::string>() : ""};
-    for (const json& i : r["identities"]) texts.push_back(i["value"]);
-    return !MatchesQuery(query, texts);
-  });
-  return ListResult(kPerson, call.input, rows, query, PersonShape);
-}
-
 // --- fields ------------------------------------------------------------------
 
 // The given fields, each checked and normalized as the record keeps it.
@@ -150,6 +135,73 @@ std::string ReuseText(const CreatePlan& plan, bool done) {
   return out + "; " + (done ? "changed " : "change ") + PersonChangesText(plan.changes) + ".";
 }
 
+// --- hub_update_person -------------------------------------------------------
+
+Result<json> PersonUpdateTarget(ToolContext& ctx, const json& in) {
+  const std::string id = task_tools::StringIn(in, "id");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kPerson, id));
+  if (!row) return NotFound(kPerson, id);
+  if (row->value("deleted", int64_t{0}) != 0) {
+    return Status(codes::kRecordDeleted,
+                  NameText(*row) + " is in Trash; restore it to apply the edit");
+  }
+  return *row;
+}
+
+// The fields, refusing an address another person of the space has.
+Result<json> UpdateFields(ToolContext& ctx, const json& row, const json& in) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, PersonFields(in.value("fields", json::object())));
+  if (fields.empty()) return InvalidArgument("fields must name a change");
+  if (fields.contains("email") && fields["email"].is_string()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        std::optional<std::string> other,
+        people::FindPersonByEmail(*ctx.db, ctx.space_id, fields["email"].get<std::string>()));
+    if (other && *other != row["id"].get<std::string>()) {
+      ENSEMBLE_ASSIGN_OR_RETURN(json them, LiveInSpace(ctx, kPerson, *other));
+      return Status(codes::kAlreadyExists,
+                    NameText(them) + " already has the address " +
+                        fields["email"].get<std::string>() +
+                        "; one address names one person, so change theirs first");
+    }
+  }
+  return fields;
+}
+
+// --- hub_merge_people --------------------------------------------------------
+
+struct MergePair {
+  json person;  // merged away
+  json into;    // kept
+};
+
+Result<MergePair> MergeTargets(ToolContext& ctx, const json& in) {
+  const std::string id = task_tools::StringIn(in, "personId");
+  const std::string into = task_tools::StringIn(in, "intoPersonId");
+  if (id == into) return InvalidArgument("a person cannot be merged into themselves");
+  ENSEMBLE_ASSIGN_OR_RETURN(json person, LiveInSpace(ctx, kPerson, id));
+  ENSEMBLE_ASSIGN_OR_RETURN(json kept, LiveInSpace(ctx, kPerson, into));
+  return MergePair{std::move(person), std::move(kept)};
+}
+
+}  // namespace
+
+namespace people_tools {
+
+Result<json> RunListPeople(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  const std::string query = task_tools::StringIn(call.input, "query");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPerson));
+  ENSEMBLE_RETURN_IF_ERROR(AddIdentitiesAndSuggestions(*ctx, rows));
+  std::erase_if(rows, [&](const json& r) {
+    const json email = r.value("email", json(nullptr));
+    std::vector<std::string> texts = {r.value("name", std::string()),
+                                      email.is_string() ? email.get<std::string>() : ""};
+    for (const json& i : r["identities"]) texts.push_back(i["value"]);
+    return !MatchesQuery(query, texts);
+  });
+  return ListResult(kPerson, call.input, rows, query, PersonShape);
+}
+
 Result<std::string> PreviewCreatePerson(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(CreatePlan plan, PlanCreate(*ctx, call.input));
@@ -185,45 +237,6 @@ Result<json> RunCreatePerson(ToolCall& call) {
               {"undo", UndoJson({{"person.delete", {{"id", id}}}})}};
 }
 
-// --- hub_update_person -------------------------------------------------------
-
-Result<json> PersonUpdateTarget(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "id");
-  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kPerson, id));
-  if (!row) return NotFound(kPerson, id);
-  if (row->value("deleted", int64_t{0}) != 0) {
-    return Status(codes::kRecordDeleted,
-                  NameText(*row) + " is in Trash; restore it to apply the edit");
-  }
-  return *row;
-}
-
-// The fields, refusing an address another person of the space has.
-Result<json> UpdateFields(ToolContext& ctx, const json& row, const json& in) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, PersonFields(in.value("fields", json::object())));
-  if (fields.empty()) return InvalidArgument("fields must name a change");
-  if (fields.contains("email") && fields["email"].is_string()) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        std::optional<std::string> other,
-        people::FindPersonByEmail(*ctx.db, ctx.space_id, fields["email"].get<std::string>()));
-    if (other && *other != row["id"].get<std::string>()) {
-      ENSEMBLE_ASSIGN_OR_RETURN(json them, LiveInSpace(ctx, kPerson, *other));
-      return Status(codes::kAlreadyExists,
-                    NameText(them) + " already has the address " +
-                        fields["email"].get<std::string>() +
-                        "; one address names one person, so change theirs first");
-    }
-  }
-  return fields;
-}
-
-Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
-  return "Change " + NameText(row) + ": " + PersonChangesText(fields) + ".";
-}
-
 // Pins the values the change is based on (PinBase), so a held edit does not
 // overwrite a field someone changed before Apply.
 Status PrepareUpdatePerson(ToolCall& call) {
@@ -234,6 +247,13 @@ Status PrepareUpdatePerson(ToolCall& call) {
   for (const auto& [name, _] : fields.items()) current[name] = row[name];
   PinBase(call.input, current);
   return Status::Ok();
+}
+
+Result<std::string> PreviewUpdatePerson(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, PersonUpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, row, call.input));
+  return "Change " + NameText(row) + ": " + PersonChangesText(fields) + ".";
 }
 
 Result<json> RunUpdatePerson(ToolCall& call) {
@@ -258,22 +278,6 @@ Result<json> RunUpdatePerson(ToolCall& call) {
               {"undo", UndoJson({UpdateBack(kPerson, row["id"], previous, fields)})}};
 }
 
-// --- hub_merge_people --------------------------------------------------------
-
-struct MergePair {
-  json person;  // merged away
-  json into;    // kept
-};
-
-Result<MergePair> MergeTargets(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "personId");
-  const std::string into = task_tools::StringIn(in, "intoPersonId");
-  if (id == into) return InvalidArgument("a person cannot be merged into themselves");
-  ENSEMBLE_ASSIGN_OR_RETURN(json person, LiveInSpace(ctx, kPerson, id));
-  ENSEMBLE_ASSIGN_OR_RETURN(json kept, LiveInSpace(ctx, kPerson, into));
-  return MergePair{std::move(person), std::move(kept)};
-}
-
 Result<std::string> PreviewMergePeople(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(MergePair pair, MergeTargets(*ctx, call.input));
@@ -294,26 +298,14 @@ Result<json> RunMergePeople(ToolCall& call) {
               {"data", {{"person", PersonShape(after)}, {"merged", pair.person["id"]}}}};
 }
 
-}  // namespace
+Status PrepareDeletePeople(ToolCall& call) { return PrepareDelete(kPerson, call); }
 
-void AttachPeopleToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_list_people") {
-    def.run = RunListPeople;
-  } else if (def.name == "hub_create_person") {
-    def.preview = PreviewCreatePerson;
-    def.run = RunCreatePerson;
-  } else if (def.name == "hub_update_person") {
-    def.prepare = PrepareUpdatePerson;
-    def.preview = PreviewUpdatePerson;
-    def.run = RunUpdatePerson;
-  } else if (def.name == "hub_merge_people") {
-    def.preview = PreviewMergePeople;
-    def.run = RunMergePeople;
-  } else if (def.name == "hub_delete_people") {
-    def.prepare = [](ToolCall& call) { return PrepareDelete(kPerson, call); };
-    def.preview = [](const ToolCall& call) { return PreviewDelete(kPerson, call); };
-    def.run = [](ToolCall& call) { return RunDelete(kPerson, call); };
-  }
+Result<std::string> PreviewDeletePeople(const ToolCall& call) {
+  return PreviewDelete(kPerson, call);
 }
+
+Result<json> RunDeletePeople(ToolCall& call) { return RunDelete(kPerson, call); }
+
+}  // namespace people_tools
 
 }  // namespace ensemble::core::assistant

@@ -1,9 +1,8 @@
 // The runs of the people tools (spec 002 §2 "People", 004 §4.7):
 // hub_list_people, hub_create_person, hub_update_person, hub_delete_people
-// and hub_merge_people (always waits for Apply; no Undo). Their definitions and schemas are in tools_people.cc,
-// which attaches these hooks when it registers them. hub_import_people has
-// no run: it brings in a connected app's people, and there are no
-// connections in the core yet.
+// and hub_merge_people (always waits for Apply; no Undo). Their definitions and schemas are in
+// tools_people.cc, whose table gives them these hooks. hub_import_people has no run:
+// it brings in a connected app's people, and there are no connections in the core yet.
 //
 // Reads go to the people of ctx.space_id only; every id is resolved there
 // among live records, so one of another space is "no person with id ..."
@@ -22,14 +21,27 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
 
-// Sets the prepare, preview and run hooks of `def` when it is one of the
-// people tools with runs (by name); any other definition is left as it
-// is.
-void AttachPeopleToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_people, hub_create_person, hub_update_person, hub_merge_people,
+// hub_delete_people, which their tool table gives them (tools_<area>.cc).
+namespace people_tools {
+Result<nlohmann::json> RunListPeople(tools::ToolCall& call);
+Result<std::string> PreviewCreatePerson(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreatePerson(tools::ToolCall& call);
+Status PrepareUpdatePerson(tools::ToolCall& call);
+Result<std::string> PreviewUpdatePerson(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdatePerson(tools::ToolCall& call);
+Result<std::string> PreviewMergePeople(const tools::ToolCall& call);
+Result<nlohmann::json> RunMergePeople(tools::ToolCall& call);
+Status PrepareDeletePeople(tools::ToolCall& call);
+Result<std::string> PreviewDeletePeople(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeletePeople(tools::ToolCall& call);
+}  // namespace people_tools
 
 }  // namespace ensemble::core::assistant
 

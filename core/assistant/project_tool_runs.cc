@@ -34,21 +34,6 @@ json ProjectShape(const json& row) {
 
 // --- hub_list_projects -------------------------------------------------------
 
-Result<json> RunListProjects(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
-  const std::string status = task_tools::StringIn(call.input, "status");
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kProject));
-  // Archived projects are out of the way unless asked for by status.
-  std::erase_if(rows, [&](const json& r) {
-    const std::string s = r.value("status", std::string());
-    if (status.empty() ? s == "archived" : s != status) return true;
-    return !MatchesQuery(query,
-                         {r.value("title", std::string()), r.value("description", std::string())});
-  });
-  return ListResult(kProject, call.input, rows, query, ProjectShape);
-}
-
 // --- fields shared by create and update --------------------------------------
 
 // The record's fields from the tool's: personIds renamed, deliverables given
@@ -118,6 +103,56 @@ std::string ChangesText(const json& fields, const std::string& today) {
 
 // --- hub_create_project ------------------------------------------------------
 
+// --- hub_update_project ------------------------------------------------------
+
+// The project the update names: in the space, live (RECORD_DELETED in Trash).
+Result<json> ProjectUpdateTarget(ToolContext& ctx, const json& in) {
+  const std::string id = task_tools::StringIn(in, "id");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kProject, id));
+  if (!row) return NotFound(kProject, id);
+  if (row->value("deleted", int64_t{0}) != 0) {
+    return Status(codes::kRecordDeleted, Quoted(row->value("title", std::string())) +
+                                             " is in Trash; restore it to apply the edit");
+  }
+  return *row;
+}
+
+Result<json> UpdateFields(ToolContext& ctx, const json& in) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(ctx, in.value("fields", json::object())));
+  if (fields.empty()) return InvalidArgument("fields must name a change");
+  return fields;
+}
+
+// --- hub_delete_projects -----------------------------------------------------
+
+Status RefuseDeleteTasks(const json& in) {
+  if (in.value("deleteTasks", false)) {
+    return InvalidArgument(
+        "hub_delete_projects cannot remove a project's tasks (deleteTasks); leave it out and "
+        "delete them with hub_delete_tasks");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+namespace project_tools {
+
+Result<json> RunListProjects(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  const std::string query = task_tools::StringIn(call.input, "query");
+  const std::string status = task_tools::StringIn(call.input, "status");
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kProject));
+  // Archived projects are out of the way unless asked for by status.
+  std::erase_if(rows, [&](const json& r) {
+    const std::string s = r.value("status", std::string());
+    if (status.empty() ? s == "archived" : s != status) return true;
+    return !MatchesQuery(query,
+                         {r.value("title", std::string()), r.value("description", std::string())});
+  });
+  return ListResult(kProject, call.input, rows, query, ProjectShape);
+}
+
 Result<std::string> PreviewCreateProject(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(*ctx, call.input));
@@ -143,34 +178,6 @@ Result<json> RunCreateProject(ToolCall& call) {
               {"undo", UndoJson({{"project.delete", {{"id", id}}}})}};
 }
 
-// --- hub_update_project ------------------------------------------------------
-
-// The project the update names: in the space, live (RECORD_DELETED in Trash).
-Result<json> ProjectUpdateTarget(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "id");
-  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kProject, id));
-  if (!row) return NotFound(kProject, id);
-  if (row->value("deleted", int64_t{0}) != 0) {
-    return Status(codes::kRecordDeleted, Quoted(row->value("title", std::string())) +
-                                             " is in Trash; restore it to apply the edit");
-  }
-  return *row;
-}
-
-Result<json> UpdateFields(ToolContext& ctx, const json& in) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, RecordFields(ctx, in.value("fields", json::object())));
-  if (fields.empty()) return InvalidArgument("fields must name a change");
-  return fields;
-}
-
-Result<std::string> PreviewUpdateProject(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, call.input));
-  return "Change " + Quoted(row["title"].get<std::string>()) + ": " +
-         ChangesText(fields, ctx->today) + ".";
-}
-
 // Pins the values the change is based on (PinBase), so a held edit does not
 // overwrite a field someone changed before Apply.
 Status PrepareUpdateProject(ToolCall& call) {
@@ -181,6 +188,14 @@ Status PrepareUpdateProject(ToolCall& call) {
   for (const auto& [name, _] : fields.items()) current[InputName(name)] = row[name];
   PinBase(call.input, current);
   return Status::Ok();
+}
+
+Result<std::string> PreviewUpdateProject(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, ProjectUpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(*ctx, call.input));
+  return "Change " + Quoted(row["title"].get<std::string>()) + ": " +
+         ChangesText(fields, ctx->today) + ".";
 }
 
 Result<json> RunUpdateProject(ToolCall& call) {
@@ -208,17 +223,6 @@ Result<json> RunUpdateProject(ToolCall& call) {
               {"undo", UndoJson({UpdateBack(kProject, row["id"], previous, fields)})}};
 }
 
-// --- hub_delete_projects -----------------------------------------------------
-
-Status RefuseDeleteTasks(const json& in) {
-  if (in.value("deleteTasks", false)) {
-    return InvalidArgument(
-        "hub_delete_projects cannot remove a project's tasks (deleteTasks); leave it out and "
-        "delete them with hub_delete_tasks");
-  }
-  return Status::Ok();
-}
-
 Status PrepareDeleteProjects(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(RefuseDeleteTasks(call.input));
   return PrepareDelete(kProject, call);
@@ -234,23 +238,6 @@ Result<json> RunDeleteProjects(ToolCall& call) {
   return RunDelete(kProject, call);
 }
 
-}  // namespace
-
-void AttachProjectToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_list_projects") {
-    def.run = RunListProjects;
-  } else if (def.name == "hub_create_project") {
-    def.preview = PreviewCreateProject;
-    def.run = RunCreateProject;
-  } else if (def.name == "hub_update_project") {
-    def.prepare = PrepareUpdateProject;
-    def.preview = PreviewUpdateProject;
-    def.run = RunUpdateProject;
-  } else if (def.name == "hub_delete_projects") {
-    def.prepare = PrepareDeleteProjects;
-    def.preview = PreviewDeleteProjects;
-    def.run = RunDeleteProjects;
-  }
-}
+}  // namespace project_tools
 
 }  // namespace ensemble::core::assistant

@@ -62,6 +62,10 @@ json Capped(json rows) {
 
 std::string Count(std::size_t n, const char* what) { return text::FormatCount(n) + " " + what; }
 
+}  // namespace
+
+namespace recap_tools {
+
 Result<json> RunRecap(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Week w, WeekOf(*ctx, call.input));
@@ -109,10 +113,6 @@ Result<json> RunRecap(ToolCall& call) {
                 {"upcoming", Capped(std::move(upcoming))}}}};
 }
 
-}  // namespace
-
-void AttachRecapToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_weekly_recap") def.run = RunRecap;
-}
+}  // namespace recap_tools
 
 }  // namespace ensemble::core::assistant

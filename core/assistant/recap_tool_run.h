@@ -5,7 +5,7 @@
 //   changed   other tasks, projects and pages changed during the week;
 //   upcoming  open tasks due in the seven days after the week.
 // Each list holds at most kMaxRecapItems rows, with its full count. The
-// definition is in tools_core.cc, which attaches this hook.
+// definition is in tools_core.cc, whose table gives it this hook.
 //
 // Thread-safety: the hook is stateless; as the ToolContext given.
 
@@ -13,6 +13,7 @@
 #define ENSEMBLE_CORE_ASSISTANT_RECAP_TOOL_RUN_H_
 
 #include <cstddef>
+#include <string>
 
 #include "core/tools/tool.h"
 
@@ -21,8 +22,11 @@ namespace ensemble::core::assistant {
 // A recap's lists are for reading at a glance; the counts stay whole.
 inline constexpr std::size_t kMaxRecapItems = 50;
 
-// Sets the run hook of `def` when it is hub_weekly_recap.
-void AttachRecapToolHooks(tools::ToolDef& def);
+// The hooks of hub_weekly_recap, which their tool table gives them
+// (tools_<area>.cc).
+namespace recap_tools {
+Result<nlohmann::json> RunRecap(tools::ToolCall& call);
+}  // namespace recap_tools
 
 }  // namespace ensemble::core::assistant
 

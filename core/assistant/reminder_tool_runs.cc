@@ -59,21 +59,6 @@ json ReminderJson(const json& row, std::string_view zone) {
           {"itemId", row.value("item", json(nullptr))}};
 }
 
-Result<json> RunListReminders(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kReminder));
-  if (!task_tools::BoolIn(call.input, "includeDismissed", false)) {
-    std::erase_if(rows, [](const json& r) { return r.value("dismissed", int64_t{0}) != 0; });
-  }
-  std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
-    return a.value("at", int64_t{0}) < b.value("at", int64_t{0});
-  });
-  json out = ListResult(kReminder, call.input, rows, "", [](const json& r) { return r; });
-  // Shaped here, not in ListResult, because the shape needs the person's zone.
-  for (json& r : out["data"]["reminders"]) r = ReminderJson(r, ctx->time_zone);
-  return out;
-}
-
 // The instant the input's `at` names, refused when already past.
 Result<int64_t> AtOf(const ToolContext& ctx, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t at,
@@ -109,25 +94,6 @@ Result<json> NewReminder(ToolContext& ctx, const json& in) {
   return args;
 }
 
-Result<std::string> PreviewCreateReminder(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewReminder(*ctx, call.input));
-  return "Remind you " + WhenText(*ctx, args["at"]) + ": " + WhatText(args);
-}
-
-Result<json> RunCreateReminder(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewReminder(*ctx, call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
-  args["id"] = id;
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"reminder.create", args}}));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kReminder, id));
-  return json{
-      {"summary", "I will remind you " + WhenText(*ctx, args["at"]) + ": " + WhatText(args) + "."},
-      {"data", {{"reminder", ReminderJson(row, ctx->time_zone)}}},
-      {"undo", UndoJson({{"reminder.delete", {{"id", id}}}})}};
-}
-
 // The changed fields of a hub_update_reminder call, as record fields.
 Result<json> ReminderChanges(const ToolContext& ctx, const json& in) {
   json fields = json::object();
@@ -155,34 +121,6 @@ std::string ChangesText(const ToolContext& ctx, const json& fields) {
   std::string out;
   for (const std::string& p : parts) out += (out.empty() ? "" : ", ") + p;
   return out;
-}
-
-Result<std::string> PreviewUpdateReminder(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
-  return "Change the reminder " + WhatText(row) + ": " + ChangesText(*ctx, fields);
-}
-
-Result<json> RunUpdateReminder(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
-  json previous = json::object();
-  for (const auto& [name, _] : fields.items()) previous[name] = row[name];
-  const std::string id = row["id"].get<std::string>();
-  // Based on what was read, so a change made meanwhile elsewhere conflicts.
-  Status st =
-      ctx->write({{"reminder.update", {{"id", id}, {"fields", fields}, {"base", previous}}}});
-  if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, kReminder, row, fields, st);
-  ENSEMBLE_RETURN_IF_ERROR(st);
-  ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kReminder, id));
-  return json{
-      {"summary", "Changed the reminder " + WhatText(row) + ": " + ChangesText(*ctx, fields) + "."},
-      {"data", {{"reminder", ReminderJson(after, ctx->time_zone)}}},
-      {"undo", UndoJson({UpdateBack(kReminder, id, previous, fields)})}};
 }
 
 // --- watchers ----------------------------------------------------------------
@@ -240,44 +178,6 @@ Result<json> NewWatcher(ToolContext& ctx, const json& in) {
               {"condition", std::string(text::Trim(task_tools::StringIn(in, "condition")))}};
 }
 
-Result<std::string> PreviewCreateWatcher(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewWatcher(*ctx, call.input));
-  return "Watch " + WatchText(*ctx, args);
-}
-
-Result<json> RunCreateWatcher(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewWatcher(*ctx, call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
-  args["id"] = id;
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"watcher.create", args}}));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kWatcher, id));
-  return json{{"summary", "Watching " + WatchText(*ctx, row) + "."},
-              {"data", {{"watcher", WatcherJson(*ctx, row)}}},
-              {"undo", UndoJson({{"watcher.delete", {{"id", id}}}})}};
-}
-
-Result<json> RunListWatchers(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kWatcher));
-  // The summary names each by the record it watches.
-  for (json& r : rows) r["watches"] = WatchedTitle(*ctx, r);
-  json out = ListResult(kWatchedList, call.input, rows, "", [](const json& r) { return r; });
-  std::string news;  // "“Draft”: Ana Lee changed status (2 changes)"
-  for (json& r : out["data"]["watchers"]) {
-    r = WatcherJson(*ctx, r);
-    if (!r.contains("news")) continue;
-    const int64_t n = r["news"]["changes"].get<int64_t>();
-    news += (news.empty() ? " News since the person last looked: " : "; ") +
-            Quoted(r["recordTitle"].get<std::string>()) + ": " +
-            r["news"]["last"].get<std::string>() +
-            (n > 1 ? " (" + text::CountText(n, "change", "changes") + ")" : "");
-  }
-  if (!news.empty()) out["summary"] = out["summary"].get<std::string>() + news + ".";
-  return out;
-}
-
 // hub_delete_reminder and hub_cancel_watcher: one record to Trash, Undo
 // restores it. `describe` names the record in the reply.
 using Describe = std::string (*)(ToolContext& ctx, const json& row);
@@ -328,32 +228,124 @@ std::string IsoInZone(int64_t at_ms, std::string_view time_zone) {
   return calendar::FormatIsoTime(utc, ZoneOf(time_zone)->OffsetAt(utc));
 }
 
-void AttachReminderToolHooks(tools::ToolDef& def) {
-  const std::string& n = def.name;
-  if (n == "hub_list_reminders") {
-    def.run = RunListReminders;
-  } else if (n == "hub_create_reminder") {
-    def.preview = PreviewCreateReminder;
-    def.run = RunCreateReminder;
-  } else if (n == "hub_update_reminder") {
-    def.preview = PreviewUpdateReminder;
-    def.run = RunUpdateReminder;
-  } else if (n == "hub_delete_reminder") {
-    def.preview = [](const ToolCall& c) {
-      return PreviewTrashOne(kReminder, ReminderText, c, "Delete");
-    };
-    def.run = [](ToolCall& c) { return RunTrashOne(kReminder, ReminderText, c, "Deleted"); };
-  } else if (n == "hub_create_watcher") {
-    def.preview = PreviewCreateWatcher;
-    def.run = RunCreateWatcher;
-  } else if (n == "hub_list_watchers") {
-    def.run = RunListWatchers;
-  } else if (n == "hub_cancel_watcher") {
-    def.preview = [](const ToolCall& c) {
-      return PreviewTrashOne(kWatcher, WatcherText, c, "Stop");
-    };
-    def.run = [](ToolCall& c) { return RunTrashOne(kWatcher, WatcherText, c, "Stopped"); };
+namespace reminder_tools {
+
+Result<json> RunListReminders(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kReminder));
+  if (!task_tools::BoolIn(call.input, "includeDismissed", false)) {
+    std::erase_if(rows, [](const json& r) { return r.value("dismissed", int64_t{0}) != 0; });
   }
+  std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
+    return a.value("at", int64_t{0}) < b.value("at", int64_t{0});
+  });
+  json out = ListResult(kReminder, call.input, rows, "", [](const json& r) { return r; });
+  // Shaped here, not in ListResult, because the shape needs the person's zone.
+  for (json& r : out["data"]["reminders"]) r = ReminderJson(r, ctx->time_zone);
+  return out;
 }
+
+Result<std::string> PreviewCreateReminder(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewReminder(*ctx, call.input));
+  return "Remind you " + WhenText(*ctx, args["at"]) + ": " + WhatText(args);
+}
+
+Result<json> RunCreateReminder(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewReminder(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  args["id"] = id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"reminder.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kReminder, id));
+  return json{
+      {"summary", "I will remind you " + WhenText(*ctx, args["at"]) + ": " + WhatText(args) + "."},
+      {"data", {{"reminder", ReminderJson(row, ctx->time_zone)}}},
+      {"undo", UndoJson({{"reminder.delete", {{"id", id}}}})}};
+}
+
+Result<std::string> PreviewUpdateReminder(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row,
+                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
+  return "Change the reminder " + WhatText(row) + ": " + ChangesText(*ctx, fields);
+}
+
+Result<json> RunUpdateReminder(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row,
+                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
+  json previous = json::object();
+  for (const auto& [name, _] : fields.items()) previous[name] = row[name];
+  const std::string id = row["id"].get<std::string>();
+  // Based on what was read, so a change made meanwhile elsewhere conflicts.
+  Status st =
+      ctx->write({{"reminder.update", {{"id", id}, {"fields", fields}, {"base", previous}}}});
+  if (st.code() == codes::kSaveConflict) return ConflictError(*ctx, kReminder, row, fields, st);
+  ENSEMBLE_RETURN_IF_ERROR(st);
+  ENSEMBLE_ASSIGN_OR_RETURN(json after, LiveInSpace(*ctx, kReminder, id));
+  return json{
+      {"summary", "Changed the reminder " + WhatText(row) + ": " + ChangesText(*ctx, fields) + "."},
+      {"data", {{"reminder", ReminderJson(after, ctx->time_zone)}}},
+      {"undo", UndoJson({UpdateBack(kReminder, id, previous, fields)})}};
+}
+
+Result<std::string> PreviewCreateWatcher(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewWatcher(*ctx, call.input));
+  return "Watch " + WatchText(*ctx, args);
+}
+
+Result<json> RunCreateWatcher(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewWatcher(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  args["id"] = id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"watcher.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kWatcher, id));
+  return json{{"summary", "Watching " + WatchText(*ctx, row) + "."},
+              {"data", {{"watcher", WatcherJson(*ctx, row)}}},
+              {"undo", UndoJson({{"watcher.delete", {{"id", id}}}})}};
+}
+
+Result<json> RunListWatchers(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kWatcher));
+  // The summary names each by the record it watches.
+  for (json& r : rows) r["watches"] = WatchedTitle(*ctx, r);
+  json out = ListResult(kWatchedList, call.input, rows, "", [](const json& r) { return r; });
+  std::string news;  // "“Draft”: Ana Lee changed status (2 changes)"
+  for (json& r : out["data"]["watchers"]) {
+    r = WatcherJson(*ctx, r);
+    if (!r.contains("news")) continue;
+    const int64_t n = r["news"]["changes"].get<int64_t>();
+    news += (news.empty() ? " News since the person last looked: " : "; ") +
+            Quoted(r["recordTitle"].get<std::string>()) + ": " +
+            r["news"]["last"].get<std::string>() +
+            (n > 1 ? " (" + text::CountText(n, "change", "changes") + ")" : "");
+  }
+  if (!news.empty()) out["summary"] = out["summary"].get<std::string>() + news + ".";
+  return out;
+}
+
+Result<std::string> PreviewDeleteReminder(const ToolCall& c) {
+  return PreviewTrashOne(kReminder, ReminderText, c, "Delete");
+}
+
+Result<json> RunDeleteReminder(ToolCall& c) {
+  return RunTrashOne(kReminder, ReminderText, c, "Deleted");
+}
+
+Result<std::string> PreviewCancelWatcher(const ToolCall& c) {
+  return PreviewTrashOne(kWatcher, WatcherText, c, "Stop");
+}
+
+Result<json> RunCancelWatcher(ToolCall& c) {
+  return RunTrashOne(kWatcher, WatcherText, c, "Stopped");
+}
+
+}  // namespace reminder_tools
 
 }  // namespace ensemble::core::assistant

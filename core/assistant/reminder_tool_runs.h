@@ -2,7 +2,7 @@
 // watchers", the space owner's own): hub_list_reminders,
 // hub_create_reminder, hub_update_reminder, hub_delete_reminder,
 // hub_create_watcher, hub_list_watchers and hub_cancel_watcher (with Undo,
-// §3). Definitions are in tools_reminders.cc, which attaches these hooks.
+// §3). Definitions are in tools_reminders.cc, whose table gives them these hooks.
 //
 // Times: a reminder's `at` is an ISO 8601 date-time; one without an offset
 // is the person's wall-clock time in their zone (ToolContext::time_zone),
@@ -36,8 +36,23 @@ Result<int64_t> ParseReminderTime(std::string_view text, std::string_view time_z
 // `at_ms` in `time_zone` as ISO 8601 with its offset, to the second.
 std::string IsoInZone(int64_t at_ms, std::string_view time_zone);
 
-// Sets the hooks of `def` when it is one of the seven tools (by name).
-void AttachReminderToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_reminders, hub_create_reminder, hub_update_reminder, hub_delete_reminder,
+// hub_create_watcher, hub_list_watchers, hub_cancel_watcher, which their tool table gives them
+// (tools_<area>.cc).
+namespace reminder_tools {
+Result<nlohmann::json> RunListReminders(tools::ToolCall& call);
+Result<std::string> PreviewCreateReminder(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreateReminder(tools::ToolCall& call);
+Result<std::string> PreviewUpdateReminder(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdateReminder(tools::ToolCall& call);
+Result<std::string> PreviewDeleteReminder(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeleteReminder(tools::ToolCall& call);
+Result<std::string> PreviewCreateWatcher(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreateWatcher(tools::ToolCall& call);
+Result<nlohmann::json> RunListWatchers(tools::ToolCall& call);
+Result<std::string> PreviewCancelWatcher(const tools::ToolCall& call);
+Result<nlohmann::json> RunCancelWatcher(tools::ToolCall& call);
+}  // namespace reminder_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -26,15 +26,6 @@ json RoutineJson(const json& row) {
 
 std::string Named(const json& row) { return Quoted(row.value("title", std::string())); }
 
-Result<json> RunListRoutines(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kRoutine));
-  if (!task_tools::BoolIn(call.input, "includePaused", true)) {
-    std::erase_if(rows, [](const json& r) { return r.value("paused", int64_t{0}) != 0; });
-  }
-  return ListResult(kRoutine, call.input, rows, "", RoutineJson);
-}
-
 // The record fields a create or an update names, checked as the record
 // checks them (so a preview refuses what Apply would).
 Result<json> FieldsOfInput(const json& in) {
@@ -61,25 +52,6 @@ std::string Described(const json& fields) {
   return Named(fields) + ", " + routines::ScheduleText(fields["schedule"]);
 }
 
-Result<std::string> PreviewCreateRoutine(const ToolCall& call) {
-  ENSEMBLE_RETURN_IF_ERROR(ReadableContext(call).status());
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, NewRoutine(call.input));
-  return "Add the routine " + Described(fields);
-}
-
-Result<json> RunCreateRoutine(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewRoutine(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
-  args["id"] = id;
-  args["spaceId"] = ctx->space_id;
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"routine.create", args}}));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kRoutine, id));
-  return json{{"summary", "Added the routine " + Described(row) + "."},
-              {"data", {{"routine", RoutineJson(row)}}},
-              {"undo", UndoJson({{"routine.delete", {{"id", id}}}})}};
-}
-
 std::string RoutineChangesText(const json& fields) {
   std::vector<std::string> parts;
   if (fields.contains("title")) parts.push_back("title " + Named(fields));
@@ -97,6 +69,38 @@ Result<std::pair<json, json>> UpdateOf(ToolContext& ctx, const json& in) {
   if (fields.empty())
     return InvalidArgument("name a change: title, instruction, schedule or paused");
   return std::make_pair(std::move(row), std::move(fields));
+}
+
+}  // namespace
+
+namespace routine_tools {
+
+Result<json> RunListRoutines(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kRoutine));
+  if (!task_tools::BoolIn(call.input, "includePaused", true)) {
+    std::erase_if(rows, [](const json& r) { return r.value("paused", int64_t{0}) != 0; });
+  }
+  return ListResult(kRoutine, call.input, rows, "", RoutineJson);
+}
+
+Result<std::string> PreviewCreateRoutine(const ToolCall& call) {
+  ENSEMBLE_RETURN_IF_ERROR(ReadableContext(call).status());
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, NewRoutine(call.input));
+  return "Add the routine " + Described(fields);
+}
+
+Result<json> RunCreateRoutine(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json args, NewRoutine(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::string id, NewRecordId(*ctx));
+  args["id"] = id;
+  args["spaceId"] = ctx->space_id;
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"routine.create", args}}));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kRoutine, id));
+  return json{{"summary", "Added the routine " + Described(row) + "."},
+              {"data", {{"routine", RoutineJson(row)}}},
+              {"undo", UndoJson({{"routine.delete", {{"id", id}}}})}};
 }
 
 Result<std::string> PreviewUpdateRoutine(const ToolCall& call) {
@@ -141,22 +145,6 @@ Result<json> RunDeleteRoutine(ToolCall& call) {
               {"undo", UndoJson({{"routine.restore", {{"id", id}}}})}};
 }
 
-}  // namespace
-
-void AttachRoutineToolHooks(tools::ToolDef& def) {
-  const std::string& n = def.name;
-  if (n == "hub_list_routines") {
-    def.run = RunListRoutines;
-  } else if (n == "hub_create_routine") {
-    def.preview = PreviewCreateRoutine;
-    def.run = RunCreateRoutine;
-  } else if (n == "hub_update_routine") {
-    def.preview = PreviewUpdateRoutine;
-    def.run = RunUpdateRoutine;
-  } else if (n == "hub_delete_routine") {
-    def.preview = PreviewDeleteRoutine;
-    def.run = RunDeleteRoutine;
-  }
-}
+}  // namespace routine_tools
 
 }  // namespace ensemble::core::assistant

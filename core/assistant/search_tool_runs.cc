@@ -192,12 +192,4 @@ Result<json> RunSearchWork(ToolCall& call) {
 
 }  // namespace search_tools
 
-void AttachSearchToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_search_work") {
-    def.run = search_tools::RunSearchWork;
-  } else if (def.name == "hub_item_context") {
-    def.run = search_tools::RunItemContext;
-  }
-}
-
 }  // namespace ensemble::core::assistant

@@ -10,6 +10,7 @@
 #define ENSEMBLE_CORE_ASSISTANT_SEARCH_TOOL_RUNS_H_
 
 #include <cstddef>
+#include <string>
 
 #include "core/tools/tool.h"
 
@@ -23,8 +24,12 @@ inline constexpr std::size_t kSearchSnippetChars = 160;
 // Records of one link kind hub_item_context names (their total is given).
 inline constexpr std::size_t kMaxContextItems = 20;
 
-// Attaches run to hub_search_work and hub_item_context.
-void AttachSearchToolHooks(tools::ToolDef& def);
+// The hooks of hub_search_work, hub_item_context, which their tool table gives them
+// (tools_<area>.cc).
+namespace search_tools {
+Result<nlohmann::json> RunSearchWork(tools::ToolCall& call);
+Result<nlohmann::json> RunItemContext(tools::ToolCall& call);
+}  // namespace search_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -28,6 +28,8 @@ std::string SpaceName(const spaces::SpaceInfo& s) {
   return s.name.empty() ? std::string("Personal") : s.name;
 }
 
+}  // namespace
+
 Result<json> RunReadSharing(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
   if (ctx->account_id.empty()) {
@@ -66,11 +68,6 @@ Result<json> RunReadSharing(ToolCall& call) {
               {"data", {{"space", space}, {"members", listed}, {"otherSpaces", others}}}};
 }
 
-}  // namespace
 }  // namespace sharing_tool
-
-void AttachSharingToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_read_sharing") def.run = sharing_tool::RunReadSharing;
-}
 
 }  // namespace ensemble::core::assistant

@@ -9,12 +9,17 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_SHARING_TOOL_RUN_H_
 #define ENSEMBLE_CORE_ASSISTANT_SHARING_TOOL_RUN_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
 
-// Attaches run to hub_read_sharing.
-void AttachSharingToolHooks(tools::ToolDef& def);
+// The hooks of hub_read_sharing, which their tool table gives them
+// (tools_<area>.cc).
+namespace sharing_tool {
+Result<nlohmann::json> RunReadSharing(tools::ToolCall& call);
+}  // namespace sharing_tool
 
 }  // namespace ensemble::core::assistant
 

@@ -62,48 +62,6 @@ Result<json> TasksAmong(ToolContext& ctx, const json& ids, std::size_t limit, st
   return out;
 }
 
-Result<json> RunReadSurface(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
-  const json& s = ctx->surface;
-  if (!s.is_object()) {
-    return json{{"summary", "No view is open beside the chat."}, {"data", {{"open", false}}}};
-  }
-  const std::size_t limit =
-      static_cast<std::size_t>(task_tools::IntIn(call.input, "limit", kMaxSurfaceIds));
-  json data = {{"open", true},
-               {"path", s.value("path", "")},
-               {"kind", s.value("kind", "")},
-               {"filters", s.value("filters", json::array())}};
-  std::string summary = "The open view is " + s.value("path", std::string("unnamed"));
-  if (s.contains("boardId")) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        std::optional<json> board,
-        records::ReadRecord(boards::kBoardKind, *ctx->db, s["boardId"].get<std::string>()));
-    if (board && board->value("space_id", "") == ctx->space_id &&
-        board->value("deleted", int64_t{0}) == 0) {
-      data["board"] = {{"id", (*board)["id"]}, {"title", (*board)["title"]}};
-      summary += ", the board " + task_tools::Quoted((*board)["title"].get<std::string>());
-    }
-  }
-  std::size_t shown_total = 0, selected_total = 0;
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      data["shown"], TasksAmong(*ctx, s.value("shownIds", json::array()), limit, &shown_total));
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      data["selected"],
-      TasksAmong(*ctx, s.value("selectedIds", json::array()), limit, &selected_total));
-  data["shownTotal"] = shown_total;
-  summary +=
-      ": " + text::FormatCount(shown_total) + (shown_total == 1 ? " task" : " tasks") + " shown";
-  if (selected_total > 0) summary += ", " + text::FormatCount(selected_total) + " selected";
-  if (!data["filters"].empty()) {
-    summary += ", filtered by";
-    for (const json& f : data["filters"]) {
-      summary += " " + f["name"].get<std::string>() + " " + f["value"].get<std::string>();
-    }
-  }
-  return json{{"summary", summary + "."}, {"data", std::move(data)}};
-}
-
 }  // namespace
 
 Result<json> CheckSurface(const json& surface) {
@@ -151,8 +109,50 @@ Result<json> CheckSurface(const json& surface) {
   return out.empty() ? json() : out;
 }
 
-void AttachSurfaceToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_read_surface") def.run = RunReadSurface;
+namespace surface_tools {
+
+Result<json> RunReadSurface(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  const json& s = ctx->surface;
+  if (!s.is_object()) {
+    return json{{"summary", "No view is open beside the chat."}, {"data", {{"open", false}}}};
+  }
+  const std::size_t limit =
+      static_cast<std::size_t>(task_tools::IntIn(call.input, "limit", kMaxSurfaceIds));
+  json data = {{"open", true},
+               {"path", s.value("path", "")},
+               {"kind", s.value("kind", "")},
+               {"filters", s.value("filters", json::array())}};
+  std::string summary = "The open view is " + s.value("path", std::string("unnamed"));
+  if (s.contains("boardId")) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        std::optional<json> board,
+        records::ReadRecord(boards::kBoardKind, *ctx->db, s["boardId"].get<std::string>()));
+    if (board && board->value("space_id", "") == ctx->space_id &&
+        board->value("deleted", int64_t{0}) == 0) {
+      data["board"] = {{"id", (*board)["id"]}, {"title", (*board)["title"]}};
+      summary += ", the board " + task_tools::Quoted((*board)["title"].get<std::string>());
+    }
+  }
+  std::size_t shown_total = 0, selected_total = 0;
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      data["shown"], TasksAmong(*ctx, s.value("shownIds", json::array()), limit, &shown_total));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      data["selected"],
+      TasksAmong(*ctx, s.value("selectedIds", json::array()), limit, &selected_total));
+  data["shownTotal"] = shown_total;
+  summary +=
+      ": " + text::FormatCount(shown_total) + (shown_total == 1 ? " task" : " tasks") + " shown";
+  if (selected_total > 0) summary += ", " + text::FormatCount(selected_total) + " selected";
+  if (!data["filters"].empty()) {
+    summary += ", filtered by";
+    for (const json& f : data["filters"]) {
+      summary += " " + f["name"].get<std::string>() + " " + f["value"].get<std::string>();
+    }
+  }
+  return json{{"summary", summary + "."}, {"data", std::move(data)}};
 }
+
+}  // namespace surface_tools
 
 }  // namespace ensemble::core::assistant

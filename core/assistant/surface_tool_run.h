@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "core/base/status.h"
 #include "core/tools/tool.h"
@@ -32,8 +33,11 @@ inline constexpr std::size_t kMaxSurfaceTextChars = 200;
 // an empty object is "no view": null.
 Result<nlohmann::json> CheckSurface(const nlohmann::json& surface);
 
-// Sets the run of `def` when it is hub_read_surface.
-void AttachSurfaceToolHooks(tools::ToolDef& def);
+// The hooks of hub_read_surface, which their tool table gives them
+// (tools_<area>.cc).
+namespace surface_tools {
+Result<nlohmann::json> RunReadSurface(tools::ToolCall& call);
+}  // namespace surface_tools
 
 }  // namespace ensemble::core::assistant
 

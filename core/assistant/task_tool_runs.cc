@@ -87,46 +87,6 @@ std::string SharedDue(const std::vector<TaskRow>& rows, const std::string& today
   return day.empty() ? "" : " Due " + day + ".";
 }
 
-Result<std::string> PreviewCreateTasks(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
-  const std::vector<TaskRow> rows = NewRows(fields);
-  std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
-  return refs::SummarizeRecords("Add", "task", "tasks", items) + SharedDue(rows, ctx->today);
-}
-
-Result<json> RunCreateTasks(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  if (!ctx->random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
-  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
-  std::vector<TaskRow> rows = NewRows(fields);
-  TurnClock clock(ctx->now_ms);
-  std::vector<Mutation> writes;
-  std::vector<Mutation> undo;
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    rows[i].id = NewId(clock, *ctx->random);
-    clock.Tick();
-    json args = {{"id", rows[i].id}, {"spaceId", ctx->space_id}};
-    args.update(fields[i]);
-    writes.push_back({"task.create", std::move(args)});
-    undo.push_back({"task.delete", {{"id", rows[i].id}}});
-  }
-  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
-  json tasks = json::array();
-  std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) {
-    tasks.push_back(RowJson(r));
-    items.push_back(ItemOf(r));
-  }
-  return json{{"summary", refs::SummarizeRecords("Added", "task", "tasks", items) +
-                              SharedDue(rows, ctx->today)},
-              {"data", {{"tasks", std::move(tasks)}}},
-              {"undo", UndoJson(std::move(undo))}};
-}
-
 // --- hub_update_task ---------------------------------------------------------
 
 // The fields under the record's names, checked and normalized; Invalid
@@ -149,14 +109,6 @@ Result<TaskRow> UpdateTarget(ToolContext& ctx, const json& in) {
   return *row;
 }
 
-Result<std::string> PreviewUpdateTask(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
-  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
-  return "Change " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + ".";
-}
-
 // A SAVE_CONFLICT or VERSION_CONFLICT as the model and the person read it:
 // what changed, and what to do.
 Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields,
@@ -174,66 +126,6 @@ Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields
                                           " was changed elsewhere since it was read" +
                                           (now.empty() ? "" : " (" + now + ")") +
                                           "; read it again and send the new values as base");
-}
-
-// Pins the values the change is based on (record_tools::PinBase), so a held
-// edit does not overwrite a field someone changed before Apply. A task in
-// Trash is left for the run to report.
-Status PrepareUpdateTask(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
-  if (row.deleted) return Status::Ok();
-  json current = json::object();
-  for (const auto& [name, _] : fields.items())
-    current[std::string(InputNameOf(name))] = RecordValue(row, name);
-  record_tools::PinBase(call.input, current);
-  return Status::Ok();
-}
-
-Result<json> RunUpdateTask(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
-  if (row.deleted) {
-    return Status(codes::kRecordDeleted,
-                  Quoted(row.title) + " is in Trash; restore it to apply the edit");
-  }
-  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
-  // The _base rule only reads the changed fields; other values the model
-  // read and sent along say nothing about this change. Base is given under
-  // the schema's names, like the rows the model read.
-  json base = json::object();
-  const json given_base = call.input.value("base", json::object());
-  for (const auto& [name, value] : given_base.items()) {
-    const std::string field(RecordFieldOf(name));
-    if (!field.empty() && fields.contains(field)) base[field] = value;
-  }
-  json args = {{"id", row.id}, {"fields", fields}};
-  if (!base.empty()) args["base"] = base;
-  if (call.input.contains("expectedVersion"))
-    args["expectedVersion"] = call.input["expectedVersion"];
-
-  Status st = ctx->write({{"task.update", args}});
-  if (st.code() == codes::kSaveConflict || st.code() == codes::kVersionConflict) {
-    return ConflictError(*ctx, row, fields, st);
-  }
-  ENSEMBLE_RETURN_IF_ERROR(st);
-
-  // Undo writes every changed field back (lists whole), based on what this
-  // call wrote, so a later change by someone else is not overwritten.
-  TaskRow after = row;
-  ++after.version;
-  json previous = json::object();
-  for (const auto& [name, value] : fields.items()) {
-    previous[name] = RecordValue(row, name);
-    SetRecordValue(after, name, value);
-  }
-  std::vector<Mutation> undo = {
-      {"task.update", {{"id", row.id}, {"fields", previous}, {"base", fields}}}};
-  return json{{"summary", "Updated " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + "."},
-              {"data", {{"task", RowJson(after)}}},
-              {"undo", UndoJson(std::move(undo))}};
 }
 
 // --- hub_delete_tasks --------------------------------------------------------
@@ -285,6 +177,116 @@ json IdsOf(const std::vector<TaskRow>& rows) {
   return ids;
 }
 
+}  // namespace
+
+Result<std::string> PreviewCreateTasks(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
+  const std::vector<TaskRow> rows = NewRows(fields);
+  std::vector<refs::SummaryItem> items;
+  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
+  return refs::SummarizeRecords("Add", "task", "tasks", items) + SharedDue(rows, ctx->today);
+}
+
+Result<json> RunCreateTasks(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  if (!ctx->random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
+  ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
+  std::vector<TaskRow> rows = NewRows(fields);
+  TurnClock clock(ctx->now_ms);
+  std::vector<Mutation> writes;
+  std::vector<Mutation> undo;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].id = NewId(clock, *ctx->random);
+    clock.Tick();
+    json args = {{"id", rows[i].id}, {"spaceId", ctx->space_id}};
+    args.update(fields[i]);
+    writes.push_back({"task.create", std::move(args)});
+    undo.push_back({"task.delete", {{"id", rows[i].id}}});
+  }
+  ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
+  json tasks = json::array();
+  std::vector<refs::SummaryItem> items;
+  for (const TaskRow& r : rows) {
+    tasks.push_back(RowJson(r));
+    items.push_back(ItemOf(r));
+  }
+  return json{{"summary", refs::SummarizeRecords("Added", "task", "tasks", items) +
+                              SharedDue(rows, ctx->today)},
+              {"data", {{"tasks", std::move(tasks)}}},
+              {"undo", UndoJson(std::move(undo))}};
+}
+
+// Pins the values the change is based on (record_tools::PinBase), so a held
+// edit does not overwrite a field someone changed before Apply. A task in
+// Trash is left for the run to report.
+Status PrepareUpdateTask(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  if (row.deleted) return Status::Ok();
+  json current = json::object();
+  for (const auto& [name, _] : fields.items())
+    current[std::string(InputNameOf(name))] = RecordValue(row, name);
+  record_tools::PinBase(call.input, current);
+  return Status::Ok();
+}
+
+Result<std::string> PreviewUpdateTask(const ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
+  return "Change " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + ".";
+}
+
+Result<json> RunUpdateTask(ToolCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  if (row.deleted) {
+    return Status(codes::kRecordDeleted,
+                  Quoted(row.title) + " is in Trash; restore it to apply the edit");
+  }
+  ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
+  // The _base rule only reads the changed fields; other values the model
+  // read and sent along say nothing about this change. Base is given under
+  // the schema's names, like the rows the model read.
+  json base = json::object();
+  const json given_base = call.input.value("base", json::object());
+  for (const auto& [name, value] : given_base.items()) {
+    const std::string field(RecordFieldOf(name));
+    if (!field.empty() && fields.contains(field)) base[field] = value;
+  }
+  json args = {{"id", row.id}, {"fields", fields}};
+  if (!base.empty()) args["base"] = base;
+  if (call.input.contains("expectedVersion"))
+    args["expectedVersion"] = call.input["expectedVersion"];
+
+  Status st = ctx->write({{"task.update", args}});
+  if (st.code() == codes::kSaveConflict || st.code() == codes::kVersionConflict) {
+    return ConflictError(*ctx, row, fields, st);
+  }
+  ENSEMBLE_RETURN_IF_ERROR(st);
+
+  // Undo writes every changed field back (lists whole), based on what this
+  // call wrote, so a later change by someone else is not overwritten.
+  TaskRow after = row;
+  ++after.version;
+  json previous = json::object();
+  for (const auto& [name, value] : fields.items()) {
+    previous[name] = RecordValue(row, name);
+    SetRecordValue(after, name, value);
+  }
+  std::vector<Mutation> undo = {
+      {"task.update", {{"id", row.id}, {"fields", previous}, {"base", fields}}}};
+  return json{{"summary", "Updated " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + "."},
+              {"data", {{"task", RowJson(after)}}},
+              {"undo", UndoJson(std::move(undo))}};
+}
+
 // Fixes the exact tasks: the input becomes {ids}, so Apply deletes only
 // what the preview named.
 Status PrepareDeleteTasks(ToolCall& call) {
@@ -323,27 +325,6 @@ Result<json> RunDeleteTasks(ToolCall& call) {
               {"undo", UndoJson(std::move(undo))}};
 }
 
-}  // namespace
 }  // namespace task_tools
-
-void AttachTaskToolHooks(tools::ToolDef& def) {
-  using namespace task_tools;  // NOLINT: the hooks.
-  if (def.name == "hub_list_tasks") {
-    def.run = RunListTasks;
-  } else if (def.name == "hub_list_due") {
-    def.run = RunListDue;
-  } else if (def.name == "hub_create_tasks") {
-    def.preview = PreviewCreateTasks;
-    def.run = RunCreateTasks;
-  } else if (def.name == "hub_update_task") {
-    def.prepare = PrepareUpdateTask;
-    def.preview = PreviewUpdateTask;
-    def.run = RunUpdateTask;
-  } else if (def.name == "hub_delete_tasks") {
-    def.prepare = PrepareDeleteTasks;
-    def.preview = PreviewDeleteTasks;
-    def.run = RunDeleteTasks;
-  }
-}
 
 }  // namespace ensemble::core::assistant

@@ -1,7 +1,7 @@
 // The runs of the hub's five task tools (spec 000 §4, §6; tool list 002):
 // hub_list_tasks, hub_list_due, hub_create_tasks, hub_update_task and
 // hub_delete_tasks. Their definitions and schemas are in tools_tasks.cc,
-// which attaches these hooks when it registers them.
+// whose table gives them these hooks.
 //
 // Every hook takes its ToolContext (core/tools/tool_context.h) from the call: reads go
 // to the tasks table of ctx.space_id only (live rows), and every id is
@@ -34,6 +34,8 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_TASK_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
@@ -45,9 +47,20 @@ inline constexpr int kDefaultTaskListLimit = 50;
 // window; a week is what "what's due" means in the planner's phrasings).
 inline constexpr int kDefaultDueWindowDays = 7;
 
-// Sets the prepare, preview and run hooks of `def` when it is one of the
-// five task tools (by name); any other definition is left as it is.
-void AttachTaskToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_tasks, hub_list_due, hub_create_tasks, hub_update_task, hub_delete_tasks,
+// which their tool table gives them (tools_<area>.cc).
+namespace task_tools {
+Result<nlohmann::json> RunListTasks(tools::ToolCall& call);
+Result<nlohmann::json> RunListDue(tools::ToolCall& call);
+Result<std::string> PreviewCreateTasks(const tools::ToolCall& call);
+Result<nlohmann::json> RunCreateTasks(tools::ToolCall& call);
+Status PrepareUpdateTask(tools::ToolCall& call);
+Result<std::string> PreviewUpdateTask(const tools::ToolCall& call);
+Result<nlohmann::json> RunUpdateTask(tools::ToolCall& call);
+Status PrepareDeleteTasks(tools::ToolCall& call);
+Result<std::string> PreviewDeleteTasks(const tools::ToolCall& call);
+Result<nlohmann::json> RunDeleteTasks(tools::ToolCall& call);
+}  // namespace task_tools
 
 }  // namespace ensemble::core::assistant
 

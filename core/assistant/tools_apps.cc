@@ -24,7 +24,8 @@ Status RegisterAppTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_connections", areas::kApps,
            "List the apps connected in this space, how each is reached, and those failing.",
-           Object({{"app", Str(100, "Narrow to one app by name")}})),
+           Object({{"app", Str(100, "Narrow to one app by name")}}),
+           {.run = connection_runs::RunListConnections}),
       Outside(Read(
           "apps_search", areas::kApps, "Search connected apps' content for the person's question.",
           Object({{"query", Text(kMaxQueryChars)}, {"connectionId", Id()}, {"limit", Int(1, 50)}},
@@ -50,7 +51,6 @@ Status RegisterAppTools(tools::ToolRegistry& registry) {
                    {"action", "kind", "id", "item"}),
             Risk::kMedium, false),
   };
-  for (tools::ToolDef& def : defs) AttachConnectionToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -36,16 +36,18 @@ json Columns() {
 Status RegisterBoardTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_boards", areas::kBoards, "List custom boards with their ids and titles.",
-           Object(WithPaging({{"query", Str(kMaxQueryChars)}}))),
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}})),
+           {.run = board_tools::RunListBoards}),
       Read("hub_read_board", areas::kBoards,
            "Read a custom board by id, link or title: its columns and cards with their ids.",
-           Object({{"board", BoardRef()}}, {"board"})),
+           Object({{"board", BoardRef()}}, {"board"}), {.run = board_tools::RunReadBoard}),
       Write("hub_create_board", areas::kBoards, "Make a custom board with a title and columns.",
             Object({{"title", Text(boards::kMaxTitleChars)},
                     {"description", Str(boards::kMaxDescriptionChars)},
                     {"columns", Columns()}},
                    {"title"}),
-            Risk::kLow, false),
+            Risk::kLow, false,
+            {.preview = board_tools::PreviewCreateBoard, .run = board_tools::RunCreateBoard}),
       Write("hub_update_board", areas::kBoards,
             "Change a board's title, description, tiles or columns (columns are the complete "
             "list).",
@@ -62,10 +64,16 @@ Status RegisterBoardTools(tools::ToolRegistry& registry) {
                       {"maxProperties", 4},
                       {"description", "The values the change was based on"}}}},
                    {"board"}),
-            Risk::kMedium, false),
+            Risk::kMedium, false,
+            {.prepare = board_tools::PrepareUpdateBoard,
+             .preview = board_tools::PreviewUpdateBoard,
+             .run = board_tools::RunUpdateBoard}),
       Hold(Write("hub_delete_board", areas::kBoards,
                  "Delete a custom board; always waits for Apply, and its cards stay.",
-                 Object({{"board", Id()}}, {"board"}), Risk::kHigh, false)),
+                 Object({{"board", Id()}}, {"board"}), Risk::kHigh, false,
+                 {.prepare = board_tools::PrepareBoardOnly,
+                  .preview = board_tools::PreviewDeleteBoard,
+                  .run = board_tools::RunDeleteBoard})),
       Write("hub_move_to_board", areas::kBoards,
             "Put a task or note on a board, or move its card to another column.",
             Object({{"board", Id()},
@@ -76,14 +84,20 @@ Status RegisterBoardTools(tools::ToolRegistry& registry) {
                                  "card's new text")},
                     {"column", Text(kMaxColumnTitleChars, "Column id or title")}},
                    {"board", "column"}),
-            Risk::kLow, false),
+            Risk::kLow, false,
+            {.prepare = board_tools::PrepareMove,
+             .preview = board_tools::PreviewMove,
+             .run = board_tools::RunMove}),
       Write(
           "hub_remove_from_board", areas::kBoards,
           "Take a card off a board; the task or note itself stays.",
           Object({{"board", Id()}, {"itemId", Id("Task id, or a card's id")}}, {"board", "itemId"}),
-          Risk::kLow, false),
+          Risk::kLow, false,
+          {.prepare = board_tools::PrepareRemove,
+           .preview = board_tools::PreviewRemove,
+           .run = board_tools::RunRemove}),
       Read("hub_read_layout", areas::kBoards, "Read the board overview's layout and its version.",
-           Object({{"layoutId", Id()}})),
+           Object({{"layoutId", Id()}}), {.run = layout_tools::RunReadLayout}),
       Write("hub_edit_layout", areas::kBoards,
             "Change the board overview's layout (the space owner only); send the version you "
             "read.",
@@ -98,12 +112,11 @@ Status RegisterBoardTools(tools::ToolRegistry& registry) {
                                     "The complete list of tiles, each a board and its place "
                                     "(x, y from the top left; w, h in grid cells)")}},
                    {"version", "tiles"}),
-            Risk::kMedium, false),
+            Risk::kMedium, false,
+            {.prepare = layout_tools::PrepareEditLayout,
+             .preview = layout_tools::PreviewEditLayout,
+             .run = layout_tools::RunEditLayout}),
   };
-  for (tools::ToolDef& def : defs) {
-    AttachBoardToolHooks(def);
-    AttachLayoutToolHooks(def);
-  }
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -43,17 +43,19 @@ Status RegisterCoreTools(tools::ToolRegistry& registry, records::RecordKinds kin
            Object({{"query", Text(kMaxQueryChars)},
                    {"kinds", Array(RecordKind(), 10)},
                    {"limit", Int(1, kMaxListLimit)}},
-                  {"query"})),
+                  {"query"}),
+           {.run = search_tools::RunSearchWork}),
       Read("hub_item_context", areas::kCore,
            "What surrounds a record: linked tasks, pages, meetings, people and projects.",
-           Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"})),
+           Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}),
+           {.run = search_tools::RunItemContext}),
       Read("hub_read_sharing", areas::kCore,
            "Who the open space is shared with and in which role, and the person's other spaces "
            "(reads only: sharing is the person's own, in Sharing).",
-           Object(json::object())),
+           Object(json::object()), {.run = sharing_tool::RunReadSharing}),
       Read("hub_read_surface", areas::kCore,
            "Read the data of the view the person has open (filters, shown and selected items).",
-           Object({{"limit", Int(1, kMaxListLimit)}})),
+           Object({{"limit", Int(1, kMaxListLimit)}}), {.run = surface_tools::RunReadSurface}),
       Hold(
           Write(kWorkflowToolName, areas::kWorkflows,
                 "Propose 2-12 ordered writes under one Apply; later steps may use earlier results.",
@@ -66,28 +68,23 @@ Status RegisterCoreTools(tools::ToolRegistry& registry, records::RecordKinds kin
                        {"steps"}),
                 Risk::kHigh, false)),
       Read("hub_list_approvals", areas::kCore, "List what waits for the person on Needs me.",
-           Object({{"limit", Int(1, kMaxListLimit)}})),
+           Object({{"limit", Int(1, kMaxListLimit)}}), {.run = account_tools::RunListApprovals}),
       Read("hub_weekly_recap", areas::kCore,
            "Summarise a week's finished, changed and upcoming work.",
-           Object({{"weekOf", Date("Any day of the week; default this week")}})),
+           Object({{"weekOf", Date("Any day of the week; default this week")}}),
+           {.run = recap_tools::RunRecap}),
       Read("hub_list_trash", areas::kTrash,
            "List what is in Trash, newest first, with kinds and ids to restore.",
            Object(WithPaging({{"kind", TrashKind(kinds, "Only records of this kind")},
-                              {"query", Str(kMaxQueryChars)}}))),
+                              {"query", Str(kMaxQueryChars)}})),
+           {.run = trash_tools::RunListTrash}),
       Write("hub_restore_from_trash", areas::kTrash, "Restore a record from Trash.",
             Object({{"kind", TrashKind(kinds, "The record's kind, as hub_list_trash gives it")},
                     {"id", Id()}},
                    {"kind", "id"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.preview = trash_tools::PreviewRestore, .run = trash_tools::RunRestore}),
   };
-  for (tools::ToolDef& def : defs) {
-    AttachAccountToolHooks(def);
-    AttachTrashToolHooks(def);
-    AttachSearchToolHooks(def);
-    AttachSharingToolHooks(def);
-    AttachRecapToolHooks(def);
-    AttachSurfaceToolHooks(def);
-  }
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -26,12 +26,14 @@ Status RegisterDeskTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_desk_lists", areas::kDesk,
            "List the person's desk lists with their lines, ticks and ids.",
-           Object({{"limit", Int(1, static_cast<int>(desk::kMaxDeskLists))}})),
+           Object({{"limit", Int(1, static_cast<int>(desk::kMaxDeskLists))}}),
+           {.run = desk_tools::RunListDeskLists}),
       Write("hub_create_desk_list", areas::kDesk, "Add a desk list, optionally with its lines.",
             Object({{"title", Text(desk::kMaxDeskListTitleChars)},
                     {"lines", Lines("The list's lines, in order")}},
                    {"title"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.preview = desk_tools::PreviewCreateDeskList, .run = desk_tools::RunCreateDeskList}),
       Write("hub_update_desk_list", areas::kDesk,
             "Change a desk list: rename it; add, tick, untick, reword or remove lines.",
             Object({{"id", Id("The list's id")},
@@ -45,11 +47,12 @@ Status RegisterDeskTools(tools::ToolRegistry& registry) {
                            kMaxDeskLinesPerCall, "Lines to give new text")},
                     {"remove", LineIds("Lines to take off the list")}},
                    {"id"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.preview = desk_tools::PreviewUpdateDeskList, .run = desk_tools::RunUpdateDeskList}),
       Write("hub_delete_desk_list", areas::kDesk, "Remove a desk list with its lines (to Trash).",
-            Object({{"id", Id()}}, {"id"}), Risk::kMedium, true),
+            Object({{"id", Id()}}, {"id"}), Risk::kMedium, true,
+            {.preview = desk_tools::PreviewDeleteDeskList, .run = desk_tools::RunDeleteDeskList}),
   };
-  for (tools::ToolDef& def : defs) AttachDeskToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -26,16 +26,18 @@ json Kind() { return RecordKind(); }
 Status RegisterPageTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_pages", areas::kPages, "Find pages and notes by title or text; gives ids.",
-           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"projectId", Id()}}))),
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"projectId", Id()}})),
+           {.run = page_tools::RunListPages}),
       Read("hub_read_page", areas::kPages, "Read a page: its blocks with ids, and its revision.",
-           Object({{"id", Id()}}, {"id"})),
+           Object({{"id", Id()}}, {"id"}), {.run = page_tools::RunReadPage}),
       Write("hub_create_page", areas::kPages, "Create a page with a title and a Markdown body.",
             Object({{"title", Text(pages::kMaxTitleChars)},
                     {"body", Str(pages::kMaxBodyChars, "Markdown")},
                     {"projectId", Id()},
                     {"parentId", Id("Parent page id")}},
                    {"title"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.preview = page_tools::PreviewCreatePage, .run = page_tools::RunCreatePage}),
       Write("hub_update_page", areas::kPages,
             "Append to, rewrite or edit blocks of a page, or move it (under another page, into a "
             "project); send the revision you read.",
@@ -52,12 +54,17 @@ Status RegisterPageTools(tools::ToolRegistry& registry) {
                                             {"blockId", "action"}),
                                      kMaxBlockEdits)}},
                    {"id", "revision", "mode"}),
-            Risk::kMedium, true),
+            Risk::kMedium, true,
+            {.preview = page_tools::PreviewUpdatePage, .run = page_tools::RunUpdatePage}),
       Write("hub_delete_pages", areas::kPages, "Move pages to Trash.",
-            Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true),
+            Object({{"ids", Ids()}}, {"ids"}), Risk::kHigh, true,
+            {.prepare = page_tools::PrepareDeletePages,
+             .preview = page_tools::PreviewDeletePages,
+             .run = page_tools::RunDeletePages}),
       Read("hub_read_record_details", areas::kPages,
            "Read a record's details and its comments with their ids.",
-           Object({{"kind", Kind()}, {"id", Id()}}, {"kind", "id"})),
+           Object({{"kind", Kind()}, {"id", Id()}}, {"kind", "id"}),
+           {.run = comment_tools::RunReadDetails}),
       Write("hub_manage_record", areas::kPages,
             "Add, edit, resolve or delete a comment, or turn a page into a task.",
             Object({{"kind", Kind()},
@@ -67,12 +74,11 @@ Status RegisterPageTools(tools::ToolRegistry& registry) {
                     {"commentId", Id()},
                     {"text", Str(comments::kMaxBodyChars)}},
                    {"kind", "id", "action"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.prepare = comment_tools::PrepareManage,
+             .preview = comment_tools::PreviewManage,
+             .run = comment_tools::RunManage}),
   };
-  for (tools::ToolDef& def : defs) {
-    AttachPageToolHooks(def);
-    AttachCommentToolHooks(def);
-  }
   return RegisterAll(registry, std::move(defs));
 }
 

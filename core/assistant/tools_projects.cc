@@ -45,22 +45,30 @@ json ProjectFields(bool for_update) {
 Status RegisterProjectTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_projects", areas::kProjects, "Find projects by name; gives ids and status.",
-           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", ProjectStatusEnum()}}))),
-      Write("hub_create_project", areas::kProjects,
-            "Create a project with the name, description, people and dates the person gave.",
-            Object(ProjectFields(false), {"title"}), Risk::kLow, true),
+           Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", ProjectStatusEnum()}})),
+           {.run = project_tools::RunListProjects}),
+      Write(
+          "hub_create_project", areas::kProjects,
+          "Create a project with the name, description, people and dates the person gave.",
+          Object(ProjectFields(false), {"title"}), Risk::kLow, true,
+          {.preview = project_tools::PreviewCreateProject, .run = project_tools::RunCreateProject}),
       Write("hub_update_project", areas::kProjects,
             "Change or complete a project; deliverables are the complete list.",
             Object({{"id", Id()},
                     {"fields", Object(ProjectFields(true))},
                     {"base", {{"type", "object"}, {"maxProperties", 10}}}},
                    {"id", "fields"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.prepare = project_tools::PrepareUpdateProject,
+             .preview = project_tools::PreviewUpdateProject,
+             .run = project_tools::RunUpdateProject}),
       Write("hub_delete_projects", areas::kProjects,
             "Move projects to Trash; their tasks stay unless deleteTasks is true.",
-            Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true),
+            Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true,
+            {.prepare = project_tools::PrepareDeleteProjects,
+             .preview = project_tools::PreviewDeleteProjects,
+             .run = project_tools::RunDeleteProjects}),
   };
-  for (tools::ToolDef& def : defs) AttachProjectToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -32,26 +32,31 @@ Status RegisterRoutineTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_routines", areas::kRoutines,
            "List routines, their schedules and whether each is paused.",
-           Object({{"includePaused", Bool()}})),
-      Write("hub_create_routine", areas::kRoutines,
-            "Add a routine: a saved instruction run on a schedule.",
-            Object({{"title", Text(routines::kMaxTitleChars)},
-                    {"instruction", Text(routines::kMaxInstructionChars)},
-                    {"schedule", Schedule()}},
-                   {"title", "instruction", "schedule"}),
-            Risk::kMedium, true),
-      Write("hub_update_routine", areas::kRoutines, "Change, pause or resume a routine.",
-            Object({{"id", Id()},
-                    {"title", Text(routines::kMaxTitleChars)},
-                    {"instruction", Text(routines::kMaxInstructionChars)},
-                    {"schedule", Schedule()},
-                    {"paused", Bool()}},
-                   {"id"}),
-            Risk::kMedium, true),
-      Write("hub_delete_routine", areas::kRoutines, "Delete a routine.",
-            Object({{"id", Id()}}, {"id"}), Risk::kHigh, true),
+           Object({{"includePaused", Bool()}}), {.run = routine_tools::RunListRoutines}),
+      Write(
+          "hub_create_routine", areas::kRoutines,
+          "Add a routine: a saved instruction run on a schedule.",
+          Object({{"title", Text(routines::kMaxTitleChars)},
+                  {"instruction", Text(routines::kMaxInstructionChars)},
+                  {"schedule", Schedule()}},
+                 {"title", "instruction", "schedule"}),
+          Risk::kMedium, true,
+          {.preview = routine_tools::PreviewCreateRoutine, .run = routine_tools::RunCreateRoutine}),
+      Write(
+          "hub_update_routine", areas::kRoutines, "Change, pause or resume a routine.",
+          Object({{"id", Id()},
+                  {"title", Text(routines::kMaxTitleChars)},
+                  {"instruction", Text(routines::kMaxInstructionChars)},
+                  {"schedule", Schedule()},
+                  {"paused", Bool()}},
+                 {"id"}),
+          Risk::kMedium, true,
+          {.preview = routine_tools::PreviewUpdateRoutine, .run = routine_tools::RunUpdateRoutine}),
+      Write(
+          "hub_delete_routine", areas::kRoutines, "Delete a routine.",
+          Object({{"id", Id()}}, {"id"}), Risk::kHigh, true,
+          {.preview = routine_tools::PreviewDeleteRoutine, .run = routine_tools::RunDeleteRoutine}),
   };
-  for (tools::ToolDef& def : defs) AttachRoutineToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

@@ -20,12 +20,15 @@ Status RegisterSettingsTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_get_settings", areas::kSettings, "Read the settings of one area, or all.",
            Object({{"area",
-                    Enum({"assistant", "appearance", "notifications", "calendar", "general"})}})),
+                    Enum({"assistant", "appearance", "notifications", "calendar", "general"})}}),
+           {.run = account_tools::RunGetSettings}),
       Read("hub_find_setting", areas::kSettings,
            "Find settings by words; gives their keys and values.",
-           Object({{"query", Text(kMaxQueryChars)}}, {"query"})),
+           Object({{"query", Text(kMaxQueryChars)}}, {"query"}),
+           {.run = account_tools::RunFindSetting}),
       Read("hub_list_model_choices", areas::kSettings,
-           "List the models and efforts this account can choose.", Object(json::object())),
+           "List the models and efforts this account can choose.", Object(json::object()),
+           {.run = account_tools::RunListModelChoices}),
       Hold(Write("hub_update_settings", areas::kSettings,
                  "Change allowlisted settings or the model choice; waits for Apply.",
                  Object({{"changes", Array(Object({{"key", Text(kMaxSettingKeyChars)},
@@ -33,9 +36,11 @@ Status RegisterSettingsTools(tools::ToolRegistry& registry) {
                                                   {"key", "value"}),
                                            kMaxSettingChanges, {}, 1)}},
                         {"changes"}),
-                 Risk::kHigh, false)),
+                 Risk::kHigh, false,
+                 {.prepare = account_tools::PrepareUpdateSettings,
+                  .preview = account_tools::PreviewUpdateSettings,
+                  .run = account_tools::RunUpdateSettings})),
   };
-  for (tools::ToolDef& def : defs) AttachAccountToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

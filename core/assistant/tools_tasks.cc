@@ -58,13 +58,15 @@ Status RegisterTaskTools(tools::ToolRegistry& registry) {
                               {"personId", Id()},
                               {"label", Str(tasks::kMaxLabelChars)},
                               {"query", Str(kMaxQueryChars, "Words in the title")},
-                              {"includeDone", Bool()}}))),
+                              {"includeDone", Bool()}})),
+           {.run = task_tools::RunListTasks}),
       Write("hub_create_tasks", areas::kTasks,
             "Create one or more tasks in one call; set only the fields the person gave.",
             Object(
                 {{"tasks", Array(Object(TaskFields(false), {"title"}), kMaxTasksPerCreate, {}, 1)}},
                 {"tasks"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.preview = task_tools::PreviewCreateTasks, .run = task_tools::RunCreateTasks}),
       Write("hub_update_task", areas::kTasks,
             "Change a task's status, title, due date, priority, description, project, people, "
             "labels, dependencies or page; send the values you read as base (or the version "
@@ -78,22 +80,28 @@ Status RegisterTaskTools(tools::ToolRegistry& registry) {
                       {"maxProperties", 11},
                       {"description", "The values the change was based on"}}}},
                    {"id", "fields"}),
-            Risk::kLow, true),
+            Risk::kLow, true,
+            {.prepare = task_tools::PrepareUpdateTask,
+             .preview = task_tools::PreviewUpdateTask,
+             .run = task_tools::RunUpdateTask}),
       Write("hub_delete_tasks", areas::kTasks,
             "Move tasks to Trash, by ids or all tasks matching a filter.",
             Object({{"ids", Ids()},
                     {"all", Bool("Every task matching status and projectId")},
                     {"status", TaskStatusEnum()},
                     {"projectId", Id()}}),
-            Risk::kHigh, true),
+            Risk::kHigh, true,
+            {.prepare = task_tools::PrepareDeleteTasks,
+             .preview = task_tools::PreviewDeleteTasks,
+             .run = task_tools::RunDeleteTasks}),
       Read("hub_list_due", areas::kTasks,
            "What is due or overdue in a date range, with today's items first.",
            Object({{"from", Date()},
                    {"to", Date()},
                    {"includeOverdue", Bool()},
-                   {"limit", Int(1, kMaxListLimit)}})),
+                   {"limit", Int(1, kMaxListLimit)}}),
+           {.run = task_tools::RunListDue}),
   };
-  for (tools::ToolDef& def : defs) AttachTaskToolHooks(def);
   return RegisterAll(registry, std::move(defs));
 }
 

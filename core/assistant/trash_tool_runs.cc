@@ -88,6 +88,10 @@ Result<ToolContext*> ContextOf(const ToolCall& call) {
   return call.context;
 }
 
+}  // namespace
+
+namespace trash_tools {
+
 // hub_list_trash: the space's records in Trash, last deleted first.
 Result<json> RunListTrash(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ContextOf(call));
@@ -141,15 +145,6 @@ Result<json> RunRestore(ToolCall& call) {
               {"undo", json::array({{{"name", t.kind + ".delete"}, {"args", {{"id", t.id}}}}})}};
 }
 
-}  // namespace
-
-void AttachTrashToolHooks(tools::ToolDef& def) {
-  if (def.name == "hub_list_trash") {
-    def.run = RunListTrash;
-  } else if (def.name == "hub_restore_from_trash") {
-    def.preview = PreviewRestore;
-    def.run = RunRestore;
-  }
-}
+}  // namespace trash_tools
 
 }  // namespace ensemble::core::assistant

@@ -13,12 +13,19 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_TRASH_TOOL_RUNS_H_
 #define ENSEMBLE_CORE_ASSISTANT_TRASH_TOOL_RUNS_H_
 
+#include <string>
+
 #include "core/tools/tool.h"
 
 namespace ensemble::core::assistant {
 
-// Sets the hooks of `def` when it is hub_list_trash or hub_restore_from_trash.
-void AttachTrashToolHooks(tools::ToolDef& def);
+// The hooks of hub_list_trash, hub_restore_from_trash, which their tool table gives them
+// (tools_<area>.cc).
+namespace trash_tools {
+Result<nlohmann::json> RunListTrash(tools::ToolCall& call);
+Result<std::string> PreviewRestore(const tools::ToolCall& call);
+Result<nlohmann::json> RunRestore(tools::ToolCall& call);
+}  // namespace trash_tools
 
 }  // namespace ensemble::core::assistant
 

@@ -49,6 +49,15 @@ using PreviewHook = std::function<Result<std::string>(const ToolCall&)>;
 // run: does the work; the result carries summary, data, href, undo entry.
 using RunHook = std::function<Result<nlohmann::json>(ToolCall&)>;
 
+// A tool's hooks, as its table entry gives them (tool_defs.h Read, Write).
+// (The initializers keep GCC's -Wextra quiet about designated initializers
+// that leave a hook out.)
+struct Hooks {
+  PrepareHook prepare = nullptr;
+  PreviewHook preview = nullptr;
+  RunHook run = nullptr;
+};
+
 struct ToolDef {
   std::string name;             // [a-z][a-z0-9_]*, at most kMaxToolNameLength.
   std::string area;             // "tasks", "boards", "apps", ...: allowedWriteAreas.
@@ -64,7 +73,7 @@ struct ToolDef {
   // write). Set by the hub's permission table (core/tools/tool_permissions.h).
   sync::Role least_role = sync::Role::kEditor;
   std::optional<AppMeta> app;
-  // Any hook may be empty: definitions come first, runs are attached later.
+  // Any hook may be empty: a tool without a run is listed but cannot be called.
   PrepareHook prepare;
   PreviewHook preview;
   RunHook run;

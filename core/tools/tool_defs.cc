@@ -8,18 +8,21 @@
 namespace ensemble::core::tools {
 
 ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
-             nlohmann::json schema) {
+             nlohmann::json schema, Hooks hooks) {
   ToolDef def;
   def.name = std::string(name);
   def.area = std::string(area);
   def.description = std::string(description);
   def.input_schema = std::move(schema);
+  def.prepare = std::move(hooks.prepare);
+  def.preview = std::move(hooks.preview);
+  def.run = std::move(hooks.run);
   return def;
 }
 
 ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
-              nlohmann::json schema, Risk risk, bool undoable) {
-  ToolDef def = Read(name, area, description, std::move(schema));
+              nlohmann::json schema, Risk risk, bool undoable, Hooks hooks) {
+  ToolDef def = Read(name, area, description, std::move(schema), std::move(hooks));
   def.is_write = true;
   def.risk = risk;
   def.undoable = undoable;

@@ -18,10 +18,11 @@
 
 namespace ensemble::core::tools {
 
+// A tool's one table entry: what it is and the hooks that do its work.
 ToolDef Read(std::string_view name, std::string_view area, std::string_view description,
-             nlohmann::json schema);
+             nlohmann::json schema, Hooks hooks = {});
 ToolDef Write(std::string_view name, std::string_view area, std::string_view description,
-              nlohmann::json schema, Risk risk, bool undoable);
+              nlohmann::json schema, Risk risk, bool undoable, Hooks hooks = {});
 // The write always waits for Apply.
 ToolDef Hold(ToolDef def);
 // Network work: never inside a Hub transaction.
