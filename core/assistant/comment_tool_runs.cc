@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/boards/board.h"
 #include "core/comments/comment.h"
 #include "core/pages/page.h"
@@ -14,20 +13,21 @@
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
 const Noun kNouns[] = {
-    {&tasks::kTaskKind, "task", "tasks", "title"},
-    {&projects::kProjectKind, "project", "projects", "title"},
-    {&pages::kPageKind, "page", "pages", "title"},
-    {&people::kPersonKind, "person", "people", "name"},
-    {&boards::kBoardKind, "board", "boards", "title"},
+    {tasks::kTaskKind.kind, "task", "tasks", "title"},
+    {projects::kProjectKind.kind, "project", "projects", "title"},
+    {pages::kPageKind.kind, "page", "pages", "title"},
+    {people::kPersonKind.kind, "person", "people", "name"},
+    {boards::kBoardKind.kind, "board", "boards", "title"},
 };
-const Noun kComment = {&comments::kCommentKind, "comment", "comments", "body"};
+const Noun kComment = {comments::kCommentKind.kind, "comment", "comments", "body"};
 
 // The noun of a commentable kind; INVALID_ARGUMENT for any other.
 Result<const Noun*> NounOf(const std::string& kind) {
@@ -117,7 +117,8 @@ Result<json> RunReadDetails(ToolCall& call) {
   const std::string id = row["id"].get<std::string>();
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> found,
                             comments::ListComments(*ctx->db, ctx->space_id, id));
-  json record = records::FieldsOf(*noun->kind, row);
+  ENSEMBLE_ASSIGN_OR_RETURN(const records::RecordKind* kind, KindOf(*ctx, *noun));
+  json record = records::FieldsOf(*kind, row);
   record["id"] = id;
   record["version"] = row["version"];
   json list = json::array();

@@ -7,16 +7,16 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/connections/app_reader.h"
 #include "core/connections/calendar_people.h"
 #include "core/connections/connection.h"
 #include "core/people/person.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace connection_runs {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 using connections::AppPerson;
 using connections::Connection;
 

@@ -6,20 +6,20 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/desk/desk_list.h"
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 using store::Value;
 
-const Noun kList = {&desk::kListRecordKind, "desk list", "desk lists", "title"};
-const Noun kLine = {&desk::kItemRecordKind, "line", "lines", "text"};
+const Noun kList = {desk::kListRecordKind.kind, "desk list", "desk lists", "title"};
+const Noun kLine = {desk::kItemRecordKind.kind, "line", "lines", "text"};
 
 // “a”, “b”, “c”, “d”, “e” and 2 more.
 std::string QuotedList(const std::vector<std::string>& texts) {

@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/search_tool_runs.h"
 #include "core/base/id.h"
 #include "core/boards/board.h"
@@ -23,16 +22,17 @@
 #include "core/projects/project.h"
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant::search_tools {
 namespace {
 
 using nlohmann::json;
-using record_tools::Noun;
 using store::Value;
-using task_tools::Quoted;
+using tools::Quoted;
 using tools::ToolCall;
 using tools::ToolContext;
+using tools::record_rows::Noun;
 
 // A comment's text shown in a context, in characters.
 constexpr std::size_t kContextCommentChars = 200;
@@ -42,11 +42,11 @@ constexpr std::size_t kContextComments = 3;
 constexpr std::string_view kUnkept[][2] = {
     {"meeting", "meetings"}, {"file", "files"}, {"skill", "personal skills"}, {"event", "events"}};
 
-const Noun kTask = {&tasks::kTaskKind, "task", "tasks", "title"};
-const Noun kProjectNoun = {&projects::kProjectKind, "project", "projects", "title"};
-const Noun kPage = {&pages::kPageKind, "page", "pages", "title"};
-const Noun kPersonNoun = {&people::kPersonKind, "person", "people", "name"};
-const Noun kBoard = {&boards::kBoardKind, "board", "boards", "title"};
+const Noun kTask = {tasks::kTaskKind.kind, "task", "tasks", "title"};
+const Noun kProjectNoun = {projects::kProjectKind.kind, "project", "projects", "title"};
+const Noun kPage = {pages::kPageKind.kind, "page", "pages", "title"};
+const Noun kPersonNoun = {people::kPersonKind.kind, "person", "people", "name"};
+const Noun kBoard = {boards::kBoardKind.kind, "board", "boards", "title"};
 
 // {items (at most kMaxContextItems), total} of a list.
 json Capped(std::vector<json> items) {
@@ -64,9 +64,9 @@ std::string InIdList(const std::string& id) { return "%\"" + id + "\"%"; }
 Result<json> OneLink(ToolContext& ctx, const Noun& noun, const json& id) {
   if (!id.is_string()) return json(nullptr);
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row,
-                            record_tools::FindInSpace(ctx, noun, id.get<std::string>()));
+                            tools::record_rows::FindInSpace(ctx, noun, id.get<std::string>()));
   if (!row || row->value("deleted", int64_t{0}) != 0) return json(nullptr);
-  return json{{"id", id}, {"title", record_tools::TitleOf(noun, *row)}};
+  return json{{"id", id}, {"title", tools::record_rows::TitleOf(noun, *row)}};
 }
 
 // OneLink of each of `ids`, in order, the missing ones left out.
@@ -155,7 +155,7 @@ Result<json> BoardsOf(ToolContext& ctx, const std::string& task_id) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         std::optional<json> board,
-        record_tools::FindInSpace(ctx, kBoard, store::AsText(rows.rows[i][0])));
+        tools::record_rows::FindInSpace(ctx, kBoard, store::AsText(rows.rows[i][0])));
     if (!board || board->value("deleted", int64_t{0}) != 0) continue;
     const std::string column = store::AsText(rows.rows[i][1]);
     std::string column_title = column;
@@ -288,7 +288,7 @@ Result<json> DeliverableContext(ToolContext& ctx, const std::string& id, json& r
   for (std::size_t i = 0; i < rows.size(); ++i) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         std::optional<json> project,
-        record_tools::FindInSpace(ctx, kProjectNoun, store::AsText(rows.rows[i][0])));
+        tools::record_rows::FindInSpace(ctx, kProjectNoun, store::AsText(rows.rows[i][0])));
     if (!project) continue;
     for (const json& d : project->value("deliverables", json::array())) {
       if (d.value("id", std::string()) != id) continue;
@@ -340,7 +340,7 @@ std::string UnkeptText(const std::vector<std::string>& kinds) {
 }
 
 Result<json> RunItemContext(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   const std::string kind = call.input.value("kind", std::string());
   const std::string id = call.input.value("id", std::string());
   if (IsUnkeptKind(kind)) {
@@ -356,9 +356,10 @@ Result<json> RunItemContext(ToolCall& call) {
   } else {
     const Noun* noun = NounOf(kind);
     if (!noun) return InvalidArgument("no context is kept for a " + kind);
-    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, record_tools::FindInSpace(*ctx, *noun, id));
-    if (!row) return record_tools::NotFound(*noun, id);
-    record = {{"kind", kind}, {"id", id}, {"title", record_tools::TitleOf(*noun, *row)}};
+    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row,
+                              tools::record_rows::FindInSpace(*ctx, *noun, id));
+    if (!row) return tools::record_rows::NotFound(*noun, id);
+    record = {{"kind", kind}, {"id", id}, {"title", tools::record_rows::TitleOf(*noun, *row)}};
     for (const char* field : {"status", "due", "email", "role", "team"}) {
       if (row->contains(field) && (*row)[field].is_string() && !(*row)[field].empty())
         record[field] = (*row)[field];

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/assistant/board_tool_rows.h"
-#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/boards/board_layout.h"
 #include "core/text/trim.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -173,7 +173,7 @@ Result<json> RunEditLayout(ToolCall& call) {
   std::vector<Mutation> undo;
   std::string id = layout.id;
   if (id.empty()) {
-    ENSEMBLE_ASSIGN_OR_RETURN(id, record_tools::NewRecordId(*ctx));
+    ENSEMBLE_ASSIGN_OR_RETURN(id, tools::record_rows::NewRecordId(*ctx));
     ENSEMBLE_RETURN_IF_ERROR(ctx->write(
         {{"board_layout.create", {{"id", id}, {"spaceId", ctx->space_id}, {"tiles", tiles}}}}));
     undo.push_back({"board_layout.delete", {{"id", id}}});

@@ -5,17 +5,17 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/pages/page.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kPage = {&pages::kPageKind, "page", "pages", "title"};
+const Noun kPage = {pages::kPageKind.kind, "page", "pages", "title"};
 
 json PageShape(const json& row) {
   return {{"id", row["id"]},

@@ -6,14 +6,14 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/people/merge.h"
 #include "core/people/person.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
 json PersonShape(const json& row) {
   json out = {{"id", row["id"]},     {"name", row["name"]}, {"email", row["email"]},

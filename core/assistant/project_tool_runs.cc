@@ -4,16 +4,16 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
 // Input name -> field name: the schema says personIds, the record people.
 std::string FieldName(const std::string& input_name) {

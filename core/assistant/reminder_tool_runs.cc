@@ -6,7 +6,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/week_date.h"
 #include "core/calendar/civil_time.h"
 #include "core/calendar/event.h"
@@ -16,17 +15,18 @@
 #include "core/reminders/reminder.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kReminder = {&reminders::kReminderRecordKind, "reminder", "reminders", "text"};
-const Noun kWatcher = {&reminders::kWatcherRecordKind, "watcher", "watchers", "condition"};
+const Noun kReminder = {reminders::kReminderRecordKind.kind, "reminder", "reminders", "text"};
+const Noun kWatcher = {reminders::kWatcherRecordKind.kind, "watcher", "watchers", "condition"};
 // Watchers as a list names them: by the record each watches (a "watches"
 // field the list adds).
-const Noun kWatchedList = {&reminders::kWatcherRecordKind, "watcher", "watchers", "watches"};
+const Noun kWatchedList = {reminders::kWatcherRecordKind.kind, "watcher", "watchers", "watches"};
 
 std::shared_ptr<const calendar::TimeZone> ZoneOf(std::string_view name) {
   std::shared_ptr<const calendar::TimeZone> zone = calendar::FindBuiltinZone(name);
@@ -200,7 +200,7 @@ Result<json> RunTrashOne(const Noun& noun, Describe describe, ToolCall& call, co
   ENSEMBLE_ASSIGN_OR_RETURN(json row,
                             LiveInSpace(*ctx, noun, task_tools::StringIn(call.input, "id")));
   const std::string id = row["id"].get<std::string>();
-  const std::string kind(noun.kind->kind);
+  const std::string kind(noun.kind);
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{kind + ".delete", {{"id", id}}}}));
   return json{{"summary", std::string(verb) + " " + describe(*ctx, row) + "."},
               {"data", {{"id", id}}},

@@ -4,17 +4,17 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/routines/routine.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace {
 
-using namespace record_tools;  // NOLINT: the shared pieces of the record tools.
+using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kRoutine = {&routines::kRoutineKind, "routine", "routines", "title"};
+const Noun kRoutine = {routines::kRoutineKind.kind, "routine", "routines", "title"};
 
 json RoutineJson(const json& row) {
   return {{"id", row["id"]},

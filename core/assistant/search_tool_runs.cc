@@ -1,6 +1,6 @@
 // hub_search_work: every kept kind of the turn's space searched at once. A
 // record matches when each word of the query appears in its title or one of
-// its texts (record_tools::MatchesQuery); title matches come first, then the
+// its texts (tools::record_rows::MatchesQuery); title matches come first, then the
 // most recently changed.
 
 #include "core/assistant/search_tool_runs.h"
@@ -11,20 +11,20 @@
 #include <vector>
 
 #include "core/assistant/item_context.h"
-#include "core/assistant/record_tool_rows.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant {
 namespace search_tools {
 namespace {
 
 using nlohmann::json;
-using record_tools::MatchesQuery;
-using task_tools::Quoted;
+using tools::Quoted;
 using tools::ToolCall;
 using tools::ToolContext;
+using tools::record_rows::MatchesQuery;
 
 // The default number of matches (the schema leaves limit optional).
 constexpr std::size_t kDefaultSearchResults = 20;
@@ -144,7 +144,7 @@ bool Wanted(const json& kinds, std::string_view kind) {
 }  // namespace
 
 Result<json> RunSearchWork(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   const std::string query(text::Trim(call.input.value("query", std::string())));
   if (query.empty()) return InvalidArgument("query: give the words to search for");
   const json kinds = call.input.value("kinds", json::array());
@@ -164,7 +164,7 @@ Result<json> RunSearchWork(ToolCall& call) {
   });
   const std::size_t limit = std::min<std::size_t>(
       kMaxSearchResults,
-      static_cast<std::size_t>(task_tools::IntIn(call.input, "limit", kDefaultSearchResults)));
+      static_cast<std::size_t>(tools::IntIn(call.input, "limit", kDefaultSearchResults)));
   json results = json::array();
   std::string listed;
   for (std::size_t i = 0; i < matches.size() && i < limit; ++i) {

@@ -3,13 +3,13 @@
 #include <optional>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/pages/page.h"
 #include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/records/record_kind.h"
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
+#include "core/tools/record_rows.h"
 
 namespace ensemble::core::assistant::task_tools {
 namespace {
@@ -30,13 +30,14 @@ constexpr FieldName kFieldNames[] = {{"title", "title"},
                                      {"blocks", "blocks"},
                                      {"pageId", "page"}};
 
-const record_tools::Noun kTaskNoun = {&tasks::kTaskKind, "task", "tasks", "title"};
-const record_tools::Noun kProjectNoun = {&projects::kProjectKind, "project", "projects", "title"};
-const record_tools::Noun kPersonNoun = {&people::kPersonKind, "person", "people", "name"};
-const record_tools::Noun kPageNoun = {&pages::kPageKind, "page", "pages", "title"};
+const tools::record_rows::Noun kTaskNoun = {tasks::kTaskKind.kind, "task", "tasks", "title"};
+const tools::record_rows::Noun kProjectNoun = {projects::kProjectKind.kind, "project", "projects",
+                                               "title"};
+const tools::record_rows::Noun kPersonNoun = {people::kPersonKind.kind, "person", "people", "name"};
+const tools::record_rows::Noun kPageNoun = {pages::kPageKind.kind, "page", "pages", "title"};
 
 // The kind a link field points at, or null for a field that links nothing.
-const record_tools::Noun* LinkNoun(std::string_view field) {
+const tools::record_rows::Noun* LinkNoun(std::string_view field) {
   if (field == "project") return &kProjectNoun;
   if (field == "people") return &kPersonNoun;
   if (field == "depends_on" || field == "blocks") return &kTaskNoun;
@@ -58,10 +59,11 @@ std::vector<std::string> LinkedIds(const json& value) {
 
 // “Title” of a linked record of the space; "one no longer here" for a link
 // to a record since removed (still never its id).
-std::string LinkedTitle(ToolContext& ctx, const record_tools::Noun& noun, const std::string& id) {
-  Result<std::optional<json>> row = record_tools::FindInSpace(ctx, noun, id);
+std::string LinkedTitle(ToolContext& ctx, const tools::record_rows::Noun& noun,
+                        const std::string& id) {
+  Result<std::optional<json>> row = tools::record_rows::FindInSpace(ctx, noun, id);
   if (!row.ok() || !*row) return "a " + std::string(noun.singular) + " no longer here";
-  return Quoted(record_tools::TitleOf(noun, **row));
+  return Quoted(tools::record_rows::TitleOf(noun, **row));
 }
 
 bool IsEmptyValue(const json& v) {
@@ -71,7 +73,7 @@ bool IsEmptyValue(const json& v) {
 
 // The value as text: titles quoted, dates as days, links by title.
 std::string ValueText(ToolContext& ctx, std::string_view field, const json& value) {
-  if (const record_tools::Noun* noun = LinkNoun(field)) {
+  if (const tools::record_rows::Noun* noun = LinkNoun(field)) {
     std::vector<std::string> titles;
     for (const std::string& id : LinkedIds(value)) titles.push_back(LinkedTitle(ctx, *noun, id));
     return text::JoinWithAnd(titles);
@@ -128,13 +130,13 @@ Result<json> RecordFields(const json& input) {
 
 Status ResolveLinks(ToolContext& ctx, const json& fields, const std::string& self_id) {
   for (const auto& [name, value] : fields.items()) {
-    const record_tools::Noun* noun = LinkNoun(name);
+    const tools::record_rows::Noun* noun = LinkNoun(name);
     if (!noun) continue;
     for (const std::string& id : LinkedIds(value)) {
       if (!self_id.empty() && id == self_id && noun == &kTaskNoun) {
         return InvalidArgument(std::string(InputNameOf(name)) + ": a task cannot link to itself");
       }
-      ENSEMBLE_RETURN_IF_ERROR(record_tools::LiveInSpace(ctx, *noun, id).status());
+      ENSEMBLE_RETURN_IF_ERROR(tools::record_rows::LiveInSpace(ctx, *noun, id).status());
     }
   }
   return Status::Ok();

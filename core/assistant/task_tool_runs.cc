@@ -10,7 +10,6 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/base/id.h"
@@ -18,6 +17,7 @@
 #include "core/refs/summary.h"
 #include "core/tasks/task.h"
 #include "core/text/trim.h"
+#include "core/tools/record_rows.h"
 #include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant {
@@ -219,7 +219,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
               {"undo", UndoJson(std::move(undo))}};
 }
 
-// Pins the values the change is based on (record_tools::PinBase), so a held
+// Pins the values the change is based on (tools::record_rows::PinBase), so a held
 // edit does not overwrite a field someone changed before Apply. A task in
 // Trash is left for the run to report.
 Status PrepareUpdateTask(ToolCall& call) {
@@ -230,7 +230,7 @@ Status PrepareUpdateTask(ToolCall& call) {
   json current = json::object();
   for (const auto& [name, _] : fields.items())
     current[std::string(InputNameOf(name))] = RecordValue(row, name);
-  record_tools::PinBase(call.input, current);
+  tools::record_rows::PinBase(call.input, current);
   return Status::Ok();
 }
 

@@ -4,10 +4,10 @@
 #include <string>
 #include <vector>
 
-#include "core/assistant/record_tool_rows.h"
 #include "core/assistant/week_date.h"
 #include "core/records/record_kind.h"
 #include "core/sync/authorization.h"
+#include "core/tools/record_rows.h"
 #include "core/tools/tool_context.h"
 
 namespace ensemble::core::assistant {
@@ -112,7 +112,7 @@ Result<json> RunListTrash(ToolCall& call) {
         if (found.columns[c] == "id") row["id"] = store::AsText(found.rows[i][c]);
         if (found.columns[c] == "updated_at") row["at"] = store::AsInt(found.rows[i][c]);
       }
-      if (record_tools::MatchesQuery(query, {row["title"].get<std::string>()})) {
+      if (tools::record_rows::MatchesQuery(query, {row["title"].get<std::string>()})) {
         rows.push_back(std::move(row));
       }
     }
@@ -122,8 +122,8 @@ Result<json> RunListTrash(ToolCall& call) {
   });
   // The day each went to Trash (its last change), in the person's zone.
   for (json& r : rows) r["deletedOn"] = TodayIn(r["at"].get<int64_t>(), ctx->time_zone);
-  static const record_tools::Noun kTrashed = {nullptr, "record", "records", "title"};
-  return record_tools::ListResult(kTrashed, call.input, rows, query, [](const json& r) {
+  static const tools::record_rows::Noun kTrashed = {"", "record", "records", "title"};
+  return tools::record_rows::ListResult(kTrashed, call.input, rows, query, [](const json& r) {
     return json{
         {"kind", r["kind"]}, {"id", r["id"]}, {"title", r["title"]}, {"deletedOn", r["deletedOn"]}};
   });

@@ -10,7 +10,7 @@
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/proposal_store.h"
 #include "core/model/model_catalog.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -18,10 +18,10 @@ namespace {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class AccountToolRunsTest : public ToolRunTest {
+class AccountToolRunsTest : public tools::ToolRunTest {
  protected:
   void SetUp() override {
-    ToolRunTest::SetUp();
+    tools::ToolRunTest::SetUp();
     ctx_.settings_account = "ada";
   }
   json Saved() {

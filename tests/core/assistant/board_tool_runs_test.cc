@@ -21,7 +21,7 @@
 #include "core/store/sqlite_database.h"
 #include "core/tools/tool_context.h"
 #include "core/tools/validate.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"
 
 namespace ensemble::core::assistant {
@@ -35,7 +35,7 @@ constexpr const char* kBoardTools[] = {
     "hub_list_boards",  "hub_read_board",    "hub_create_board",     "hub_update_board",
     "hub_delete_board", "hub_move_to_board", "hub_remove_from_board"};
 
-class BoardToolRunsTest : public ToolRunTest {
+class BoardToolRunsTest : public tools::ToolRunTest {
  protected:
   json Ok(const std::string& name, json input) {
     Result<json> r = Run(name, input);

@@ -10,7 +10,7 @@
 #include "core/comments/comment.h"
 #include "core/hub/hub_tools.h"
 #include "core/tasks/task.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -18,7 +18,7 @@ namespace {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class CommentToolRunsTest : public RecordToolTest {
+class CommentToolRunsTest : public tools::RecordToolTest {
  protected:
   json Comment(const std::string& id) { return Row(comments::kCommentKind, id); }
 

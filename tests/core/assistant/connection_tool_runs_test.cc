@@ -13,7 +13,7 @@
 #include "core/connections/connection.h"
 #include "core/people/person.h"
 #include "core/sync/authorization.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 #include "tests/core/connections/calendar_feed.h"
 #include "tests/fakes/fake_app_reader.h"
 
@@ -24,10 +24,10 @@ using calendar_feed_test::Feed;
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class ConnectionToolRunsTest : public RecordToolTest {
+class ConnectionToolRunsTest : public tools::RecordToolTest {
  protected:
   void SetUp() override {
-    RecordToolTest::SetUp();
+    tools::RecordToolTest::SetUp();
     ASSERT_TRUE(sync::SetMember(*db_, kSpace, "ana", sync::Role::kOwner).ok());
     ASSERT_TRUE(sync::SetMember(*db_, kSpace, "bo", sync::Role::kEditor).ok());
     ctx_.account_id = "ana";

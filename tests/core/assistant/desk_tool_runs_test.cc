@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/desk/desk_list.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace desk_tools_test {
@@ -17,7 +17,7 @@ namespace desk_tools_test {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class DeskToolRunsTest : public RecordToolTest {
+class DeskToolRunsTest : public tools::RecordToolTest {
  protected:
   json Lists() { return Ok("hub_list_desk_lists", json::object())["data"]["lists"]; }
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace item_context_test {
@@ -20,10 +20,10 @@ using ::testing::HasSubstr;
 
 constexpr char kDeliverable[] = "01JB00000000000000000000V1";
 
-class ItemContextTest : public RecordToolTest {
+class ItemContextTest : public tools::RecordToolTest {
  protected:
   void SetUp() override {
-    RecordToolTest::SetUp();
+    tools::RecordToolTest::SetUp();
     mira_ = Seed("person", {{"name", "Mira"}, {"email", "mira@example.com"}});
     const std::string theirs = Seed("person", {{"name", "Far"}}, kOtherSpace);
     project_ = Seed("project", {{"title", "Q3"},

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "core/boards/board_layout.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace layout_tool_runs_test {
@@ -19,7 +19,7 @@ namespace layout_tool_runs_test {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class LayoutToolRunsTest : public RecordToolTest {
+class LayoutToolRunsTest : public tools::RecordToolTest {
  protected:
   std::string Board(const std::string& title, const std::string& space = kSpace) {
     return Seed("board", {{"title", title}}, space);

@@ -9,7 +9,7 @@
 
 #include "core/hub/hub_tools.h"
 #include "core/sync/client_replica.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace local_turn_test {
@@ -18,7 +18,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using State = LocalTurnCall::State;
 
-class LocalTurnTest : public ToolRunTest {
+class LocalTurnTest : public tools::ToolRunTest {
  protected:
   Result<LocalTurnResult> Turn(const std::string& message,
                                WritePolicy policy = WritePolicy::kImmediate) {

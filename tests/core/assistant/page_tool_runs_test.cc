@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/pages/page.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -17,7 +17,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-class PageToolRunsTest : public RecordToolTest {
+class PageToolRunsTest : public tools::RecordToolTest {
  protected:
   json Page(const std::string& id) { return Row(pages::kPageKind, id); }
 };

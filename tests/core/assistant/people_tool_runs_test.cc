@@ -12,7 +12,7 @@
 #include "core/people/person.h"
 #include "core/store/database.h"
 #include "core/tasks/task.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -20,7 +20,7 @@ namespace {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class PeopleToolRunsTest : public RecordToolTest {
+class PeopleToolRunsTest : public tools::RecordToolTest {
  protected:
   json Person(const std::string& id) { return Row(people::kPersonKind, id); }
   int64_t Count() {

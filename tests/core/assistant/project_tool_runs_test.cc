@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "core/projects/project.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -18,7 +18,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class ProjectToolRunsTest : public RecordToolTest {
+class ProjectToolRunsTest : public tools::RecordToolTest {
  protected:
   json Project(const std::string& id) { return Row(projects::kProjectKind, id); }
 };

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -15,7 +15,7 @@ namespace {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-using RecapToolRunTest = RecordToolTest;
+using RecapToolRunTest = tools::RecordToolTest;
 
 TEST_F(RecapToolRunTest, FinishedChangedAndUpcomingOfThisWeek) {
   // kNow is Monday 30 Nov 2026, 09:00 UTC: every seeded record changed this week.

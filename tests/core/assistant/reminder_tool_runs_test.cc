@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/reminders/reminder.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -17,7 +17,7 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class ReminderToolRunsTest : public RecordToolTest {
+class ReminderToolRunsTest : public tools::RecordToolTest {
  protected:
   json Reminder(const std::string& id) { return Row(reminders::kReminderRecordKind, id); }
   json Watcher(const std::string& id) { return Row(reminders::kWatcherRecordKind, id); }

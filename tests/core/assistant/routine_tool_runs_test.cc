@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "core/routines/routine.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -16,7 +16,7 @@ namespace {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class RoutineToolRunsTest : public RecordToolTest {
+class RoutineToolRunsTest : public tools::RecordToolTest {
  protected:
   json Routine(const std::string& id) { return Row(routines::kRoutineKind, id); }
 

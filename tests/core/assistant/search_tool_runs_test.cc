@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/text/utf8.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace search_tool_runs_test {
@@ -21,7 +21,7 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-class SearchWorkTest : public RecordToolTest {
+class SearchWorkTest : public tools::RecordToolTest {
  protected:
   std::vector<std::string> KindsAndTitles(const json& r) {
     std::vector<std::string> out;

@@ -10,7 +10,7 @@
 
 #include "core/accounts/account.h"
 #include "core/spaces/space_admin.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace sharing_tool_run_test {
@@ -18,10 +18,10 @@ namespace sharing_tool_run_test {
 using nlohmann::json;
 using ::testing::HasSubstr;
 
-class ReadSharingTest : public ToolRunTest {
+class ReadSharingTest : public tools::ToolRunTest {
  protected:
   void SetUp() override {
-    ToolRunTest::SetUp();
+    tools::ToolRunTest::SetUp();
     for (const auto& [id, email, name] :
          {std::tuple{"ana", "ana@example.org", "Ana"}, std::tuple{"bo", "bo@example.org", "Bo"},
           std::tuple{"cy", "cy@example.org", ""}}) {

@@ -7,7 +7,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -49,7 +49,7 @@ TEST(CheckSurface, RefusesWhatIsNotAView) {
   }
 }
 
-class SurfaceToolRunTest : public RecordToolTest {};
+class SurfaceToolRunTest : public tools::RecordToolTest {};
 
 TEST_F(SurfaceToolRunTest, NoViewIsSaidPlainly) {
   json r = Ok("hub_read_surface", json::object());

@@ -26,7 +26,7 @@
 #include "core/tasks/task.h"
 #include "core/tools/tool_context.h"
 #include "core/tools/validate.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"
 
 namespace ensemble::core::assistant {
@@ -36,10 +36,10 @@ using nlohmann::json;
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-class TaskToolRunsTest : public ToolRunTest {
+class TaskToolRunsTest : public tools::ToolRunTest {
  protected:
   void SetUp() override {
-    ToolRunTest::SetUp();
+    tools::ToolRunTest::SetUp();
     ctx_.time_zone = "Europe/Berlin";
   }
 

@@ -15,7 +15,7 @@
 #include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "core/tools/tool_permissions.h"
-#include "tests/core/assistant/record_tool_fixture.h"
+#include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -39,7 +39,7 @@ struct MatrixCall {
   bool names_ids = true;
 };
 
-class ToolMatrixTest : public RecordToolTest {
+class ToolMatrixTest : public tools::RecordToolTest {
  protected:
   // Seeds one record of each kind in `space`; fills `ids` by placeholder.
   void SeedSpace(const std::string& space, json& ids) {

@@ -8,7 +8,7 @@
 
 #include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -19,10 +19,10 @@ using ::testing::HasSubstr;
 constexpr char kTask[] = "01JB0000000000000000000001";
 constexpr char kOtherTask[] = "01JB0000000000000000000002";
 
-class TrashToolRunsTest : public ToolRunTest {
+class TrashToolRunsTest : public tools::ToolRunTest {
  protected:
   void SetUp() override {
-    ToolRunTest::SetUp();
+    tools::ToolRunTest::SetUp();
     Mutate({{"task.create", {{"id", kTask}, {"spaceId", kSpace}, {"title", "Pay rent"}}},
             {"task.delete", {{"id", kTask}}},
             {"task.create", {{"id", kOtherTask}, {"spaceId", kOtherSpace}, {"title", "Theirs"}}},

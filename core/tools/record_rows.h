@@ -1,14 +1,17 @@
-// Internal to the project, page and people tools (project_tool_runs.h,
-// page_tool_runs.h, people_tool_runs.h): what their hooks share, written
-// once over a records::RecordKind. Reads go to the kind's table within the
-// turn's space; an id of another space, or of no record, is "no <kind> with
-// id ..." (NOT_FOUND), never evidence of access. The turn's context checks,
-// quoting and Undo encoding are every tool's (core/tools/tool_runs.h).
+// What the hooks of the record tools (projects, pages, people, comments,
+// reminders, ...) share, written once over a synced record kind named by a
+// Noun. The kind is found by name among the turn's kinds
+// (ToolContext::record_kinds), so a domain's tools can name another domain's
+// records (a task's people) without including that domain. Reads go to the
+// kind's table within the turn's space; an id of another space, or of no
+// record, is "no <kind> with id ..." (NOT_FOUND), never evidence of access.
+// The turn's context checks, quoting and Undo encoding are every tool's
+// (tool_runs.h).
 //
 // Thread-safety: stateless functions; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_
-#define ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_
+#ifndef ENSEMBLE_CORE_TOOLS_RECORD_ROWS_H_
+#define ENSEMBLE_CORE_TOOLS_RECORD_ROWS_H_
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -16,14 +19,18 @@
 #include <string_view>
 #include <vector>
 
-#include "core/assistant/task_tool_rows.h"
 #include "core/base/status.h"
 #include "core/records/record_kind.h"
+#include "core/refs/summary.h"
 #include "core/tools/tool.h"
+#include "core/tools/tool_context.h"
+#include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant::record_tools {
+namespace ensemble::core::tools::record_rows {
 
 using nlohmann::json;
+// What every tool's hooks share (tool_runs.h), for the files that use this
+// namespace.
 using tools::Mutation;
 using tools::Quoted;
 using tools::ReadableContext;
@@ -34,15 +41,19 @@ using tools::WritableContext;
 
 // How a tool names the records of one kind in its text.
 struct Noun {
-  const records::RecordKind* kind;
+  std::string_view kind;      // The record kind's name: "project".
   std::string_view singular;  // "project"
   std::string_view plural;    // "projects"
   std::string_view title;     // The field that titles one: "title", "name".
 };
 
-// The nouns that more than one tool names.
-extern const Noun kProject;
-extern const Noun kPerson;
+// The nouns that more than one domain's tools name.
+inline constexpr Noun kProject = {"project", "project", "projects", "title"};
+inline constexpr Noun kPerson = {"person", "person", "people", "name"};
+
+// The kind `noun` names among the turn's kinds; INTERNAL when the build has
+// no such kind.
+Result<const records::RecordKind*> KindOf(const ToolContext& ctx, const Noun& noun);
 
 // NOT_FOUND "no <kind> with id <id>".
 Status NotFound(const Noun& noun, const std::string& id);
@@ -107,6 +118,6 @@ void PinBase(json& input, const json& current);
 // their order).
 Result<std::string> NewRecordId(ToolContext& ctx, int64_t offset = 0);
 
-}  // namespace ensemble::core::assistant::record_tools
+}  // namespace ensemble::core::tools::record_rows
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_RECORD_TOOL_ROWS_H_
+#endif  // ENSEMBLE_CORE_TOOLS_RECORD_ROWS_H_

@@ -3,8 +3,8 @@
 // mutators directly (counted), and helpers that validate, prepare and run a
 // call as the turn driver does.
 
-#ifndef ENSEMBLE_TESTS_CORE_ASSISTANT_TOOL_RUN_FIXTURE_H_
-#define ENSEMBLE_TESTS_CORE_ASSISTANT_TOOL_RUN_FIXTURE_H_
+#ifndef ENSEMBLE_TESTS_CORE_TOOLS_TOOL_RUN_FIXTURE_H_
+#define ENSEMBLE_TESTS_CORE_TOOLS_TOOL_RUN_FIXTURE_H_
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@
 #include "core/tools/validate.h"
 #include "tests/fakes/fake_env.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::tools {
 
 class ToolRunTest : public ::testing::Test {
  protected:
@@ -102,6 +102,6 @@ class ToolRunTest : public ::testing::Test {
   int writes_ = 0;
 };
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::tools
 
-#endif  // ENSEMBLE_TESTS_CORE_ASSISTANT_TOOL_RUN_FIXTURE_H_
+#endif  // ENSEMBLE_TESTS_CORE_TOOLS_TOOL_RUN_FIXTURE_H_

@@ -2,8 +2,8 @@
 // reminders, routines...): ToolRunTest's store, context and call helpers,
 // with records seeded in any space and read back as ReadRecord gives them.
 
-#ifndef ENSEMBLE_TESTS_CORE_ASSISTANT_RECORD_TOOL_FIXTURE_H_
-#define ENSEMBLE_TESTS_CORE_ASSISTANT_RECORD_TOOL_FIXTURE_H_
+#ifndef ENSEMBLE_TESTS_CORE_TOOLS_RECORD_TOOL_FIXTURE_H_
+#define ENSEMBLE_TESTS_CORE_TOOLS_RECORD_TOOL_FIXTURE_H_
 
 #include <gtest/gtest.h>
 
@@ -12,10 +12,10 @@
 #include "core/base/id.h"
 #include "core/hub/hub_tools.h"
 #include "core/records/record_mutators.h"
-#include "tests/core/assistant/tool_run_fixture.h"
+#include "tests/core/tools/tool_run_fixture.h"
 #include "tests/fakes/fake_env.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::tools {
 
 class RecordToolTest : public ToolRunTest {
  protected:
@@ -40,6 +40,6 @@ class RecordToolTest : public ToolRunTest {
   testing::FakeClock clock_{kNow};
 };
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::tools
 
-#endif  // ENSEMBLE_TESTS_CORE_ASSISTANT_RECORD_TOOL_FIXTURE_H_
+#endif  // ENSEMBLE_TESTS_CORE_TOOLS_RECORD_TOOL_FIXTURE_H_

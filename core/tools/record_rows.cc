@@ -1,21 +1,16 @@
-#include "core/assistant/record_tool_rows.h"
+#include "core/tools/record_rows.h"
 
 #include <algorithm>
 #include <utility>
 
 #include "core/base/id.h"
-#include "core/people/person.h"
-#include "core/projects/project.h"
 #include "core/records/record_mutators.h"
 #include "core/store/database.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/tools/tool_schema.h"
 
-namespace ensemble::core::assistant::record_tools {
-
-const Noun kProject = {&projects::kProjectKind, "project", "projects", "title"};
-const Noun kPerson = {&people::kPersonKind, "person", "people", "name"};
+namespace ensemble::core::tools::record_rows {
 
 using store::Value;
 
@@ -46,13 +41,22 @@ std::string ValueText(const json& v) {
 
 }  // namespace
 
+Result<const records::RecordKind*> KindOf(const ToolContext& ctx, const Noun& noun) {
+  const records::RecordKind* kind = ctx.record_kinds.Find(noun.kind);
+  if (!kind) {
+    return Status(codes::kInternal, "no record kind " + std::string(noun.kind) + " in this build");
+  }
+  return kind;
+}
+
 Status NotFound(const Noun& noun, const std::string& id) {
   return Status(codes::kNotFound, "no " + std::string(noun.singular) + " with id " + id);
 }
 
 Result<std::optional<json>> FindInSpace(ToolContext& ctx, const Noun& noun, const std::string& id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(const records::RecordKind* kind, KindOf(ctx, noun));
   if (!IsValidId(id)) return std::optional<json>();
-  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, records::ReadRecord(*noun.kind, *ctx.db, id));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, records::ReadRecord(*kind, *ctx.db, id));
   if (!row || row->value("space_id", std::string()) != ctx.space_id) return std::optional<json>();
   return row;
 }
@@ -64,16 +68,16 @@ Result<json> LiveInSpace(ToolContext& ctx, const Noun& noun, const std::string& 
 }
 
 Result<std::vector<json>> AllLive(ToolContext& ctx, const Noun& noun) {
+  ENSEMBLE_ASSIGN_OR_RETURN(const records::RecordKind* kind, KindOf(ctx, noun));
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows ids,
-                            ctx.db->Query("SELECT id FROM " + std::string(noun.kind->table) +
+                            ctx.db->Query("SELECT id FROM " + std::string(kind->table) +
                                               " WHERE space_id = $1 AND deleted = 0 ORDER BY id",
                                           {Value(ctx.space_id)}));
   std::vector<json> out;
   out.reserve(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) {
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        std::optional<json> row,
-        records::ReadRecord(*noun.kind, *ctx.db, store::AsText(ids.rows[i][0])));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row,
+                              records::ReadRecord(*kind, *ctx.db, store::AsText(ids.rows[i][0])));
     if (row) out.push_back(std::move(*row));
   }
   return out;
@@ -123,10 +127,9 @@ bool MatchesQuery(std::string_view query, const std::vector<std::string>& texts)
 
 json ListResult(const Noun& noun, const json& in, const std::vector<json>& rows,
                 const std::string& query, json (*shape)(const json& row)) {
-  const std::size_t limit = static_cast<std::size_t>(std::clamp(
-      task_tools::IntIn(in, "limit", kDefaultListLimit), 1, tools::schema::kMaxListLimit));
-  const std::size_t offset =
-      static_cast<std::size_t>(std::max(task_tools::IntIn(in, "offset", 0), 0));
+  const std::size_t limit = static_cast<std::size_t>(
+      std::clamp(IntIn(in, "limit", kDefaultListLimit), 1, tools::schema::kMaxListLimit));
+  const std::size_t offset = static_cast<std::size_t>(std::max(IntIn(in, "offset", 0), 0));
   const std::size_t total = rows.size();
   const std::size_t begin = std::min(offset, total);
   const std::size_t end = std::min(total, begin + limit);
@@ -225,7 +228,7 @@ Result<json> RunDelete(const Noun& noun, ToolCall& call) {
   std::vector<Mutation> writes;
   std::vector<Mutation> undo;
   json listed = json::array();
-  const std::string kind(noun.kind->kind);
+  const std::string kind(noun.kind);
   for (const json& r : rows) {
     writes.push_back({kind + ".delete", {{"id", r["id"]}}});
     undo.push_back({kind + ".restore", {{"id", r["id"]}}});
@@ -256,7 +259,7 @@ Status ConflictError(ToolContext& ctx, const Noun& noun, const json& before, con
 
 Mutation UpdateBack(const Noun& noun, const std::string& id, const json& previous,
                     const json& written) {
-  return {std::string(noun.kind->kind) + ".update",
+  return {std::string(noun.kind) + ".update",
           {{"id", id}, {"fields", previous}, {"base", written}}};
 }
 
@@ -275,4 +278,4 @@ Result<std::string> NewRecordId(ToolContext& ctx, int64_t offset) {
   return NewId(clock, *ctx.random);
 }
 
-}  // namespace ensemble::core::assistant::record_tools
+}  // namespace ensemble::core::tools::record_rows
