@@ -13,15 +13,16 @@
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_runs.h"
 #include "core/tools/tool_schema.h"
 
 namespace ensemble::core::assistant::board_tools {
 
 namespace {
 
-using task_tools::IntIn;
-using task_tools::Quoted;
-using task_tools::StringIn;
+using tools::IntIn;
+using tools::Quoted;
+using tools::StringIn;
 
 // A list shows the start of each description; hub_read_board gives it whole.
 constexpr std::size_t kMaxListedDescriptionChars = 200;
@@ -45,7 +46,7 @@ bool Matches(const BoardRow& board, const std::string& query) {
 }  // namespace
 
 Result<json> RunListBoards(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   const json& in = call.input;
   const std::string query(text::Trim(StringIn(in, "query")));
   const std::size_t limit = static_cast<std::size_t>(
@@ -85,7 +86,7 @@ Result<json> RunListBoards(ToolCall& call) {
 }
 
 Result<json> RunReadBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
 

@@ -9,6 +9,7 @@
 #include "core/store/database.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant::board_tools {
 
@@ -54,7 +55,7 @@ std::string AsciiLower(std::string_view s) {
 }
 
 Result<ToolContext*> WritableBoardContext(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   if (!ctx->write) return Status(codes::kFailedPrecondition, "this turn cannot change boards");
   return ctx;
 }
@@ -98,9 +99,9 @@ Result<BoardRow> ResolveBoard(ToolContext& ctx, std::string_view given) {
   if (found.empty()) return NoBoard(ref);
   std::string choices;
   for (const BoardRow* b : found) {
-    choices += (choices.empty() ? "" : "; ") + task_tools::Quoted(b->title) + " (" + b->id + ")";
+    choices += (choices.empty() ? "" : "; ") + tools::Quoted(b->title) + " (" + b->id + ")";
   }
-  return InvalidArgument(std::to_string(found.size()) + " boards match " + task_tools::Quoted(ref) +
+  return InvalidArgument(std::to_string(found.size()) + " boards match " + tools::Quoted(ref) +
                          ". Choices: " + choices);
 }
 
@@ -138,12 +139,11 @@ Result<std::string> ResolveColumn(const BoardRow& board, std::string_view given)
     if (AsciiLower(text::Trim(c.value("title", ""))) == wanted) return c["id"].get<std::string>();
   }
   if (board.columns.empty()) {
-    return InvalidArgument(task_tools::Quoted(board.title) +
+    return InvalidArgument(tools::Quoted(board.title) +
                            " has no columns yet; add some with hub_update_board");
   }
-  return InvalidArgument(task_tools::Quoted(board.title) + " has no column " +
-                         task_tools::Quoted(ref) + "; its columns are " +
-                         ColumnList(board.columns));
+  return InvalidArgument(tools::Quoted(board.title) + " has no column " + tools::Quoted(ref) +
+                         "; its columns are " + ColumnList(board.columns));
 }
 
 std::string ColumnTitle(const BoardRow& board, const std::string& column_id) {

@@ -19,14 +19,15 @@
 #include "core/boards/card.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace board_tools {
 namespace {
 
-using task_tools::Quoted;
-using task_tools::StringIn;
 using task_tools::TaskRow;
+using tools::Quoted;
+using tools::StringIn;
 
 // The columns a board made without any gets: what "make a board" means to
 // most people.
@@ -280,7 +281,7 @@ std::string RemoveText(const Target& t, std::string_view verb) {
 }  // namespace
 
 Result<std::string> PreviewCreateBoard(const ToolCall& call) {
-  ENSEMBLE_RETURN_IF_ERROR(task_tools::ReadableContext(call).status());
+  ENSEMBLE_RETURN_IF_ERROR(tools::ReadableContext(call).status());
   const std::string title(text::Trim(StringIn(call.input, "title")));
   return "Make board " + Quoted(title) + WithColumns(CreateColumns(call.input)) + ".";
 }
@@ -306,7 +307,7 @@ Result<json> RunCreateBoard(ToolCall& call) {
 // Fixes the board (its id) and the columns' ids, and records the values the
 // change is based on, so Apply refuses a board changed since the preview.
 Status PrepareUpdateBoard(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
   call.input["board"] = board.id;
@@ -320,7 +321,7 @@ Status PrepareUpdateBoard(ToolCall& call) {
 }
 
 Result<std::string> PreviewUpdateBoard(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, BoardChanges(board, call.input));
   return "Change board " + Quoted(board.title) + ": " + BoardChangesText(fields) + ".";
@@ -361,14 +362,14 @@ Result<json> RunUpdateBoard(ToolCall& call) {
 }
 
 Status PrepareBoardOnly(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   call.input["board"] = board.id;
   return Status::Ok();
 }
 
 Result<std::string> PreviewDeleteBoard(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board, ResolveBoard(*ctx, StringIn(call.input, "board")));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<CardRow> cards, CardsOn(*ctx, board.id));
   return "Delete board " + Quoted(board.title) + "; its " +
@@ -388,7 +389,7 @@ Result<json> RunDeleteBoard(ToolCall& call) {
 }
 
 Status PrepareMove(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Target t, FindTarget(*ctx, call.input, true));
   ENSEMBLE_ASSIGN_OR_RETURN(std::string column,
                             ResolveColumn(t.board, StringIn(call.input, "column")));
@@ -405,7 +406,7 @@ Status PrepareMove(ToolCall& call) {
 }
 
 Result<std::string> PreviewMove(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Target t, FindTarget(*ctx, call.input, true));
   ENSEMBLE_ASSIGN_OR_RETURN(std::string column,
                             ResolveColumn(t.board, StringIn(call.input, "column")));
@@ -485,7 +486,7 @@ Result<json> RunMove(ToolCall& call) {
 }
 
 Status PrepareRemove(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Target t, FindTarget(*ctx, call.input, false));
   call.input["board"] = t.board.id;
   call.input["itemId"] = t.card->id;
@@ -493,7 +494,7 @@ Status PrepareRemove(ToolCall& call) {
 }
 
 Result<std::string> PreviewRemove(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Target t, FindTarget(*ctx, call.input, false));
   return RemoveText(t, "Take");
 }

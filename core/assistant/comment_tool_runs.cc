@@ -14,6 +14,7 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -71,11 +72,11 @@ struct Managed {
 Result<Managed> Resolve(const ToolCall& call) {
   Managed m;
   ENSEMBLE_ASSIGN_OR_RETURN(m.ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(m.noun, NounOf(task_tools::StringIn(call.input, "kind")));
-  m.action = task_tools::StringIn(call.input, "action");
-  m.text = std::string(text::Trim(task_tools::StringIn(call.input, "text")));
+  ENSEMBLE_ASSIGN_OR_RETURN(m.noun, NounOf(tools::StringIn(call.input, "kind")));
+  m.action = tools::StringIn(call.input, "action");
+  m.text = std::string(text::Trim(tools::StringIn(call.input, "text")));
   ENSEMBLE_ASSIGN_OR_RETURN(m.record,
-                            LiveInSpace(*m.ctx, *m.noun, task_tools::StringIn(call.input, "id")));
+                            LiveInSpace(*m.ctx, *m.noun, tools::StringIn(call.input, "id")));
   const bool needs_text = m.action == "add_comment" || m.action == "edit_comment";
   if (needs_text && m.text.empty()) return InvalidArgument(m.action + " needs the comment's text");
   if (!needs_text && call.input.contains("text")) {
@@ -83,7 +84,7 @@ Result<Managed> Resolve(const ToolCall& call) {
   }
   const bool names_comment =
       m.action == "edit_comment" || m.action == "resolve_comment" || m.action == "delete_comment";
-  const std::string comment_id = task_tools::StringIn(call.input, "commentId");
+  const std::string comment_id = tools::StringIn(call.input, "commentId");
   if (names_comment) {
     if (comment_id.empty()) return InvalidArgument(m.action + " needs the commentId");
     ENSEMBLE_ASSIGN_OR_RETURN(json c, LiveInSpace(*m.ctx, kComment, comment_id));
@@ -111,9 +112,8 @@ namespace comment_tools {
 
 Result<json> RunReadDetails(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(const Noun* noun, NounOf(task_tools::StringIn(call.input, "kind")));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, *noun, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(const Noun* noun, NounOf(tools::StringIn(call.input, "kind")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, *noun, tools::StringIn(call.input, "id")));
   const std::string id = row["id"].get<std::string>();
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> found,
                             comments::ListComments(*ctx->db, ctx->space_id, id));

@@ -26,13 +26,10 @@ using tools::Write;
 
 Status RegisterTaskTools(tools::ToolRegistry& registry);
 Status RegisterBoardTools(tools::ToolRegistry& registry);
-Status RegisterProjectTools(tools::ToolRegistry& registry);
 Status RegisterPageTools(tools::ToolRegistry& registry);
 Status RegisterPeopleTools(tools::ToolRegistry& registry);
 Status RegisterMeetingTools(tools::ToolRegistry& registry);
 Status RegisterReminderTools(tools::ToolRegistry& registry);
-Status RegisterRoutineTools(tools::ToolRegistry& registry);
-Status RegisterDeskTools(tools::ToolRegistry& registry);
 Status RegisterSkillTools(tools::ToolRegistry& registry);
 Status RegisterCalendarTools(tools::ToolRegistry& registry);
 Status RegisterFileTools(tools::ToolRegistry& registry);

@@ -12,6 +12,7 @@
 #include "core/boards/board_layout.h"
 #include "core/text/trim.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -19,8 +20,8 @@ namespace {
 using board_tools::BoardRow;
 using nlohmann::json;
 using store::Value;
-using task_tools::Quoted;
 using tools::Mutation;
+using tools::Quoted;
 using tools::ToolCall;
 using tools::ToolContext;
 
@@ -65,7 +66,7 @@ Result<json> ResolveTiles(ToolContext& ctx, const json& given) {
   for (size_t i = 0; i < given.size(); ++i) {
     const json& t = given[i];
     ENSEMBLE_ASSIGN_OR_RETURN(BoardRow board,
-                              board_tools::ResolveBoard(ctx, task_tools::StringIn(t, "id")));
+                              board_tools::ResolveBoard(ctx, tools::StringIn(t, "id")));
     out.push_back({{"id", board.id},
                    {"x", t.value("x", 0)},
                    {"y", t.value("y", static_cast<int>(i))},
@@ -107,9 +108,9 @@ Result<std::string> TilesText(ToolContext& ctx, const json& tiles) {
 namespace layout_tools {
 
 Result<json> RunReadLayout(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Layout layout, ReadLayout(*ctx));
-  const std::string asked = task_tools::StringIn(call.input, "layoutId");
+  const std::string asked = tools::StringIn(call.input, "layoutId");
   if (!asked.empty() && asked != layout.id) {
     return Status(codes::kNotFound, "no board overview layout with id " + asked);
   }
@@ -150,14 +151,14 @@ Result<json> RunReadLayout(ToolCall& call) {
 }
 
 Status PrepareEditLayout(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(call.input["tiles"],
                             ResolveTiles(*ctx, call.input.value("tiles", json::array())));
   return Status::Ok();
 }
 
 Result<std::string> PreviewEditLayout(const ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json tiles,
                             ResolveTiles(*ctx, call.input.value("tiles", json::array())));
   ENSEMBLE_ASSIGN_OR_RETURN(std::string text, TilesText(*ctx, tiles));
@@ -194,7 +195,7 @@ Result<json> RunEditLayout(ToolCall& call) {
   return json{
       {"summary", "Laid out the board overview: " + text + "."},
       {"data", {{"layout", {{"id", id}, {"version", layout.version + 1}, {"tiles", tiles}}}}},
-      {"undo", task_tools::UndoJson(std::move(undo))}};
+      {"undo", tools::UndoJson(std::move(undo))}};
 }
 
 }  // namespace layout_tools

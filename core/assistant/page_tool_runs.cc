@@ -9,6 +9,7 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -47,12 +48,12 @@ Result<json> NewPageArgs(ToolContext& ctx, const json& in) {
     args[name] = in[name];
   }
   if (!args.contains("title")) return InvalidArgument("a page needs a title");
-  const std::string project = task_tools::StringIn(in, "projectId");
+  const std::string project = tools::StringIn(in, "projectId");
   if (!project.empty()) {
     ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, kProject, project).status());
     args["project"] = project;
   }
-  const std::string parent = task_tools::StringIn(in, "parentId");
+  const std::string parent = tools::StringIn(in, "parentId");
   if (!parent.empty()) {
     ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(ctx, kPage, parent).status());
     args["parent"] = parent;
@@ -78,8 +79,8 @@ Result<std::string> EditBlocks(const std::string& page_id, const std::string& bo
     slots.push_back(Slot{std::move(b), false, {}});
   }
   for (const json& e : edits) {
-    const std::string id = task_tools::StringIn(e, "blockId");
-    const std::string action = task_tools::StringIn(e, "action");
+    const std::string id = tools::StringIn(e, "blockId");
+    const std::string action = tools::StringIn(e, "action");
     auto slot =
         std::find_if(slots.begin(), slots.end(), [&](const Slot& s) { return s.block.id == id; });
     if (slot == slots.end()) {
@@ -165,15 +166,15 @@ Status PlanMove(ToolContext& ctx, const json& in, PageEdit& edit) {
 // when that is not the page's revision now.
 Result<PageEdit> PlanEdit(ToolContext& ctx, const json& in) {
   PageEdit edit;
-  ENSEMBLE_ASSIGN_OR_RETURN(edit.row, LiveInSpace(ctx, kPage, task_tools::StringIn(in, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(edit.row, LiveInSpace(ctx, kPage, tools::StringIn(in, "id")));
   const int64_t current = edit.row.value("revision", int64_t{1});
-  const int64_t given = task_tools::IntIn(in, "revision", -1);
+  const int64_t given = tools::IntIn(in, "revision", -1);
   if (given != current) {
     return Status(codes::kVersionConflict, std::string(pages::kStaleRevisionMessage) +
                                                " (you read revision " + std::to_string(given) +
                                                "; it is now " + std::to_string(current) + ")");
   }
-  const std::string mode = task_tools::StringIn(in, "mode");
+  const std::string mode = tools::StringIn(in, "mode");
   const std::string body = edit.row.value("body", std::string());
   const bool has_body = in.contains("body") && in["body"].is_string();
   if (mode == "append" || mode == "rewrite") {
@@ -251,8 +252,8 @@ namespace page_tools {
 
 Result<json> RunListPages(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
-  const std::string project = task_tools::StringIn(call.input, "projectId");
+  const std::string query = tools::StringIn(call.input, "query");
+  const std::string project = tools::StringIn(call.input, "projectId");
   if (!project.empty()) ENSEMBLE_RETURN_IF_ERROR(LiveInSpace(*ctx, kProject, project).status());
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPage));
   std::erase_if(rows, [&](const json& r) {
@@ -264,8 +265,7 @@ Result<json> RunListPages(ToolCall& call) {
 
 Result<json> RunReadPage(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kPage, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, kPage, tools::StringIn(call.input, "id")));
   const auto blocks =
       pages::SplitBlocks(row["id"].get<std::string>(), row.value("body", std::string()));
   json page = PageShape(row);

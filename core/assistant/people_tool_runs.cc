@@ -9,6 +9,7 @@
 #include "core/people/merge.h"
 #include "core/people/person.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -138,7 +139,7 @@ std::string ReuseText(const CreatePlan& plan, bool done) {
 // --- hub_update_person -------------------------------------------------------
 
 Result<json> PersonUpdateTarget(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "id");
+  const std::string id = tools::StringIn(in, "id");
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kPerson, id));
   if (!row) return NotFound(kPerson, id);
   if (row->value("deleted", int64_t{0}) != 0) {
@@ -175,8 +176,8 @@ struct MergePair {
 };
 
 Result<MergePair> MergeTargets(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "personId");
-  const std::string into = task_tools::StringIn(in, "intoPersonId");
+  const std::string id = tools::StringIn(in, "personId");
+  const std::string into = tools::StringIn(in, "intoPersonId");
   if (id == into) return InvalidArgument("a person cannot be merged into themselves");
   ENSEMBLE_ASSIGN_OR_RETURN(json person, LiveInSpace(ctx, kPerson, id));
   ENSEMBLE_ASSIGN_OR_RETURN(json kept, LiveInSpace(ctx, kPerson, into));
@@ -189,7 +190,7 @@ namespace people_tools {
 
 Result<json> RunListPeople(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
+  const std::string query = tools::StringIn(call.input, "query");
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kPerson));
   ENSEMBLE_RETURN_IF_ERROR(AddIdentitiesAndSuggestions(*ctx, rows));
   std::erase_if(rows, [&](const json& r) {

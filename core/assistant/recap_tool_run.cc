@@ -10,6 +10,7 @@
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -30,7 +31,7 @@ struct Week {
 };
 
 Result<Week> WeekOf(const ToolContext& ctx, const json& in) {
-  std::string day = task_tools::StringIn(in, "weekOf");
+  std::string day = tools::StringIn(in, "weekOf");
   if (day.empty()) day = ctx.today;
   std::optional<WeekDate> date = ParseWeekDate(day);
   if (!date) return InvalidArgument("weekOf must be a date, YYYY-MM-DD");
@@ -67,7 +68,7 @@ std::string Count(std::size_t n, const char* what) { return text::FormatCount(n)
 namespace recap_tools {
 
 Result<json> RunRecap(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(Week w, WeekOf(*ctx, call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows changed_tasks, ChangedIn(*ctx, "tasks", "title", w));
   std::unordered_set<std::string> changed_ids;
@@ -96,7 +97,7 @@ Result<json> RunRecap(ToolCall& call) {
           {{"kind", kind}, {"id", store::AsText(r[0])}, {"title", store::AsText(r[1])}});
     }
   }
-  std::string summary = "Week of " + task_tools::DayText(w.monday, ctx->today) + " (" + w.label +
+  std::string summary = "Week of " + tools::DayText(w.monday, ctx->today) + " (" + w.label +
                         "): " + Count(finished.size(), "finished") + ", " +
                         Count(changed.size(), "changed") + ", " +
                         Count(upcoming.size(), "due the week after") + ".";

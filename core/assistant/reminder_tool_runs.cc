@@ -16,6 +16,7 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -42,7 +43,7 @@ std::string WhenText(const ToolContext& ctx, int64_t at_ms) {
   char time[16];
   std::snprintf(time, sizeof time, "%02d:%02d", static_cast<int>(secs / 3600),
                 static_cast<int>(secs % 3600 / 60));
-  return task_tools::DayText(TodayIn(at_ms, ctx.time_zone), ctx.today) + " " + time;
+  return tools::DayText(TodayIn(at_ms, ctx.time_zone), ctx.today) + " " + time;
 }
 
 std::string WhatText(const json& row) { return Quoted(row.value("text", std::string())); }
@@ -62,7 +63,7 @@ json ReminderJson(const json& row, std::string_view zone) {
 // The instant the input's `at` names, refused when already past.
 Result<int64_t> AtOf(const ToolContext& ctx, const json& in) {
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t at,
-                            ParseReminderTime(task_tools::StringIn(in, "at"), ctx.time_zone));
+                            ParseReminderTime(tools::StringIn(in, "at"), ctx.time_zone));
   if (at < ctx.now_ms - kReminderPastSlackMs) {
     return InvalidArgument("that time (" + WhenText(ctx, at) + ") has passed; give a later one");
   }
@@ -72,12 +73,12 @@ Result<int64_t> AtOf(const ToolContext& ctx, const json& in) {
 
 // The new reminder's record arguments (without id), checked in the space.
 Result<json> NewReminder(ToolContext& ctx, const json& in) {
-  const std::string text(text::Trim(task_tools::StringIn(in, "text")));
+  const std::string text(text::Trim(tools::StringIn(in, "text")));
   if (text.empty()) return InvalidArgument("a reminder needs its text");
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t at, AtOf(ctx, in));
   json args = {{"spaceId", ctx.space_id}, {"text", text}, {"at", at}};
-  const std::string kind = task_tools::StringIn(in, "itemKind");
-  const std::string item = task_tools::StringIn(in, "itemId");
+  const std::string kind = tools::StringIn(in, "itemKind");
+  const std::string item = tools::StringIn(in, "itemId");
   if (kind.empty() != item.empty()) {
     return InvalidArgument("a reminder about a record names both itemKind and itemId");
   }
@@ -98,7 +99,7 @@ Result<json> NewReminder(ToolContext& ctx, const json& in) {
 Result<json> ReminderChanges(const ToolContext& ctx, const json& in) {
   json fields = json::object();
   if (in.contains("text")) {
-    const std::string text(text::Trim(task_tools::StringIn(in, "text")));
+    const std::string text(text::Trim(tools::StringIn(in, "text")));
     if (text.empty()) return InvalidArgument("a reminder needs its text");
     fields["text"] = text;
   }
@@ -164,8 +165,8 @@ std::string WatchText(ToolContext& ctx, const json& row) {
 }
 
 Result<json> NewWatcher(ToolContext& ctx, const json& in) {
-  const std::string kind = task_tools::StringIn(in, "kind");
-  const std::string id = task_tools::StringIn(in, "id");
+  const std::string kind = tools::StringIn(in, "kind");
+  const std::string id = tools::StringIn(in, "id");
   if (comments::TargetTable(ctx.record_kinds, kind).empty()) {
     return InvalidArgument("watchers watch tasks, projects, pages, people and boards, not a " +
                            kind);
@@ -175,7 +176,7 @@ Result<json> NewWatcher(ToolContext& ctx, const json& in) {
   return json{{"spaceId", ctx.space_id},
               {"target_kind", kind},
               {"target", id},
-              {"condition", std::string(text::Trim(task_tools::StringIn(in, "condition")))}};
+              {"condition", std::string(text::Trim(tools::StringIn(in, "condition")))}};
 }
 
 // hub_delete_reminder and hub_cancel_watcher: one record to Trash, Undo
@@ -190,15 +191,13 @@ std::string WatcherText(ToolContext& ctx, const json& row) {
 Result<std::string> PreviewTrashOne(const Noun& noun, Describe describe, const ToolCall& call,
                                     const char* verb) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, noun, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, noun, tools::StringIn(call.input, "id")));
   return std::string(verb) + " " + describe(*ctx, row);
 }
 
 Result<json> RunTrashOne(const Noun& noun, Describe describe, ToolCall& call, const char* verb) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, noun, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(*ctx, noun, tools::StringIn(call.input, "id")));
   const std::string id = row["id"].get<std::string>();
   const std::string kind(noun.kind);
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{kind + ".delete", {{"id", id}}}}));
@@ -233,7 +232,7 @@ namespace reminder_tools {
 Result<json> RunListReminders(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kReminder));
-  if (!task_tools::BoolIn(call.input, "includeDismissed", false)) {
+  if (!tools::BoolIn(call.input, "includeDismissed", false)) {
     std::erase_if(rows, [](const json& r) { return r.value("dismissed", int64_t{0}) != 0; });
   }
   std::stable_sort(rows.begin(), rows.end(), [](const json& a, const json& b) {
@@ -267,7 +266,7 @@ Result<json> RunCreateReminder(ToolCall& call) {
 Result<std::string> PreviewUpdateReminder(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
+                            LiveInSpace(*ctx, kReminder, tools::StringIn(call.input, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
   return "Change the reminder " + WhatText(row) + ": " + ChangesText(*ctx, fields);
 }
@@ -275,7 +274,7 @@ Result<std::string> PreviewUpdateReminder(const ToolCall& call) {
 Result<json> RunUpdateReminder(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kReminder, task_tools::StringIn(call.input, "id")));
+                            LiveInSpace(*ctx, kReminder, tools::StringIn(call.input, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, ReminderChanges(*ctx, call.input));
   json previous = json::object();
   for (const auto& [name, _] : fields.items()) previous[name] = row[name];

@@ -6,13 +6,14 @@
 #include "core/assistant/task_tool_rows.h"
 #include "core/spaces/space_admin.h"
 #include "core/text/trim.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace sharing_tool {
 namespace {
 
 using nlohmann::json;
-using task_tools::Quoted;
+using tools::Quoted;
 using tools::ToolCall;
 using tools::ToolContext;
 
@@ -31,7 +32,7 @@ std::string SpaceName(const spaces::SpaceInfo& s) {
 }  // namespace
 
 Result<json> RunReadSharing(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   if (ctx->account_id.empty()) {
     return json{{"summary", kLocalMode},
                 {"data", {{"space", {{"id", ctx->space_id}}}, {"members", json::array()}}}};

@@ -13,6 +13,7 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/tool_context.h"
+#include "core/tools/tool_runs.h"
 
 namespace ensemble::core::assistant {
 namespace {
@@ -112,13 +113,13 @@ Result<json> CheckSurface(const json& surface) {
 namespace surface_tools {
 
 Result<json> RunReadSurface(ToolCall& call) {
-  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, task_tools::ReadableContext(call));
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
   const json& s = ctx->surface;
   if (!s.is_object()) {
     return json{{"summary", "No view is open beside the chat."}, {"data", {{"open", false}}}};
   }
   const std::size_t limit =
-      static_cast<std::size_t>(task_tools::IntIn(call.input, "limit", kMaxSurfaceIds));
+      static_cast<std::size_t>(tools::IntIn(call.input, "limit", kMaxSurfaceIds));
   json data = {{"open", true},
                {"path", s.value("path", "")},
                {"kind", s.value("kind", "")},
@@ -131,7 +132,7 @@ Result<json> RunReadSurface(ToolCall& call) {
     if (board && board->value("space_id", "") == ctx->space_id &&
         board->value("deleted", int64_t{0}) == 0) {
       data["board"] = {{"id", (*board)["id"]}, {"title", (*board)["title"]}};
-      summary += ", the board " + task_tools::Quoted((*board)["title"].get<std::string>());
+      summary += ", the board " + tools::Quoted((*board)["title"].get<std::string>());
     }
   }
   std::size_t shown_total = 0, selected_total = 0;

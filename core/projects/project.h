@@ -32,7 +32,7 @@ inline constexpr std::string_view kTable = "projects";
 inline constexpr size_t kMaxTitleChars = 500;
 // A description is a few paragraphs; longer writing belongs in a page.
 inline constexpr size_t kMaxDescriptionChars = 10000;
-// The tool schema's caps (tools_projects.cc), enforced here for every client.
+// The tool schema's caps (project_tools.cc), enforced here for every client.
 inline constexpr size_t kMaxPeople = 50;
 inline constexpr size_t kMaxDeliverables = 50;
 // 50 deliverables of 500-character titles fit with room for their keys.

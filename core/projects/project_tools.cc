@@ -1,18 +1,24 @@
 // Projects and deliverables (playbooks/projects.md).
 
+#include "core/projects/project_tools.h"
+
 #include <utility>
 #include <vector>
 
-#include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/project_tool_runs.h"
 #include "core/projects/project.h"
+#include "core/projects/project_tool_runs.h"
+#include "core/tools/tool_defs.h"
 #include "core/tools/tool_schema.h"
+#include "core/tools/write_areas.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::projects {
 namespace {
 
 using namespace tools::schema;  // NOLINT
+using tools::Read;
 using tools::Risk;
+using tools::Write;
+namespace areas = tools::areas;
 
 constexpr std::size_t kMaxDeliverables = 50;
 constexpr std::size_t kMaxPeoplePerProject = 50;
@@ -46,12 +52,11 @@ Status RegisterProjectTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_projects", areas::kProjects, "Find projects by name; gives ids and status.",
            Object(WithPaging({{"query", Str(kMaxQueryChars)}, {"status", ProjectStatusEnum()}})),
-           {.run = project_tools::RunListProjects}),
-      Write(
-          "hub_create_project", areas::kProjects,
-          "Create a project with the name, description, people and dates the person gave.",
-          Object(ProjectFields(false), {"title"}), Risk::kLow, true,
-          {.preview = project_tools::PreviewCreateProject, .run = project_tools::RunCreateProject}),
+           {.run = RunListProjects}),
+      Write("hub_create_project", areas::kProjects,
+            "Create a project with the name, description, people and dates the person gave.",
+            Object(ProjectFields(false), {"title"}), Risk::kLow, true,
+            {.preview = PreviewCreateProject, .run = RunCreateProject}),
       Write("hub_update_project", areas::kProjects,
             "Change or complete a project; deliverables are the complete list.",
             Object({{"id", Id()},
@@ -59,17 +64,17 @@ Status RegisterProjectTools(tools::ToolRegistry& registry) {
                     {"base", {{"type", "object"}, {"maxProperties", 10}}}},
                    {"id", "fields"}),
             Risk::kLow, true,
-            {.prepare = project_tools::PrepareUpdateProject,
-             .preview = project_tools::PreviewUpdateProject,
-             .run = project_tools::RunUpdateProject}),
+            {.prepare = PrepareUpdateProject,
+             .preview = PreviewUpdateProject,
+             .run = RunUpdateProject}),
       Write("hub_delete_projects", areas::kProjects,
             "Move projects to Trash; their tasks stay unless deleteTasks is true.",
             Object({{"ids", Ids()}, {"deleteTasks", Bool()}}, {"ids"}), Risk::kHigh, true,
-            {.prepare = project_tools::PrepareDeleteProjects,
-             .preview = project_tools::PreviewDeleteProjects,
-             .run = project_tools::RunDeleteProjects}),
+            {.prepare = PrepareDeleteProjects,
+             .preview = PreviewDeleteProjects,
+             .run = RunDeleteProjects}),
   };
-  return RegisterAll(registry, std::move(defs));
+  return tools::RegisterAll(registry, std::move(defs));
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::projects

@@ -1,16 +1,16 @@
-#include "core/assistant/project_tool_runs.h"
+#include "core/projects/project_tool_runs.h"
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "core/people/person.h"
 #include "core/projects/project.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::projects {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -82,7 +82,7 @@ std::string ChangesText(const json& fields, const std::string& today) {
     std::string part;
     if (name == "start" || name == "due") {
       part = value.is_null() ? "no " + name + " date"
-                             : name + " to " + task_tools::DayText(value.get<std::string>(), today);
+                             : name + " to " + tools::DayText(value.get<std::string>(), today);
     } else if (name == "title") {
       part = "title to " + Quoted(value.get<std::string>());
     } else if (name == "description") {
@@ -107,7 +107,7 @@ std::string ChangesText(const json& fields, const std::string& today) {
 
 // The project the update names: in the space, live (RECORD_DELETED in Trash).
 Result<json> ProjectUpdateTarget(ToolContext& ctx, const json& in) {
-  const std::string id = task_tools::StringIn(in, "id");
+  const std::string id = tools::StringIn(in, "id");
   ENSEMBLE_ASSIGN_OR_RETURN(std::optional<json> row, FindInSpace(ctx, kProject, id));
   if (!row) return NotFound(kProject, id);
   if (row->value("deleted", int64_t{0}) != 0) {
@@ -136,12 +136,10 @@ Status RefuseDeleteTasks(const json& in) {
 
 }  // namespace
 
-namespace project_tools {
-
 Result<json> RunListProjects(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  const std::string query = task_tools::StringIn(call.input, "query");
-  const std::string status = task_tools::StringIn(call.input, "status");
+  const std::string query = tools::StringIn(call.input, "query");
+  const std::string status = tools::StringIn(call.input, "status");
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kProject));
   // Archived projects are out of the way unless asked for by status.
   std::erase_if(rows, [&](const json& r) {
@@ -238,6 +236,4 @@ Result<json> RunDeleteProjects(ToolCall& call) {
   return RunDelete(kProject, call);
 }
 
-}  // namespace project_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::projects

@@ -3,7 +3,7 @@
 // hub_list_desk_lists, hub_create_desk_list, hub_update_desk_list (title,
 // and lines added, ticked, unticked, reworded or removed in one call) and
 // hub_delete_desk_list, each write with Undo. Definitions are in
-// tools_desk.cc, whose table gives them these hooks.
+// desk_tools.cc, whose table gives them these hooks.
 //
 // Every id (a list, a line) is resolved among the live records of
 // ctx.space_id, and a line must be on the list named; the mutations are the
@@ -11,8 +11,8 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_DESK_DESK_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_DESK_DESK_TOOL_RUNS_H_
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::desk {
 
 // Lines one hub_create_desk_list or hub_update_desk_list call may name in
 // each of its lists (add, check, ...): a call is an edit, not an import.
@@ -30,8 +30,7 @@ inline constexpr size_t kMaxDeskLinesPerCall = 50;
 inline constexpr int64_t kDeskLinePositionStep = 1024;
 
 // The hooks of hub_list_desk_lists, hub_create_desk_list, hub_update_desk_list,
-// hub_delete_desk_list, which their tool table gives them (tools_<area>.cc).
-namespace desk_tools {
+// hub_delete_desk_list, which their tool table gives them (desk_tools.cc).
 Result<nlohmann::json> RunListDeskLists(tools::ToolCall& call);
 Result<std::string> PreviewCreateDeskList(const tools::ToolCall& call);
 Result<nlohmann::json> RunCreateDeskList(tools::ToolCall& call);
@@ -39,8 +38,7 @@ Result<std::string> PreviewUpdateDeskList(const tools::ToolCall& call);
 Result<nlohmann::json> RunUpdateDeskList(tools::ToolCall& call);
 Result<std::string> PreviewDeleteDeskList(const tools::ToolCall& call);
 Result<nlohmann::json> RunDeleteDeskList(tools::ToolCall& call);
-}  // namespace desk_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::desk
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_DESK_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_DESK_DESK_TOOL_RUNS_H_

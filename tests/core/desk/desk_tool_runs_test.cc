@@ -1,9 +1,9 @@
-// The desk-list tools' hooks (core/assistant/desk_tool_runs.h): a list made
+// The desk-list tools' hooks (core/desk/desk_tool_runs.h): a list made
 // with its lines in order, one update that renames, adds, ticks, rewords and
 // removes (Undo puts every part back), lines of another list refused, the
 // cap, and the list read back with its ticks.
 
-#include "core/assistant/desk_tool_runs.h"
+#include "core/desk/desk_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include "core/desk/desk_list.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::desk {
 namespace desk_tools_test {
 
 using nlohmann::json;
@@ -147,4 +147,4 @@ TEST_F(DeskToolRunsTest, ListSaysWhatIsDoneAndDeleteUndoes) {
 }
 
 }  // namespace desk_tools_test
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::desk

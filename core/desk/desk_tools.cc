@@ -1,18 +1,24 @@
 // Desk lists, the space owner's own (playbooks/today.md).
 
+#include "core/desk/desk_tools.h"
+
 #include <utility>
 #include <vector>
 
-#include "core/assistant/desk_tool_runs.h"
-#include "core/assistant/hub_tool_areas.h"
 #include "core/desk/desk_list.h"
+#include "core/desk/desk_tool_runs.h"
+#include "core/tools/tool_defs.h"
 #include "core/tools/tool_schema.h"
+#include "core/tools/write_areas.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::desk {
 namespace {
 
 using namespace tools::schema;  // NOLINT
+using tools::Read;
 using tools::Risk;
+using tools::Write;
+namespace areas = tools::areas;
 
 json Lines(std::string_view description) {
   return Array(Text(desk::kMaxDeskItemChars), kMaxDeskLinesPerCall, description);
@@ -27,13 +33,12 @@ Status RegisterDeskTools(tools::ToolRegistry& registry) {
       Read("hub_list_desk_lists", areas::kDesk,
            "List the person's desk lists with their lines, ticks and ids.",
            Object({{"limit", Int(1, static_cast<int>(desk::kMaxDeskLists))}}),
-           {.run = desk_tools::RunListDeskLists}),
+           {.run = RunListDeskLists}),
       Write("hub_create_desk_list", areas::kDesk, "Add a desk list, optionally with its lines.",
             Object({{"title", Text(desk::kMaxDeskListTitleChars)},
                     {"lines", Lines("The list's lines, in order")}},
                    {"title"}),
-            Risk::kLow, true,
-            {.preview = desk_tools::PreviewCreateDeskList, .run = desk_tools::RunCreateDeskList}),
+            Risk::kLow, true, {.preview = PreviewCreateDeskList, .run = RunCreateDeskList}),
       Write("hub_update_desk_list", areas::kDesk,
             "Change a desk list: rename it; add, tick, untick, reword or remove lines.",
             Object({{"id", Id("The list's id")},
@@ -47,13 +52,12 @@ Status RegisterDeskTools(tools::ToolRegistry& registry) {
                            kMaxDeskLinesPerCall, "Lines to give new text")},
                     {"remove", LineIds("Lines to take off the list")}},
                    {"id"}),
-            Risk::kLow, true,
-            {.preview = desk_tools::PreviewUpdateDeskList, .run = desk_tools::RunUpdateDeskList}),
+            Risk::kLow, true, {.preview = PreviewUpdateDeskList, .run = RunUpdateDeskList}),
       Write("hub_delete_desk_list", areas::kDesk, "Remove a desk list with its lines (to Trash).",
             Object({{"id", Id()}}, {"id"}), Risk::kMedium, true,
-            {.preview = desk_tools::PreviewDeleteDeskList, .run = desk_tools::RunDeleteDeskList}),
+            {.preview = PreviewDeleteDeskList, .run = RunDeleteDeskList}),
   };
-  return RegisterAll(registry, std::move(defs));
+  return tools::RegisterAll(registry, std::move(defs));
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::desk

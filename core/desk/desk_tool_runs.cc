@@ -1,4 +1,4 @@
-#include "core/assistant/desk_tool_runs.h"
+#include "core/desk/desk_tool_runs.h"
 
 #include <algorithm>
 #include <set>
@@ -11,8 +11,9 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::desk {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -78,7 +79,7 @@ struct NewList {
 
 Result<NewList> NewListOf(const json& in) {
   NewList out;
-  out.title = std::string(text::Trim(task_tools::StringIn(in, "title")));
+  out.title = std::string(text::Trim(tools::StringIn(in, "title")));
   if (out.title.empty()) return InvalidArgument("a desk list needs its title");
   ENSEMBLE_ASSIGN_OR_RETURN(out.lines, TextsIn(in, "lines"));
   return out;
@@ -140,10 +141,9 @@ Status EditLines(const json& in, const json& lines, ListEdit& edit) {
   }
   std::vector<std::string> reworded;
   for (const json& r : in.value("reword", json::array())) {
-    ENSEMBLE_ASSIGN_OR_RETURN(json line,
-                              LineOn(lines, edit.list, task_tools::StringIn(r, "lineId")));
+    ENSEMBLE_ASSIGN_OR_RETURN(json line, LineOn(lines, edit.list, tools::StringIn(r, "lineId")));
     if (!named.insert(line["id"]).second) return InvalidArgument("a line is named twice");
-    const std::string text(text::Trim(task_tools::StringIn(r, "text")));
+    const std::string text(text::Trim(tools::StringIn(r, "text")));
     if (text.empty()) return InvalidArgument("a line needs its text");
     const json fields = {{"text", text}};
     const json before = {{"text", line["text"]}};
@@ -173,11 +173,11 @@ Status EditLines(const json& in, const json& lines, ListEdit& edit) {
 // which a preview does not need.
 Result<ListEdit> EditOf(ToolContext& ctx, const json& in, bool with_ids) {
   ListEdit edit;
-  ENSEMBLE_ASSIGN_OR_RETURN(edit.list, LiveInSpace(ctx, kList, task_tools::StringIn(in, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(edit.list, LiveInSpace(ctx, kList, tools::StringIn(in, "id")));
   const std::string list_id = edit.list["id"];
   ENSEMBLE_ASSIGN_OR_RETURN(json lines, LinesOf(ctx, list_id));
   if (in.contains("title")) {
-    const std::string title(text::Trim(task_tools::StringIn(in, "title")));
+    const std::string title(text::Trim(tools::StringIn(in, "title")));
     if (title.empty()) return InvalidArgument("a desk list needs its title");
     if (title != edit.list["title"]) {
       const json fields = {{"title", title}};
@@ -239,14 +239,12 @@ Result<std::string> DeleteText(ToolContext& ctx, const json& list) {
 
 }  // namespace
 
-namespace desk_tools {
-
 Result<json> RunListDeskLists(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json lists, desk::ReadDeskLists(*ctx->db, ctx->space_id));
   const size_t total = lists.size();
-  const size_t limit = static_cast<size_t>(
-      task_tools::IntIn(call.input, "limit", static_cast<int>(desk::kMaxDeskLists)));
+  const size_t limit =
+      static_cast<size_t>(tools::IntIn(call.input, "limit", static_cast<int>(desk::kMaxDeskLists)));
   if (lists.size() > limit)
     lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(limit), lists.end());
   for (json& list : lists) list["items"] = Shown(std::move(list["items"]));
@@ -317,16 +315,14 @@ Result<json> RunUpdateDeskList(ToolCall& call) {
 
 Result<std::string> PreviewDeleteDeskList(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json list,
-                            LiveInSpace(*ctx, kList, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json list, LiveInSpace(*ctx, kList, tools::StringIn(call.input, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(std::string what, DeleteText(*ctx, list));
   return "Remove " + what;
 }
 
 Result<json> RunDeleteDeskList(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(json list,
-                            LiveInSpace(*ctx, kList, task_tools::StringIn(call.input, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json list, LiveInSpace(*ctx, kList, tools::StringIn(call.input, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(std::string what, DeleteText(*ctx, list));
   const std::string id = list["id"];
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"desk_list.delete", {{"id", id}}}}));
@@ -335,6 +331,4 @@ Result<json> RunDeleteDeskList(ToolCall& call) {
               {"undo", UndoJson({{"desk_list.restore", {{"id", id}}}})}};
 }
 
-}  // namespace desk_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::desk

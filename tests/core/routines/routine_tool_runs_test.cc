@@ -1,8 +1,8 @@
-// The routine tools' hooks (core/assistant/routine_tool_runs.h): add, list,
+// The routine tools' hooks (core/routines/routine_tool_runs.h): add, list,
 // change, pause and resume, delete, each with its Undo; a bad schedule
 // refused before anything is written; ids of another space not found.
 
-#include "core/assistant/routine_tool_runs.h"
+#include "core/routines/routine_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "core/routines/routine.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::routines {
 namespace {
 
 using nlohmann::json;
@@ -94,4 +94,4 @@ TEST_F(RoutineToolRunsTest, ARoutineOfAnotherSpaceIsNotFound) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::routines

@@ -1,7 +1,7 @@
 // The runs of the project tools (spec 002 §2 "Projects and deliverables",
 // 004 §8): hub_list_projects, hub_create_project, hub_update_project and
 // hub_delete_projects. Their definitions and schemas are in
-// tools_projects.cc, whose table gives them these hooks.
+// project_tools.cc, whose table gives them these hooks.
 //
 // Reads go to the projects of ctx.space_id only; every id (a project's, a
 // person's in personIds) is resolved there among live records, so one of
@@ -19,18 +19,17 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_PROJECT_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_PROJECT_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_PROJECTS_PROJECT_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_PROJECTS_PROJECT_TOOL_RUNS_H_
 
 #include <string>
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::projects {
 
 // The hooks of hub_list_projects, hub_create_project, hub_update_project, hub_delete_projects,
-// which their tool table gives them (tools_<area>.cc).
-namespace project_tools {
+// which their tool table gives them (project_tools.cc).
 Result<nlohmann::json> RunListProjects(tools::ToolCall& call);
 Result<std::string> PreviewCreateProject(const tools::ToolCall& call);
 Result<nlohmann::json> RunCreateProject(tools::ToolCall& call);
@@ -40,8 +39,7 @@ Result<nlohmann::json> RunUpdateProject(tools::ToolCall& call);
 Status PrepareDeleteProjects(tools::ToolCall& call);
 Result<std::string> PreviewDeleteProjects(const tools::ToolCall& call);
 Result<nlohmann::json> RunDeleteProjects(tools::ToolCall& call);
-}  // namespace project_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::projects
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_PROJECT_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_PROJECTS_PROJECT_TOOL_RUNS_H_

@@ -1,4 +1,4 @@
-#include "core/assistant/routine_tool_runs.h"
+#include "core/routines/routine_tool_runs.h"
 
 #include <string>
 #include <utility>
@@ -8,8 +8,9 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::routines {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -64,7 +65,7 @@ std::string RoutineChangesText(const json& fields) {
 }
 
 Result<std::pair<json, json>> UpdateOf(ToolContext& ctx, const json& in) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kRoutine, task_tools::StringIn(in, "id")));
+  ENSEMBLE_ASSIGN_OR_RETURN(json row, LiveInSpace(ctx, kRoutine, tools::StringIn(in, "id")));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, FieldsOfInput(in));
   if (fields.empty())
     return InvalidArgument("name a change: title, instruction, schedule or paused");
@@ -73,12 +74,10 @@ Result<std::pair<json, json>> UpdateOf(ToolContext& ctx, const json& in) {
 
 }  // namespace
 
-namespace routine_tools {
-
 Result<json> RunListRoutines(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kRoutine));
-  if (!task_tools::BoolIn(call.input, "includePaused", true)) {
+  if (!tools::BoolIn(call.input, "includePaused", true)) {
     std::erase_if(rows, [](const json& r) { return r.value("paused", int64_t{0}) != 0; });
   }
   return ListResult(kRoutine, call.input, rows, "", RoutineJson);
@@ -130,14 +129,14 @@ Result<json> RunUpdateRoutine(ToolCall& call) {
 Result<std::string> PreviewDeleteRoutine(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kRoutine, task_tools::StringIn(call.input, "id")));
+                            LiveInSpace(*ctx, kRoutine, tools::StringIn(call.input, "id")));
   return "Delete the routine " + Named(row);
 }
 
 Result<json> RunDeleteRoutine(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json row,
-                            LiveInSpace(*ctx, kRoutine, task_tools::StringIn(call.input, "id")));
+                            LiveInSpace(*ctx, kRoutine, tools::StringIn(call.input, "id")));
   const std::string id = row["id"].get<std::string>();
   ENSEMBLE_RETURN_IF_ERROR(ctx->write({{"routine.delete", {{"id", id}}}}));
   return json{{"summary", "Deleted the routine " + Named(row) + "."},
@@ -145,6 +144,4 @@ Result<json> RunDeleteRoutine(ToolCall& call) {
               {"undo", UndoJson({{"routine.restore", {{"id", id}}}})}};
 }
 
-}  // namespace routine_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::routines

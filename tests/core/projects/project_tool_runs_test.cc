@@ -1,9 +1,9 @@
-// The project tools' hooks (core/assistant/project_tool_runs.h): list,
+// The project tools' hooks (core/projects/project_tool_runs.h): list,
 // create, update (deliverables as a complete list, people resolved in the
 // space), delete; their previews and Undo; ids of another space refused with
 // nothing written; a stale base as a readable conflict.
 
-#include "core/assistant/project_tool_runs.h"
+#include "core/projects/project_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include "core/projects/project.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::projects {
 namespace {
 
 using nlohmann::json;
@@ -187,4 +187,4 @@ TEST_F(ProjectToolRunsTest, DeleteTasksIsRefusedByName) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::projects
