@@ -26,7 +26,6 @@ using tools::Write;
 
 Status RegisterTaskTools(tools::ToolRegistry& registry);
 Status RegisterBoardTools(tools::ToolRegistry& registry);
-Status RegisterPageTools(tools::ToolRegistry& registry);
 Status RegisterPeopleTools(tools::ToolRegistry& registry);
 Status RegisterMeetingTools(tools::ToolRegistry& registry);
 Status RegisterReminderTools(tools::ToolRegistry& registry);

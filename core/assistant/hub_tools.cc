@@ -7,7 +7,9 @@
 #include "core/assistant/hub_tool_areas.h"
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/workflow.h"
+#include "core/comments/comment_tools.h"
 #include "core/desk/desk_tools.h"
+#include "core/pages/page_tools.h"
 #include "core/projects/project_tools.h"
 #include "core/routines/routine_tools.h"
 
@@ -16,11 +18,11 @@ namespace ensemble::core::assistant {
 Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kinds) {
   using RegisterFn = Status (*)(tools::ToolRegistry&);
   for (RegisterFn fn :
-       {RegisterTaskTools, RegisterBoardTools, projects::RegisterProjectTools, RegisterPageTools,
-        RegisterPeopleTools, RegisterMeetingTools, RegisterReminderTools,
-        routines::RegisterRoutineTools, desk::RegisterDeskTools, RegisterSkillTools,
-        RegisterCalendarTools, RegisterFileTools, RegisterAppTools, RegisterWebTools,
-        RegisterSettingsTools}) {
+       {RegisterTaskTools, RegisterBoardTools, projects::RegisterProjectTools,
+        pages::RegisterPageTools, comments::RegisterCommentTools, RegisterPeopleTools,
+        RegisterMeetingTools, RegisterReminderTools, routines::RegisterRoutineTools,
+        desk::RegisterDeskTools, RegisterSkillTools, RegisterCalendarTools, RegisterFileTools,
+        RegisterAppTools, RegisterWebTools, RegisterSettingsTools}) {
     ENSEMBLE_RETURN_IF_ERROR(fn(registry));
   }
   return RegisterCoreTools(registry, kinds);

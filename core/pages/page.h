@@ -43,7 +43,7 @@ inline constexpr std::string_view kTable = "pages";
 inline constexpr size_t kMaxTitleChars = 500;
 // Large enough for long notes; attachments carry anything bigger.
 inline constexpr size_t kMaxBodyChars = 200000;
-// The tool schema's bound (tools_pages.cc: revision is Int(0, 2000000000)).
+// The tool schema's bound (page_tools.cc: revision is Int(0, 2000000000)).
 inline constexpr int64_t kMaxRevision = 2000000000;
 // The readable refusal of a stale revision (spec 000 §8.1: stale page
 // revisions "fail readably instead of overwriting newer work").

@@ -1,6 +1,6 @@
 // The runs of hub_read_record_details and hub_manage_record (spec 002 §2,
 // "Comments": read, add, edit, resolve, delete internal comments; "Pages":
-// a page into a task). Their definitions are in tools_pages.cc, whose table
+// a page into a task). Their definitions are in comment_tools.cc, whose table
 // gives them these hooks.
 //
 // Both resolve the record (kind, id) among the live records of ctx.space_id:
@@ -19,27 +19,25 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_COMMENT_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_COMMENT_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_COMMENTS_COMMENT_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_COMMENTS_COMMENT_TOOL_RUNS_H_
 
 #include <string>
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::comments {
 
 // A comment's text in a preview or summary is cut to this many characters.
 inline constexpr std::size_t kCommentQuoteChars = 80;
 
 // The hooks of hub_read_record_details, hub_manage_record, which their tool table gives them
-// (tools_<area>.cc).
-namespace comment_tools {
+// (comment_tools.cc).
 Result<nlohmann::json> RunReadDetails(tools::ToolCall& call);
 Status PrepareManage(tools::ToolCall& call);
 Result<std::string> PreviewManage(const tools::ToolCall& call);
 Result<nlohmann::json> RunManage(tools::ToolCall& call);
-}  // namespace comment_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::comments
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_COMMENT_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_COMMENTS_COMMENT_TOOL_RUNS_H_

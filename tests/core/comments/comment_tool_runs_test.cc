@@ -1,8 +1,8 @@
-// The comment tools' hooks (core/assistant/comment_tool_runs.h): reading a
+// The comment tools' hooks (core/comments/comment_tool_runs.h): reading a
 // record's details and comments, each hub_manage_record action and its Undo,
 // and ids of another space, of Trash or of another record refused alike.
 
-#include "core/assistant/comment_tool_runs.h"
+#include "core/comments/comment_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include "core/tasks/task.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::comments {
 namespace {
 
 using nlohmann::json;
@@ -200,4 +200,4 @@ TEST_F(CommentToolRunsTest, MissingOrStrayArgumentsAreRefusedReadably) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::comments

@@ -1,8 +1,8 @@
-// The page tools' hooks (core/assistant/page_tool_runs.h): list, read
+// The page tools' hooks (core/pages/page_tool_runs.h): list, read
 // (blocks and revision), create, update (append, rewrite, block edits) with
 // the revision rule, delete; their Undo; ids of another space refused.
 
-#include "core/assistant/page_tool_runs.h"
+#include "core/pages/page_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "core/pages/page.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::pages {
 namespace {
 
 using nlohmann::json;
@@ -202,4 +202,4 @@ TEST_F(PageToolRunsTest, DeleteAndUndoRestores) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::pages

@@ -1,4 +1,4 @@
-#include "core/assistant/page_tool_runs.h"
+#include "core/pages/page_tool_runs.h"
 
 #include <algorithm>
 #include <string>
@@ -11,7 +11,7 @@
 #include "core/tools/record_rows.h"
 #include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::pages {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -248,8 +248,6 @@ std::string PastTense(std::string text) {
 
 }  // namespace
 
-namespace page_tools {
-
 Result<json> RunListPages(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   const std::string query = tools::StringIn(call.input, "query");
@@ -332,6 +330,4 @@ Result<std::string> PreviewDeletePages(const ToolCall& call) { return PreviewDel
 
 Result<json> RunDeletePages(ToolCall& call) { return RunDelete(kPage, call); }
 
-}  // namespace page_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::pages

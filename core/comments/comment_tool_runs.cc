@@ -1,4 +1,4 @@
-#include "core/assistant/comment_tool_runs.h"
+#include "core/comments/comment_tool_runs.h"
 
 #include <string>
 #include <utility>
@@ -16,7 +16,7 @@
 #include "core/tools/record_rows.h"
 #include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::comments {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -107,8 +107,6 @@ Result<Managed> Resolve(const ToolCall& call) {
 }
 
 }  // namespace
-
-namespace comment_tools {
 
 Result<json> RunReadDetails(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
@@ -209,6 +207,4 @@ Result<json> RunManage(ToolCall& call) {
               {"undo", UndoJson(std::move(undo))}};
 }
 
-}  // namespace comment_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::comments

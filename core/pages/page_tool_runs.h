@@ -1,6 +1,6 @@
 // The runs of the page tools (spec 002 §2 "Pages and notes", 000 §8.1, 004
 // §12): hub_list_pages, hub_read_page, hub_create_page, hub_update_page and
-// hub_delete_pages. Their definitions and schemas are in tools_pages.cc,
+// hub_delete_pages. Their definitions and schemas are in page_tools.cc,
 // whose table gives them these hooks.
 //
 // Reads go to the pages of ctx.space_id only; every id (a page's, a
@@ -21,22 +21,21 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_PAGE_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_PAGE_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_PAGES_PAGE_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_PAGES_PAGE_TOOL_RUNS_H_
 
 #include <cstddef>
 #include <string>
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::pages {
 
 // hub_list_pages shows this much of each page's body.
 inline constexpr std::size_t kPageExcerptChars = 200;
 
 // The hooks of hub_list_pages, hub_read_page, hub_create_page, hub_update_page, hub_delete_pages,
-// which their tool table gives them (tools_<area>.cc).
-namespace page_tools {
+// which their tool table gives them (page_tools.cc).
 Result<nlohmann::json> RunListPages(tools::ToolCall& call);
 Result<nlohmann::json> RunReadPage(tools::ToolCall& call);
 Result<std::string> PreviewCreatePage(const tools::ToolCall& call);
@@ -46,8 +45,7 @@ Result<nlohmann::json> RunUpdatePage(tools::ToolCall& call);
 Status PrepareDeletePages(tools::ToolCall& call);
 Result<std::string> PreviewDeletePages(const tools::ToolCall& call);
 Result<nlohmann::json> RunDeletePages(tools::ToolCall& call);
-}  // namespace page_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::pages
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_PAGE_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_PAGES_PAGE_TOOL_RUNS_H_
