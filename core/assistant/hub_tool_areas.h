@@ -26,13 +26,11 @@ using tools::Write;
 
 Status RegisterTaskTools(tools::ToolRegistry& registry);
 Status RegisterBoardTools(tools::ToolRegistry& registry);
-Status RegisterPeopleTools(tools::ToolRegistry& registry);
 Status RegisterMeetingTools(tools::ToolRegistry& registry);
 Status RegisterReminderTools(tools::ToolRegistry& registry);
 Status RegisterSkillTools(tools::ToolRegistry& registry);
 Status RegisterCalendarTools(tools::ToolRegistry& registry);
 Status RegisterFileTools(tools::ToolRegistry& registry);
-Status RegisterAppTools(tools::ToolRegistry& registry);
 Status RegisterWebTools(tools::ToolRegistry& registry);
 Status RegisterSettingsTools(tools::ToolRegistry& registry);
 // `kinds`: the build's synced kinds, which Trash holds.

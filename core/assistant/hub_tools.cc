@@ -8,8 +8,10 @@
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/workflow.h"
 #include "core/comments/comment_tools.h"
+#include "core/connections/connection_tools.h"
 #include "core/desk/desk_tools.h"
 #include "core/pages/page_tools.h"
+#include "core/people/people_tools.h"
 #include "core/projects/project_tools.h"
 #include "core/routines/routine_tools.h"
 
@@ -19,10 +21,11 @@ Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kind
   using RegisterFn = Status (*)(tools::ToolRegistry&);
   for (RegisterFn fn :
        {RegisterTaskTools, RegisterBoardTools, projects::RegisterProjectTools,
-        pages::RegisterPageTools, comments::RegisterCommentTools, RegisterPeopleTools,
-        RegisterMeetingTools, RegisterReminderTools, routines::RegisterRoutineTools,
-        desk::RegisterDeskTools, RegisterSkillTools, RegisterCalendarTools, RegisterFileTools,
-        RegisterAppTools, RegisterWebTools, RegisterSettingsTools}) {
+        pages::RegisterPageTools, comments::RegisterCommentTools, people::RegisterPeopleTools,
+        connections::RegisterImportTools, RegisterMeetingTools, RegisterReminderTools,
+        routines::RegisterRoutineTools, desk::RegisterDeskTools, RegisterSkillTools,
+        RegisterCalendarTools, RegisterFileTools, connections::RegisterAppTools, RegisterWebTools,
+        RegisterSettingsTools}) {
     ENSEMBLE_RETURN_IF_ERROR(fn(registry));
   }
   return RegisterCoreTools(registry, kinds);

@@ -33,7 +33,7 @@ inline constexpr std::string_view kTable = "people";
 inline constexpr size_t kMaxNameChars = 200;
 // RFC 5321 caps a forward path at 256 octets, so an address at 254.
 inline constexpr size_t kMaxEmailChars = 254;
-// The tool schema's cap on role and team (tools_people.cc).
+// The tool schema's cap on role and team (people_tools.cc).
 inline constexpr size_t kMaxRoleChars = 200;
 
 // People a person is known not to be (a merge suggestion turned down); the

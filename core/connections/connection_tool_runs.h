@@ -20,17 +20,17 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_CONNECTION_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_CONNECTION_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_CONNECTIONS_CONNECTION_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_CONNECTIONS_CONNECTION_TOOL_RUNS_H_
 
 #include <string>
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::connections {
 
 // The hooks of hub_list_connections, hub_import_people, which their tool table gives them
-// (tools_<area>.cc).
+// (connection_tools.cc).
 namespace connection_runs {
 Result<nlohmann::json> RunListConnections(tools::ToolCall& call);
 Status PrepareImport(tools::ToolCall& call);
@@ -38,6 +38,6 @@ Result<std::string> PreviewImport(const tools::ToolCall& call);
 Result<nlohmann::json> RunImport(tools::ToolCall& call);
 }  // namespace connection_runs
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::connections
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_CONNECTION_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_CONNECTIONS_CONNECTION_TOOL_RUNS_H_

@@ -1,4 +1,4 @@
-#include "core/assistant/people_tool_runs.h"
+#include "core/people/people_tool_runs.h"
 
 #include <map>
 #include <optional>
@@ -11,7 +11,7 @@
 #include "core/tools/record_rows.h"
 #include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::people {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -186,8 +186,6 @@ Result<MergePair> MergeTargets(ToolContext& ctx, const json& in) {
 
 }  // namespace
 
-namespace people_tools {
-
 Result<json> RunListPeople(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   const std::string query = tools::StringIn(call.input, "query");
@@ -307,6 +305,4 @@ Result<std::string> PreviewDeletePeople(const ToolCall& call) {
 
 Result<json> RunDeletePeople(ToolCall& call) { return RunDelete(kPerson, call); }
 
-}  // namespace people_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::people

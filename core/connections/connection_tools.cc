@@ -1,24 +1,57 @@
-// Connected apps (playbooks/apps.md). App content is read over the network;
+// Connected apps (playbooks/apps.md), and bringing in an app's people
+// (playbooks/people.md). App content is read over the network;
 // an app write always waits for Apply and has no Hub Undo (spec 000 §6).
+
+#include "core/connections/connection_tools.h"
 
 #include <utility>
 #include <vector>
 
-#include "core/assistant/connection_tool_runs.h"
-#include "core/assistant/hub_tool_areas.h"
+#include "core/connections/calendar_people.h"
+#include "core/connections/connection.h"
+#include "core/connections/connection_tool_runs.h"
+#include "core/people/person.h"
+#include "core/tools/tool_defs.h"
 #include "core/tools/tool_schema.h"
+#include "core/tools/write_areas.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::connections {
 namespace {
 
 using namespace tools::schema;  // NOLINT
+using tools::Hold;
+using tools::Outside;
+using tools::Read;
 using tools::Risk;
+using tools::Write;
+namespace areas = tools::areas;
 
 constexpr std::size_t kMaxUpdateChars = 10000;
 
 json Item() { return Text(kMaxUrlChars, "The app's item id or link"); }
 
 }  // namespace
+
+Status RegisterImportTools(tools::ToolRegistry& registry) {
+  std::vector<tools::ToolDef> defs = {
+      // Not an outside write: what it writes are Hub people, applied with the
+      // Hub's calls and undone with them; the app is only read (in prepare).
+      Hold(Write("hub_import_people", areas::kPeople,
+                 "Bring in a connected app's people; waits for Apply.",
+                 Object({{"connectionId", Id("From hub_list_connections")},
+                         {"query", Str(kMaxQueryChars,
+                                       "Only people whose name or "
+                                       "address has these words")},
+                         {"emails", Array(Str(people::kMaxEmailChars),
+                                          connections::kMaxImportPeople, "Only these addresses")}},
+                        {"connectionId"}),
+                 Risk::kMedium, true,
+                 {.prepare = connection_runs::PrepareImport,
+                  .preview = connection_runs::PreviewImport,
+                  .run = connection_runs::RunImport})),
+  };
+  return tools::RegisterAll(registry, std::move(defs));
+}
 
 Status RegisterAppTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
@@ -51,7 +84,7 @@ Status RegisterAppTools(tools::ToolRegistry& registry) {
                    {"action", "kind", "id", "item"}),
             Risk::kMedium, false),
   };
-  return RegisterAll(registry, std::move(defs));
+  return tools::RegisterAll(registry, std::move(defs));
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::connections

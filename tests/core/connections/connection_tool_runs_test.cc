@@ -1,11 +1,11 @@
-// The connected-app tools' hooks (core/assistant/connection_tool_runs.h):
+// The connected-app tools' hooks (core/connections/connection_tool_runs.h):
 // hub_list_connections lists the asker's own connections and their state;
 // hub_import_people previews a calendar's people, pins their addresses, and
 // on Apply adds the new ones (an address already saved reuses that person)
 // with an Undo; an address the model adds that is not in the app, a read that
 // fails and a turn without a reader are each a clear error.
 
-#include "core/assistant/connection_tool_runs.h"
+#include "core/connections/connection_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,11 +13,11 @@
 #include "core/connections/connection.h"
 #include "core/people/person.h"
 #include "core/sync/authorization.h"
-#include "tests/core/tools/record_tool_fixture.h"
 #include "tests/core/connections/calendar_feed.h"
+#include "tests/core/tools/record_tool_fixture.h"
 #include "tests/fakes/fake_app_reader.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::connections {
 namespace {
 
 using calendar_feed_test::Feed;
@@ -199,4 +199,4 @@ TEST_F(ConnectionToolRunsTest, OtherSpacesAccountsAndReaderlessTurnsAreRefused) 
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::connections

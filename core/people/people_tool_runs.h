@@ -1,7 +1,7 @@
 // The runs of the people tools (spec 002 §2 "People", 004 §4.7):
 // hub_list_people, hub_create_person, hub_update_person, hub_delete_people
 // and hub_merge_people (always waits for Apply; no Undo). Their definitions and schemas are in
-// tools_people.cc, whose table gives them these hooks. hub_import_people has no run:
+// people_tools.cc, whose table gives them these hooks. hub_import_people has no run:
 // it brings in a connected app's people, and there are no connections in the core yet.
 //
 // Reads go to the people of ctx.space_id only; every id is resolved there
@@ -18,18 +18,17 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_PEOPLE_PEOPLE_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_PEOPLE_PEOPLE_TOOL_RUNS_H_
 
 #include <string>
 
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::people {
 
 // The hooks of hub_list_people, hub_create_person, hub_update_person, hub_merge_people,
-// hub_delete_people, which their tool table gives them (tools_<area>.cc).
-namespace people_tools {
+// hub_delete_people, which their tool table gives them (people_tools.cc).
 Result<nlohmann::json> RunListPeople(tools::ToolCall& call);
 Result<std::string> PreviewCreatePerson(const tools::ToolCall& call);
 Result<nlohmann::json> RunCreatePerson(tools::ToolCall& call);
@@ -41,8 +40,7 @@ Result<nlohmann::json> RunMergePeople(tools::ToolCall& call);
 Status PrepareDeletePeople(tools::ToolCall& call);
 Result<std::string> PreviewDeletePeople(const tools::ToolCall& call);
 Result<nlohmann::json> RunDeletePeople(tools::ToolCall& call);
-}  // namespace people_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::people
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_PEOPLE_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_PEOPLE_PEOPLE_TOOL_RUNS_H_

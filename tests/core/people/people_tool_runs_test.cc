@@ -1,9 +1,9 @@
-// The people tools' hooks (core/assistant/people_tool_runs.h): list,
+// The people tools' hooks (core/people/people_tool_runs.h): list,
 // create (an exact address reuses the saved person; a name alone never
 // does), update (an address another person has is refused), delete; their
 // Undo; ids of another space refused.
 
-#include "core/assistant/people_tool_runs.h"
+#include "core/people/people_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 #include "core/tasks/task.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::people {
 namespace {
 
 using nlohmann::json;
@@ -205,4 +205,4 @@ TEST_F(PeopleToolRunsTest, MergeWaitsForApplyAndMovesEveryLinkToThePersonKept) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::people

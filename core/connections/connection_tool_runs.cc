@@ -1,4 +1,4 @@
-#include "core/assistant/connection_tool_runs.h"
+#include "core/connections/connection_tool_runs.h"
 
 #include <algorithm>
 #include <cctype>
@@ -13,7 +13,7 @@
 #include "core/people/person.h"
 #include "core/tools/record_rows.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::connections {
 namespace connection_runs {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -268,4 +268,4 @@ Result<json> RunImport(ToolCall& call) {
 
 }  // namespace connection_runs
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::connections
