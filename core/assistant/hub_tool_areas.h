@@ -27,7 +27,6 @@ using tools::Write;
 Status RegisterTaskTools(tools::ToolRegistry& registry);
 Status RegisterBoardTools(tools::ToolRegistry& registry);
 Status RegisterMeetingTools(tools::ToolRegistry& registry);
-Status RegisterReminderTools(tools::ToolRegistry& registry);
 Status RegisterSkillTools(tools::ToolRegistry& registry);
 Status RegisterCalendarTools(tools::ToolRegistry& registry);
 Status RegisterFileTools(tools::ToolRegistry& registry);

@@ -13,6 +13,7 @@
 #include "core/pages/page_tools.h"
 #include "core/people/people_tools.h"
 #include "core/projects/project_tools.h"
+#include "core/reminders/reminder_tools.h"
 #include "core/routines/routine_tools.h"
 
 namespace ensemble::core::assistant {
@@ -22,7 +23,7 @@ Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kind
   for (RegisterFn fn :
        {RegisterTaskTools, RegisterBoardTools, projects::RegisterProjectTools,
         pages::RegisterPageTools, comments::RegisterCommentTools, people::RegisterPeopleTools,
-        connections::RegisterImportTools, RegisterMeetingTools, RegisterReminderTools,
+        connections::RegisterImportTools, RegisterMeetingTools, reminders::RegisterReminderTools,
         routines::RegisterRoutineTools, desk::RegisterDeskTools, RegisterSkillTools,
         RegisterCalendarTools, RegisterFileTools, connections::RegisterAppTools, RegisterWebTools,
         RegisterSettingsTools}) {

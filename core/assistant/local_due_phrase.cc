@@ -11,7 +11,9 @@
 namespace ensemble::core::assistant {
 namespace {
 
-int64_t DaysOf(const WeekDate& d) { return calendar::DaysFromCivil(d.year, d.month, d.day); }
+int64_t DaysOf(const calendar::WeekDate& d) {
+  return calendar::DaysFromCivil(d.year, d.month, d.day);
+}
 
 std::string FormatDays(int64_t days) {
   const calendar::CivilDate c = calendar::CivilFromDays(days);
@@ -73,7 +75,7 @@ int CountImpl(std::string_view w) {
 
 // The next `month`/`day` on or after today; empty if no such day within a
 // year (29 February in a common year).
-std::string NextMonthDay(const WeekDate& today, int month, int day) {
+std::string NextMonthDay(const calendar::WeekDate& today, int month, int day) {
   for (int year = today.year; year <= today.year + 1; ++year) {
     if (day > calendar::DaysInMonth(year, month)) continue;
     const int64_t days = calendar::DaysFromCivil(year, month, day);
@@ -112,9 +114,11 @@ int WeekdayNumberOf(std::string_view word) { return WeekdayNumberImpl(word); }
 
 int CountWord(std::string_view word) { return CountImpl(word); }
 
-std::string AddDays(const WeekDate& today, int days) { return FormatDays(DaysOf(today) + days); }
+std::string AddDays(const calendar::WeekDate& today, int days) {
+  return FormatDays(DaysOf(today) + days);
+}
 
-std::string ResolveDuePhrase(std::string_view text, const WeekDate& today,
+std::string ResolveDuePhrase(std::string_view text, const calendar::WeekDate& today,
                              std::size_t* phrase_start) {
   const std::vector<Token> toks = SpaceTokens(text);
   const int n = static_cast<int>(toks.size());
@@ -179,7 +183,7 @@ std::string ResolveDuePhrase(std::string_view text, const WeekDate& today,
       k = n - 1;
       needs_preposition = true;
     }
-  } else if (last.size() == 10 && ParseWeekDate(last)) {
+  } else if (last.size() == 10 && calendar::ParseWeekDate(last)) {
     date = std::string(last);
     k = n - 1;
   } else if (MonthNumber(at(n - 2)) > 0 && DayOfMonth(last) > 0) {

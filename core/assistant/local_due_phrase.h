@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 
 namespace ensemble::core::assistant {
 
@@ -32,11 +32,11 @@ constexpr bool IsTrailingPunct(char c) {
 // (with a leading by/on/due/before/until/for) begins; empty when `text` ends
 // in none. A bare weekday ("plan Friday") is not a due phrase: it may be
 // part of a title.
-std::string ResolveDuePhrase(std::string_view text, const WeekDate& today,
+std::string ResolveDuePhrase(std::string_view text, const calendar::WeekDate& today,
                              std::size_t* phrase_start);
 
 // `today` plus `days`, as YYYY-MM-DD; empty outside years 1..9999.
-std::string AddDays(const WeekDate& today, int days);
+std::string AddDays(const calendar::WeekDate& today, int days);
 
 // 1 (Monday) .. 7 (Sunday) for a lowercase weekday name or its short form
 // ("fri", "thurs"); 0 otherwise.

@@ -6,8 +6,8 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/local_due_phrase.h"
 #include "core/assistant/local_request.h"
-#include "core/assistant/week_date.h"
 #include "core/base/id.h"
+#include "core/calendar/week_date.h"
 #include "core/refs/summary.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
@@ -104,17 +104,17 @@ std::vector<const json*> Rows(const json& result) {
   return rows;
 }
 
-std::string DayLabel(const std::string& date, const WeekDate& today) {
+std::string DayLabel(const std::string& date, const calendar::WeekDate& today) {
   if (date == AddDays(today, 0)) return "today";
   if (date == AddDays(today, 1)) return "tomorrow";
-  const std::optional<WeekDate> d = ParseWeekDate(date);
+  const std::optional<calendar::WeekDate> d = calendar::ParseWeekDate(date);
   if (!d) return {};
-  return std::string(WeekdayName(d->iso_weekday)) + ", " +
+  return std::string(calendar::WeekdayName(d->iso_weekday)) + ", " +
          refs::FormatDueDate(date, d->year != today.year);
 }
 
 // "- “Draft brief” (doing, due 3 Dec, overdue)".
-std::string TaskLine(const json& row, const WeekDate& today, bool show_status) {
+std::string TaskLine(const json& row, const calendar::WeekDate& today, bool show_status) {
   std::string line = "- " + Quoted(StringAt(row, {"title", "name"}));
   std::vector<std::string> details;
   const std::string status = StringAt(row, {"status"});
@@ -122,7 +122,7 @@ std::string TaskLine(const json& row, const WeekDate& today, bool show_status) {
     details.push_back(status);
   }
   const std::string due = StringAt(row, {"due", "dueDate"});
-  const std::optional<WeekDate> d = ParseWeekDate(due);
+  const std::optional<calendar::WeekDate> d = calendar::ParseWeekDate(due);
   if (d) {
     details.push_back("due " + refs::FormatDueDate(due, d->year != today.year));
     if (due < AddDays(today, 0) && status != "done") details.push_back("overdue");
@@ -135,8 +135,8 @@ std::string TaskLine(const json& row, const WeekDate& today, bool show_status) {
   return line;
 }
 
-std::string Lines(const std::vector<const json*>& rows, std::size_t max, const WeekDate& today,
-                  bool show_status) {
+std::string Lines(const std::vector<const json*>& rows, std::size_t max,
+                  const calendar::WeekDate& today, bool show_status) {
   std::string out;
   for (std::size_t i = 0; i < rows.size() && i < max; ++i) {
     out += "\n" + TaskLine(*rows[i], today, show_status);
@@ -160,7 +160,7 @@ std::string NeedsModelReply(const std::string& topic) {
 
 // --- Replies from results ------------------------------------------------
 
-std::string AddReply(const LocalCallRecord& call, const WeekDate& today) {
+std::string AddReply(const LocalCallRecord& call, const calendar::WeekDate& today) {
   const json& sent = call.args.is_object() ? call.args.value("tasks", json::array()) : json();
   if (call.error) {
     return std::string("I couldn't add ") + (sent.size() == 1 ? "the task" : "the tasks") + ": " +
@@ -187,7 +187,7 @@ std::string AddReply(const LocalCallRecord& call, const WeekDate& today) {
 }
 
 std::string ListReply(const LocalRequest& request, const LocalCallRecord& call,
-                      const WeekDate& today) {
+                      const calendar::WeekDate& today) {
   if (call.error) return "I couldn't list the tasks: " + ErrorText(*call.error);
   const std::vector<const json*> rows = Rows(call.result);
   std::string what = "Your open tasks";
@@ -223,7 +223,7 @@ std::string ListReply(const LocalRequest& request, const LocalCallRecord& call,
 }
 
 std::string DueReply(const LocalRequest& request, const LocalCallRecord& call,
-                     const WeekDate& today) {
+                     const calendar::WeekDate& today) {
   if (call.error) return "I couldn't look up what is due: " + ErrorText(*call.error);
   std::vector<const json*> rows = Rows(call.result);
   const LocalDueRange& range = request.due;
@@ -231,7 +231,7 @@ std::string DueReply(const LocalRequest& request, const LocalCallRecord& call,
     const std::string t = AddDays(today, 0);
     std::erase_if(rows, [&](const json* row) {
       const std::string due = StringAt(*row, {"due", "dueDate"});
-      return !ParseWeekDate(due) || due >= t || StringAt(*row, {"status"}) == "done";
+      return !calendar::ParseWeekDate(due) || due >= t || StringAt(*row, {"status"}) == "done";
     });
     if (rows.empty()) return "Nothing is overdue.";
     return "Overdue (" + std::to_string(rows.size()) +
@@ -267,8 +267,8 @@ std::string MentionedTaskId(const LocalRequest& request,
   return {};
 }
 
-Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup, const WeekDate& today,
-              const std::vector<LocalMention>& mentions) {
+Pick PickTask(const LocalRequest& request, const LocalCallRecord& lookup,
+              const calendar::WeekDate& today, const std::vector<LocalMention>& mentions) {
   Pick pick;
   if (lookup.error) {
     pick.reply = "I couldn't look up " + Quoted(request.target) + ": " + ErrorText(*lookup.error);
@@ -417,7 +417,7 @@ Result<LocalPlanStep> Emit(const tools::ToolRegistry& registry, LocalPlanStep st
 
 Result<LocalPlanStep> PlanLocalStep(const tools::ToolRegistry& registry,
                                     const LocalPlanInput& input) {
-  const std::optional<WeekDate> today = ParseWeekDate(input.today);
+  const std::optional<calendar::WeekDate> today = calendar::ParseWeekDate(input.today);
   if (!today) return PlanInvalid("today must be a date, YYYY-MM-DD");
   const LocalRequest request = ParseLocalRequest(input.message, *today);
   LocalPlanStep step;

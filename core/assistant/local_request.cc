@@ -365,7 +365,7 @@ bool EatListSuffix(Span& s) {
   return true;
 }
 
-std::optional<LocalRequest> BuildAdd(Span content, bool plural, const WeekDate& today,
+std::optional<LocalRequest> BuildAdd(Span content, bool plural, const calendar::WeekDate& today,
                                      bool require_quotes) {
   TrimSpaces(content);
   while (StartsWith(content, ':') || StartsWith(content, '-')) {
@@ -413,7 +413,7 @@ std::optional<LocalRequest> BuildAdd(Span content, bool plural, const WeekDate& 
   return r;
 }
 
-std::optional<LocalRequest> ParseAdd(const Span& whole, const WeekDate& today) {
+std::optional<LocalRequest> ParseAdd(const Span& whole, const calendar::WeekDate& today) {
   Span c = whole;
   if (EatAny(c, {"remind me to", "remind me that i need to", "remind me that i have to"}).size()) {
     return BuildAdd(c, false, today, false);
@@ -548,7 +548,7 @@ LocalRequest Change(Span target, std::string_view status, LocalIntent intent) {
 }
 
 // Any valid day: only whether a phrase names a date is asked of it.
-constexpr WeekDate kAnyMonday{2026, 11, 30, 1, 2026, 49};
+constexpr calendar::WeekDate kAnyMonday{2026, 11, 30, 1, 2026, 49};
 
 std::optional<LocalRequest> ParseChange(const Span& whole) {
   Span c = whole;
@@ -649,7 +649,7 @@ constexpr std::string_view kDueVocab[] = {
     "thursday",  "thu",      "thur",     "thurs",   "friday", "fri",   "saturday",  "sat",
     "sunday",    "sun",      "how",      "many",    "re",     "need",  "plate"};
 
-std::optional<LocalRequest> ParseDue(const Span& whole, const WeekDate& today) {
+std::optional<LocalRequest> ParseDue(const Span& whole, const calendar::WeekDate& today) {
   const std::vector<std::string_view> words = SplitWords(whole.low());
   // "what's on today", "what do I need to do tomorrow", "what's on my plate".
   const bool asks_day = HasWord(words, {"what", "whats"}) &&
@@ -688,7 +688,7 @@ std::optional<LocalRequest> ParseDue(const Span& whole, const WeekDate& today) {
       ahead = 7;
     }
     d.from = d.to = AddDays(today, ahead);
-    d.label = "on " + std::string(WeekdayName(weekday)) + ", " +
+    d.label = "on " + std::string(calendar::WeekdayName(weekday)) + ", " +
               refs::FormatDueDate(d.from, d.from.compare(0, 4, t, 0, 4) != 0);
   } else if (HasWord(words, {"soon", "upcoming", "coming"})) {
     d.from = t;
@@ -771,7 +771,7 @@ std::string_view StatusLabel(std::string_view status) {
   return "Todo";
 }
 
-LocalRequest ParseLocalRequest(std::string_view message, const WeekDate& today) {
+LocalRequest ParseLocalRequest(std::string_view message, const calendar::WeekDate& today) {
   const Text text = Normalize(message);
   if (text::CountCodePoints(text.orig) > kMaxLocalMessageChars) {
     return Gap(LocalGap::kNeedsModel, "a request this long");

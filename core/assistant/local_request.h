@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 
 namespace ensemble::core::assistant {
 
@@ -90,7 +90,7 @@ struct LocalRequest {
 
 // Reads `message` against `today`. Never fails: what it cannot read is
 // kUnsupported with a gap.
-LocalRequest ParseLocalRequest(std::string_view message, const WeekDate& today);
+LocalRequest ParseLocalRequest(std::string_view message, const calendar::WeekDate& today);
 
 // Display name of a task status: "Todo", "Doing", "Done".
 std::string_view StatusLabel(std::string_view status);

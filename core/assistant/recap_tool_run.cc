@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/assistant/task_tool_rows.h"
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 #include "core/refs/summary.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
@@ -33,15 +33,15 @@ struct Week {
 Result<Week> WeekOf(const ToolContext& ctx, const json& in) {
   std::string day = tools::StringIn(in, "weekOf");
   if (day.empty()) day = ctx.today;
-  std::optional<WeekDate> date = ParseWeekDate(day);
+  std::optional<calendar::WeekDate> date = calendar::ParseWeekDate(day);
   if (!date) return InvalidArgument("weekOf must be a date, YYYY-MM-DD");
   Week w;
-  w.monday = AddDays(*date, 1 - date->iso_weekday);
-  w.next_monday = AddDays(*date, 8 - date->iso_weekday);
-  w.after_next = AddDays(*date, 15 - date->iso_weekday);
-  w.label = IsoWeekLabel(*date);
-  w.start_ms = DayStartMs(*ParseWeekDate(w.monday), ctx.time_zone);
-  w.end_ms = DayStartMs(*ParseWeekDate(w.next_monday), ctx.time_zone);
+  w.monday = calendar::AddDays(*date, 1 - date->iso_weekday);
+  w.next_monday = calendar::AddDays(*date, 8 - date->iso_weekday);
+  w.after_next = calendar::AddDays(*date, 15 - date->iso_weekday);
+  w.label = calendar::IsoWeekLabel(*date);
+  w.start_ms = calendar::DayStartMs(*calendar::ParseWeekDate(w.monday), ctx.time_zone);
+  w.end_ms = calendar::DayStartMs(*calendar::ParseWeekDate(w.next_monday), ctx.time_zone);
   return w;
 }
 
@@ -108,7 +108,7 @@ Result<json> RunRecap(ToolCall& call) {
               {"data",
                {{"week", w.label},
                 {"from", w.monday},
-                {"to", AddDays(*ParseWeekDate(w.next_monday), -1)},
+                {"to", calendar::AddDays(*calendar::ParseWeekDate(w.next_monday), -1)},
                 {"finished", Capped(std::move(finished))},
                 {"changed", Capped(std::move(changed))},
                 {"upcoming", Capped(std::move(upcoming))}}}};

@@ -10,7 +10,7 @@
 #include "core/assistant/task_tool_fields.h"
 #include "core/assistant/task_tool_rows.h"
 #include "core/assistant/task_tool_runs.h"  // kDefaultTaskListLimit, kDefaultDueWindowDays
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/tool_schema.h"
@@ -121,15 +121,15 @@ Result<json> RunListTasks(ToolCall& call) {
 Result<json> RunListDue(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   const json& in = call.input;
-  const std::optional<WeekDate> today = ParseWeekDate(ctx->today);
+  const std::optional<calendar::WeekDate> today = calendar::ParseWeekDate(ctx->today);
   if (!today) return Status(codes::kFailedPrecondition, "the turn has no date for today");
   std::string from = StringIn(in, "from");
   if (from.empty()) from = ctx->today;
-  const std::optional<WeekDate> from_date = ParseWeekDate(from);
+  const std::optional<calendar::WeekDate> from_date = calendar::ParseWeekDate(from);
   if (!from_date) return InvalidArgument("from must be a date, YYYY-MM-DD");
   std::string to = StringIn(in, "to");
-  if (to.empty()) to = AddDays(*from_date, kDefaultDueWindowDays - 1);
-  if (!ParseWeekDate(to)) return InvalidArgument("to must be a date, YYYY-MM-DD");
+  if (to.empty()) to = calendar::AddDays(*from_date, kDefaultDueWindowDays - 1);
+  if (!calendar::ParseWeekDate(to)) return InvalidArgument("to must be a date, YYYY-MM-DD");
   if (to < from) return InvalidArgument("to (" + to + ") is before from (" + from + ")");
   const bool include_overdue = BoolIn(in, "includeOverdue", true);
   const std::size_t limit = static_cast<std::size_t>(

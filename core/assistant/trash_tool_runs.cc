@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 #include "core/records/record_kind.h"
 #include "core/sync/authorization.h"
 #include "core/tools/record_rows.h"
@@ -121,7 +121,7 @@ Result<json> RunListTrash(ToolCall& call) {
     return a["at"].get<int64_t>() > b["at"].get<int64_t>();
   });
   // The day each went to Trash (its last change), in the person's zone.
-  for (json& r : rows) r["deletedOn"] = TodayIn(r["at"].get<int64_t>(), ctx->time_zone);
+  for (json& r : rows) r["deletedOn"] = calendar::TodayIn(r["at"].get<int64_t>(), ctx->time_zone);
   static const tools::record_rows::Noun kTrashed = {"", "record", "records", "title"};
   return tools::record_rows::ListResult(kTrashed, call.input, rows, query, [](const json& r) {
     return json{

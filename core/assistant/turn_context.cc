@@ -4,8 +4,8 @@
 #include <string_view>
 #include <utility>
 
-#include "core/assistant/week_date.h"
 #include "core/base/id.h"
+#include "core/calendar/week_date.h"
 #include "core/playbooks/playbook.h"
 #include "core/text/utf8.h"
 
@@ -76,13 +76,13 @@ void AppendField(std::string_view label, std::string_view value, std::string& ou
 }
 
 void AppendToday(const TurnContextInput& in, std::string& out) {
-  if (const std::optional<WeekDate> d = ParseWeekDate(in.today)) {
+  if (const std::optional<calendar::WeekDate> d = calendar::ParseWeekDate(in.today)) {
     out += "Today: ";
-    out += WeekdayName(d->iso_weekday);
+    out += calendar::WeekdayName(d->iso_weekday);
     out += ' ';
     out += in.today;
     out += ", week ";
-    out += IsoWeekLabel(*d);
+    out += calendar::IsoWeekLabel(*d);
     out += '\n';
   }
   const std::string zone = OneLine(in.time_zone, kMaxFieldChars);

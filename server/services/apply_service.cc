@@ -12,7 +12,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/proposal_store.h"
 #include "core/assistant/synced_mutation_sink.h"
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 #include "core/hub/hub.h"
 #include "core/hub/hub_tools.h"
 #include "core/model/model_catalog.h"
@@ -204,7 +204,7 @@ class ApplyRun {
         core::accounts::GetAccountSettings(db_, caller_.account_id);
     ctx.time_zone =
         settings.ok() ? settings->general.time_zone : std::string(core::accounts::kDefaultTimeZone);
-    ctx.today = assistant::TodayIn(now_, ctx.time_zone);
+    ctx.today = core::calendar::TodayIn(now_, ctx.time_zone);
     ctx.settings_account = caller_.account_id;
     // An effort change is checked against the model again, as it is now.
     Result<std::optional<credentials::ModelCredentialsView>> model =

@@ -14,8 +14,8 @@
 #include "core/assistant/hub_tools.h"
 #include "core/assistant/route_turn.h"
 #include "core/assistant/running_turns.h"
-#include "core/assistant/week_date.h"
 #include "core/base/id.h"
+#include "core/calendar/week_date.h"
 #include "core/hub/hub_tools.h"
 #include "core/sync/authorization.h"
 #include "server/assistant/sse_channel.h"
@@ -151,7 +151,7 @@ net::awaitable<Result<AssistantService::PreparedTurn>> AssistantService::Prepare
   turn.credentials = std::move(started->credentials);
   turn.effort = settings.effort;
   turn.time_zone = started->settings.general.time_zone;
-  turn.today = core::assistant::TodayIn(now, turn.time_zone);
+  turn.today = core::calendar::TodayIn(now, turn.time_zone);
   turn.stop = std::make_shared<model::StopSignal>();
   turn.connections = std::move(started->connections);
   turn.guest = started->role == core::sync::Role::kGuest;

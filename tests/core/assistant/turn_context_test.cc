@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/assistant/prompt_text.h"
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::assistant {
@@ -153,10 +153,10 @@ TEST(WeekDate, WeekdayAndIsoWeek) {
       {"2000-02-29", "Tuesday", "2000-W09"},
   };
   for (const DateCase& c : cases) {
-    const auto d = ParseWeekDate(c.date);
+    const auto d = calendar::ParseWeekDate(c.date);
     ASSERT_TRUE(d.has_value()) << c.date;
-    EXPECT_EQ(WeekdayName(d->iso_weekday), c.weekday) << c.date;
-    EXPECT_EQ(IsoWeekLabel(*d), c.week) << c.date;
+    EXPECT_EQ(calendar::WeekdayName(d->iso_weekday), c.weekday) << c.date;
+    EXPECT_EQ(calendar::IsoWeekLabel(*d), c.week) << c.date;
     TurnContextInput in;
     in.today = c.date;
     EXPECT_THAT(TurnContext(in), HasSubstr(std::string("Today: ") + c.weekday + " " + c.date +
@@ -168,7 +168,7 @@ TEST(WeekDate, RejectsWhatIsNotARealDay) {
   for (const char* bad :
        {"", "2026-02-29", "2026-13-01", "2026-00-10", "2026-04-31", "2026-1-01", "26-11-30",
         "2026/11/30", "2026-11-30T10:00", "0000-01-01", "2026-11-3x"}) {
-    EXPECT_FALSE(ParseWeekDate(bad).has_value()) << bad;
+    EXPECT_FALSE(calendar::ParseWeekDate(bad).has_value()) << bad;
     TurnContextInput in;
     in.today = bad;
     EXPECT_EQ(TurnContext(in), "") << bad;

@@ -1,11 +1,11 @@
-#include "core/assistant/week_date.h"
+#include "core/calendar/week_date.h"
 
 #include <cstdio>
 
 #include "core/calendar/civil_time.h"
 #include "core/calendar/time_zone.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::calendar {
 namespace {
 
 bool ReadDigits(std::string_view s, size_t at, size_t n, int* value) {
@@ -75,4 +75,4 @@ std::string TodayIn(int64_t now_ms, std::string_view time_zone) {
   return calendar::IsoDateText(d);
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::calendar

@@ -1,4 +1,4 @@
-#include "core/assistant/reminder_tool_runs.h"
+#include "core/reminders/reminder_tool_runs.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/assistant/week_date.h"
 #include "core/calendar/civil_time.h"
 #include "core/calendar/event.h"
 #include "core/calendar/ics_calendar.h"
 #include "core/calendar/time_zone.h"
+#include "core/calendar/week_date.h"
 #include "core/comments/comment.h"
 #include "core/reminders/reminder.h"
 #include "core/text/trim.h"
@@ -18,7 +18,7 @@
 #include "core/tools/record_rows.h"
 #include "core/tools/tool_runs.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::reminders {
 namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
@@ -43,7 +43,7 @@ std::string WhenText(const ToolContext& ctx, int64_t at_ms) {
   char time[16];
   std::snprintf(time, sizeof time, "%02d:%02d", static_cast<int>(secs / 3600),
                 static_cast<int>(secs % 3600 / 60));
-  return tools::DayText(TodayIn(at_ms, ctx.time_zone), ctx.today) + " " + time;
+  return tools::DayText(calendar::TodayIn(at_ms, ctx.time_zone), ctx.today) + " " + time;
 }
 
 std::string WhatText(const json& row) { return Quoted(row.value("text", std::string())); }
@@ -227,8 +227,6 @@ std::string IsoInZone(int64_t at_ms, std::string_view time_zone) {
   return calendar::FormatIsoTime(utc, ZoneOf(time_zone)->OffsetAt(utc));
 }
 
-namespace reminder_tools {
-
 Result<json> RunListReminders(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> rows, AllLive(*ctx, kReminder));
@@ -345,6 +343,4 @@ Result<json> RunCancelWatcher(ToolCall& c) {
   return RunTrashOne(kWatcher, WatcherText, c, "Stopped");
 }
 
-}  // namespace reminder_tools
-
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::reminders

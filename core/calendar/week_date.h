@@ -4,15 +4,15 @@
 //
 // Thread-safety: pure functions.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_WEEK_DATE_H_
-#define ENSEMBLE_CORE_ASSISTANT_WEEK_DATE_H_
+#ifndef ENSEMBLE_CORE_CALENDAR_WEEK_DATE_H_
+#define ENSEMBLE_CORE_CALENDAR_WEEK_DATE_H_
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::calendar {
 
 struct WeekDate {
   int year = 0;
@@ -46,6 +46,6 @@ std::string AddDays(const WeekDate& date, int64_t days);
 // zone `time_zone` (UTC when unknown).
 int64_t DayStartMs(const WeekDate& date, std::string_view time_zone);
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::calendar
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_WEEK_DATE_H_
+#endif  // ENSEMBLE_CORE_CALENDAR_WEEK_DATE_H_

@@ -1,8 +1,8 @@
-// The reminder and watcher tools' hooks (core/assistant/reminder_tool_runs.h):
+// The reminder and watcher tools' hooks (core/reminders/reminder_tool_runs.h):
 // times in the person's zone, a past time refused, list order, update with
 // Undo, delete and stop with Undo, and ids of another space refused alike.
 
-#include "core/assistant/reminder_tool_runs.h"
+#include "core/reminders/reminder_tool_runs.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include "core/reminders/reminder.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::reminders {
 namespace {
 
 using nlohmann::json;
@@ -169,4 +169,4 @@ TEST_F(ReminderToolRunsTest, IdsOfAnotherSpaceAreNotFound) {
 }
 
 }  // namespace
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::reminders

@@ -1,18 +1,24 @@
 // Reminders and watchers, the space owner's own (playbooks/reminders.md).
 
+#include "core/reminders/reminder_tools.h"
+
 #include <utility>
 #include <vector>
 
-#include "core/assistant/hub_tool_areas.h"
-#include "core/assistant/reminder_tool_runs.h"
 #include "core/reminders/reminder.h"
+#include "core/reminders/reminder_tool_runs.h"
+#include "core/tools/tool_defs.h"
 #include "core/tools/tool_schema.h"
+#include "core/tools/write_areas.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::reminders {
 namespace {
 
 using namespace tools::schema;  // NOLINT
+using tools::Read;
 using tools::Risk;
+using tools::Write;
+namespace areas = tools::areas;
 
 }  // namespace
 
@@ -20,7 +26,7 @@ Status RegisterReminderTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       Read("hub_list_reminders", areas::kReminders, "List reminders with their times and ids.",
            Object({{"includeDismissed", Bool()}, {"limit", Int(1, kMaxListLimit)}}),
-           {.run = reminder_tools::RunListReminders}),
+           {.run = RunListReminders}),
       Write("hub_create_reminder", areas::kReminders,
             "Remind the person at a time in their time zone, optionally about a record.",
             Object({{"text", Text(reminders::kMaxReminderChars)},
@@ -28,38 +34,30 @@ Status RegisterReminderTools(tools::ToolRegistry& registry) {
                     {"itemKind", RecordKind()},
                     {"itemId", Id()}},
                    {"text", "at"}),
-            Risk::kLow, true,
-            {.preview = reminder_tools::PreviewCreateReminder,
-             .run = reminder_tools::RunCreateReminder}),
+            Risk::kLow, true, {.preview = PreviewCreateReminder, .run = RunCreateReminder}),
       Write("hub_update_reminder", areas::kReminders, "Change, snooze or dismiss a reminder.",
             Object({{"id", Id()},
                     {"text", Text(reminders::kMaxReminderChars)},
                     {"at", DateTime()},
                     {"dismissed", Bool()}},
                    {"id"}),
-            Risk::kLow, true,
-            {.preview = reminder_tools::PreviewUpdateReminder,
-             .run = reminder_tools::RunUpdateReminder}),
+            Risk::kLow, true, {.preview = PreviewUpdateReminder, .run = RunUpdateReminder}),
       Write("hub_delete_reminder", areas::kReminders, "Delete a reminder.",
             Object({{"id", Id()}}, {"id"}), Risk::kMedium, true,
-            {.preview = reminder_tools::PreviewDeleteReminder,
-             .run = reminder_tools::RunDeleteReminder}),
+            {.preview = PreviewDeleteReminder, .run = RunDeleteReminder}),
       Write("hub_create_watcher", areas::kReminders, "Tell the person when a record changes.",
             Object({{"kind", RecordKind()},
                     {"id", Id()},
                     {"condition", Str(reminders::kMaxConditionChars, "What change to watch for")}},
                    {"kind", "id"}),
-            Risk::kLow, true,
-            {.preview = reminder_tools::PreviewCreateWatcher,
-             .run = reminder_tools::RunCreateWatcher}),
+            Risk::kLow, true, {.preview = PreviewCreateWatcher, .run = RunCreateWatcher}),
       Read("hub_list_watchers", areas::kReminders, "List active watchers with their ids.",
-           Object({{"limit", Int(1, kMaxListLimit)}}), {.run = reminder_tools::RunListWatchers}),
+           Object({{"limit", Int(1, kMaxListLimit)}}), {.run = RunListWatchers}),
       Write("hub_cancel_watcher", areas::kReminders, "Stop a watcher.",
             Object({{"id", Id()}}, {"id"}), Risk::kLow, true,
-            {.preview = reminder_tools::PreviewCancelWatcher,
-             .run = reminder_tools::RunCancelWatcher}),
+            {.preview = PreviewCancelWatcher, .run = RunCancelWatcher}),
   };
-  return RegisterAll(registry, std::move(defs));
+  return tools::RegisterAll(registry, std::move(defs));
 }
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::reminders

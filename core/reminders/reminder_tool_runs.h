@@ -2,7 +2,7 @@
 // watchers", the space owner's own): hub_list_reminders,
 // hub_create_reminder, hub_update_reminder, hub_delete_reminder,
 // hub_create_watcher, hub_list_watchers and hub_cancel_watcher (with Undo,
-// §3). Definitions are in tools_reminders.cc, whose table gives them these hooks.
+// §3). Definitions are in reminder_tools.cc, whose table gives them these hooks.
 //
 // Times: a reminder's `at` is an ISO 8601 date-time; one without an offset
 // is the person's wall-clock time in their zone (ToolContext::time_zone),
@@ -13,8 +13,8 @@
 //
 // Thread-safety: the hooks are stateless; as the ToolContext given.
 
-#ifndef ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_
-#define ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_
+#ifndef ENSEMBLE_CORE_REMINDERS_REMINDER_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_REMINDERS_REMINDER_TOOL_RUNS_H_
 
 #include <cstdint>
 #include <string>
@@ -23,7 +23,7 @@
 #include "core/base/status.h"
 #include "core/tools/tool.h"
 
-namespace ensemble::core::assistant {
+namespace ensemble::core::reminders {
 
 // A reminder may be set this far in the past (the turn's own minute), so
 // "remind me now" is not refused.
@@ -38,8 +38,7 @@ std::string IsoInZone(int64_t at_ms, std::string_view time_zone);
 
 // The hooks of hub_list_reminders, hub_create_reminder, hub_update_reminder, hub_delete_reminder,
 // hub_create_watcher, hub_list_watchers, hub_cancel_watcher, which their tool table gives them
-// (tools_<area>.cc).
-namespace reminder_tools {
+// (reminder_tools.cc).
 Result<nlohmann::json> RunListReminders(tools::ToolCall& call);
 Result<std::string> PreviewCreateReminder(const tools::ToolCall& call);
 Result<nlohmann::json> RunCreateReminder(tools::ToolCall& call);
@@ -52,8 +51,7 @@ Result<nlohmann::json> RunCreateWatcher(tools::ToolCall& call);
 Result<nlohmann::json> RunListWatchers(tools::ToolCall& call);
 Result<std::string> PreviewCancelWatcher(const tools::ToolCall& call);
 Result<nlohmann::json> RunCancelWatcher(tools::ToolCall& call);
-}  // namespace reminder_tools
 
-}  // namespace ensemble::core::assistant
+}  // namespace ensemble::core::reminders
 
-#endif  // ENSEMBLE_CORE_ASSISTANT_REMINDER_TOOL_RUNS_H_
+#endif  // ENSEMBLE_CORE_REMINDERS_REMINDER_TOOL_RUNS_H_
