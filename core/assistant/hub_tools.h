@@ -1,7 +1,8 @@
-// The hub's tool definitions: every tool the playbooks name (playbooks/*.md
-// `tools:` lines) and the core tools, with their area, description, write
-// flags and JSON Schema input (spec 000 §4, §6, §10; names from 002). Runs are
-// attached by later work; definitions, schemas and validation come first.
+// The hub's tools: every tool the playbooks name (playbooks/*.md `tools:`
+// lines) and the core tools, each declared once in its area's table with its
+// description, write flags, JSON Schema input (spec 000 §4, §6, §10; names
+// from 002) and hooks. The tables are the domains' (core/<domain>/*_tools.h)
+// and, for areas not yet moved, core/assistant's tools_<area>.cc.
 //
 // core/hub registers them once (hub::HubToolRegistry()), with the build's
 // record kinds.
