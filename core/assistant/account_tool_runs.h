@@ -7,8 +7,8 @@
 //                        planner;
 //   hub_update_settings  changes allowlisted keys (always waits for Apply);
 //   hub_list_approvals   what waits for the person on Needs me.
-// Definitions and schemas are in tools_settings.cc and tools_core.cc, whose
-// tables give them these hooks. Settings belong to ToolContext::settings_account and
+// Definitions and schemas are in assistant_tools.cc, whose
+// table gives them these hooks. Settings belong to ToolContext::settings_account and
 // are not synced records: hub_update_settings writes them in the caller's
 // transaction (Apply's), checked whole before anything is written, and has
 // no Undo (a later change sets them back). Where the context keeps no
@@ -30,7 +30,7 @@ namespace ensemble::core::assistant {
 inline constexpr int kDefaultApprovalsListed = 20;
 
 // The hooks of hub_get_settings, hub_find_setting, hub_update_settings, hub_list_model_choices,
-// hub_list_approvals, which their tool table gives them (tools_<area>.cc).
+// hub_list_approvals, which their tool table gives them (assistant_tools.cc).
 namespace account_tools {
 Result<nlohmann::json> RunGetSettings(tools::ToolCall& call);
 Result<nlohmann::json> RunFindSetting(tools::ToolCall& call);

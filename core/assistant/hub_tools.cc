@@ -4,32 +4,43 @@
 #include <string>
 #include <utility>
 
-#include "core/assistant/hub_tool_areas.h"
+#include "core/assistant/assistant_tools.h"
 #include "core/assistant/turn_loop.h"
 #include "core/assistant/workflow.h"
+#include "core/boards/board_tools.h"
+#include "core/calendar/tools/calendar_tools.h"
 #include "core/comments/comment_tools.h"
 #include "core/connections/connection_tools.h"
+#include "core/context/context_tools.h"
 #include "core/desk/desk_tools.h"
+#include "core/files/file_tools.h"
+#include "core/meetings/meeting_tools.h"
 #include "core/pages/page_tools.h"
 #include "core/people/people_tools.h"
 #include "core/projects/project_tools.h"
 #include "core/reminders/reminder_tools.h"
 #include "core/routines/routine_tools.h"
+#include "core/skills/skill_tools.h"
+#include "core/spaces/sharing_tools.h"
+#include "core/tasks/task_tools.h"
+#include "core/trash/trash_tools.h"
+#include "core/web/web_tools.h"
 
 namespace ensemble::core::assistant {
 
 Status RegisterHubTools(tools::ToolRegistry& registry, records::RecordKinds kinds) {
   using RegisterFn = Status (*)(tools::ToolRegistry&);
   for (RegisterFn fn :
-       {RegisterTaskTools, RegisterBoardTools, projects::RegisterProjectTools,
+       {tasks::RegisterTaskTools, boards::RegisterBoardTools, projects::RegisterProjectTools,
         pages::RegisterPageTools, comments::RegisterCommentTools, people::RegisterPeopleTools,
-        connections::RegisterImportTools, RegisterMeetingTools, reminders::RegisterReminderTools,
-        routines::RegisterRoutineTools, desk::RegisterDeskTools, RegisterSkillTools,
-        RegisterCalendarTools, RegisterFileTools, connections::RegisterAppTools, RegisterWebTools,
-        RegisterSettingsTools}) {
+        connections::RegisterImportTools, meetings::RegisterMeetingTools,
+        reminders::RegisterReminderTools, routines::RegisterRoutineTools, desk::RegisterDeskTools,
+        skills::RegisterSkillTools, calendar::RegisterCalendarTools, files::RegisterFileTools,
+        connections::RegisterAppTools, web::RegisterWebTools, RegisterAssistantTools,
+        context::RegisterContextTools, spaces::RegisterSharingTools}) {
     ENSEMBLE_RETURN_IF_ERROR(fn(registry));
   }
-  return RegisterCoreTools(registry, kinds);
+  return trash::RegisterTrashTools(registry, kinds);
 }
 
 bool TurnCanRun(const tools::ToolDef& def) {

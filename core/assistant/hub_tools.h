@@ -1,8 +1,10 @@
 // The hub's tools: every tool the playbooks name (playbooks/*.md `tools:`
 // lines) and the core tools, each declared once in its area's table with its
 // description, write flags, JSON Schema input (spec 000 §4, §6, §10; names
-// from 002) and hooks. The tables are the domains' (core/<domain>/*_tools.h)
-// and, for areas not yet moved, core/assistant's tools_<area>.cc.
+// from 002) and hooks. The tables are the domains' (core/<domain>/*_tools.h;
+// the calendar's in core/calendar/tools/, above core/tools) and, for the
+// tools of no one domain, core/assistant's tools_core.cc and
+// tools_settings.cc.
 //
 // core/hub registers them once (hub::HubToolRegistry()), with the build's
 // record kinds.
@@ -26,10 +28,6 @@ namespace ensemble::core::assistant {
 
 // Tool areas (core/tools/write_areas.h), as the assistant names them.
 namespace areas = tools::areas;
-
-// The module the personal-skill tools belong to (spec 04: "Skills are the
-// skills module"); the other hub tools are core.
-inline constexpr std::string_view kSkillsModule = "skills";
 
 // Registers every hub tool into `registry`; fails on the first refusal.
 // `kinds` are the build's synced kinds (what Trash holds).

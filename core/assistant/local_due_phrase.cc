@@ -17,7 +17,7 @@ int64_t DaysOf(const calendar::WeekDate& d) {
 
 std::string FormatDays(int64_t days) {
   const calendar::CivilDate c = calendar::CivilFromDays(days);
-  if (c.year < 1 || c.year > 9999) return {};
+  if (c.year < calendar::kMinYear || c.year > calendar::kMaxYear) return {};
   return calendar::IsoDateText(c);
 }
 
@@ -114,10 +114,6 @@ int WeekdayNumberOf(std::string_view word) { return WeekdayNumberImpl(word); }
 
 int CountWord(std::string_view word) { return CountImpl(word); }
 
-std::string AddDays(const calendar::WeekDate& today, int days) {
-  return FormatDays(DaysOf(today) + days);
-}
-
 std::string ResolveDuePhrase(std::string_view text, const calendar::WeekDate& today,
                              std::size_t* phrase_start) {
   const std::vector<Token> toks = SpaceTokens(text);
@@ -196,7 +192,7 @@ std::string ResolveDuePhrase(std::string_view text, const calendar::WeekDate& to
     date = NextMonthDay(today, MonthNumber(last), DayOfMonth(at(n - 3)));
     k = at(n - 4) == "the" ? n - 4 : n - 3;
   }
-  if (ahead >= 0) date = AddDays(today, ahead);
+  if (ahead >= 0) date = calendar::AddDays(today, ahead);
   if (date.empty()) return {};
   int p = k;
   if (at(p - 1) == "the" && at(p) == "end") --p;

@@ -35,9 +35,6 @@ constexpr bool IsTrailingPunct(char c) {
 std::string ResolveDuePhrase(std::string_view text, const calendar::WeekDate& today,
                              std::size_t* phrase_start);
 
-// `today` plus `days`, as YYYY-MM-DD; empty outside years 1..9999.
-std::string AddDays(const calendar::WeekDate& today, int days);
-
 // 1 (Monday) .. 7 (Sunday) for a lowercase weekday name or its short form
 // ("fri", "thurs"); 0 otherwise.
 int WeekdayNumberOf(std::string_view word);

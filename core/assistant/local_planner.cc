@@ -105,8 +105,8 @@ std::vector<const json*> Rows(const json& result) {
 }
 
 std::string DayLabel(const std::string& date, const calendar::WeekDate& today) {
-  if (date == AddDays(today, 0)) return "today";
-  if (date == AddDays(today, 1)) return "tomorrow";
+  if (date == calendar::AddDays(today, 0)) return "today";
+  if (date == calendar::AddDays(today, 1)) return "tomorrow";
   const std::optional<calendar::WeekDate> d = calendar::ParseWeekDate(date);
   if (!d) return {};
   return std::string(calendar::WeekdayName(d->iso_weekday)) + ", " +
@@ -125,7 +125,7 @@ std::string TaskLine(const json& row, const calendar::WeekDate& today, bool show
   const std::optional<calendar::WeekDate> d = calendar::ParseWeekDate(due);
   if (d) {
     details.push_back("due " + refs::FormatDueDate(due, d->year != today.year));
-    if (due < AddDays(today, 0) && status != "done") details.push_back("overdue");
+    if (due < calendar::AddDays(today, 0) && status != "done") details.push_back("overdue");
   }
   if (!details.empty()) {
     line += " (";
@@ -228,7 +228,7 @@ std::string DueReply(const LocalRequest& request, const LocalCallRecord& call,
   std::vector<const json*> rows = Rows(call.result);
   const LocalDueRange& range = request.due;
   if (range.overdue_only) {
-    const std::string t = AddDays(today, 0);
+    const std::string t = calendar::AddDays(today, 0);
     std::erase_if(rows, [&](const json* row) {
       const std::string due = StringAt(*row, {"due", "dueDate"});
       return !calendar::ParseWeekDate(due) || due >= t || StringAt(*row, {"status"}) == "done";

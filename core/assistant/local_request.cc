@@ -35,12 +35,12 @@ bool In(const std::string_view (&list)[N], std::string_view word) {
 // The message as the parser reads it: smart quotes made straight, line
 // breaks made "; " (so a pasted list splits), white space collapsed, and a
 // lowercase twin with the same byte offsets.
-struct Text {
+struct ParsedText {
   std::string orig;
   std::string low;
 };
 
-Text Normalize(std::string_view raw) {
+ParsedText Normalize(std::string_view raw) {
   const std::string s = text::RepairUtf8(raw);
   std::string out;
   out.reserve(s.size());
@@ -73,16 +73,16 @@ Text Normalize(std::string_view raw) {
     }
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
-  Text t;
+  ParsedText t;
   t.low.resize(out.size());
   std::transform(out.begin(), out.end(), t.low.begin(), LowerAscii);
   t.orig = std::move(out);
   return t;
 }
 
-// A byte range of a Text; the parser narrows spans by eating words.
+// A byte range of a ParsedText; the parser narrows spans by eating words.
 struct Span {
-  const Text* t = nullptr;
+  const ParsedText* t = nullptr;
   std::size_t b = 0;
   std::size_t e = 0;
 
@@ -665,19 +665,19 @@ std::optional<LocalRequest> ParseDue(const Span& whole, const calendar::WeekDate
   LocalRequest r;
   r.intent = LocalIntent::kDue;
   LocalDueRange& d = r.due;
-  const std::string t = AddDays(today, 0);
+  const std::string t = calendar::AddDays(today, 0);
   int weekday = 0;
   for (std::string_view w : words) weekday = weekday ? weekday : WeekdayNumberOf(w);
   if (HasWord(words, {"tomorrow"})) {
-    d.from = d.to = AddDays(today, 1);
+    d.from = d.to = calendar::AddDays(today, 1);
     d.label = "tomorrow";
   } else if (HasPair(words, "next", "week")) {
-    d.from = AddDays(today, 8 - today.iso_weekday);
-    d.to = AddDays(today, 14 - today.iso_weekday);
+    d.from = calendar::AddDays(today, 8 - today.iso_weekday);
+    d.to = calendar::AddDays(today, 14 - today.iso_weekday);
     d.label = "next week";
   } else if (HasWord(words, {"week"})) {
     d.from = t;
-    d.to = AddDays(today, 7 - today.iso_weekday);
+    d.to = calendar::AddDays(today, 7 - today.iso_weekday);
     d.include_overdue = true;
     d.label = "this week";
   } else if (weekday > 0) {
@@ -687,12 +687,12 @@ std::optional<LocalRequest> ParseDue(const Span& whole, const calendar::WeekDate
     } else if (ahead == 0 && !HasWord(words, {"this"})) {
       ahead = 7;
     }
-    d.from = d.to = AddDays(today, ahead);
+    d.from = d.to = calendar::AddDays(today, ahead);
     d.label = "on " + std::string(calendar::WeekdayName(weekday)) + ", " +
               refs::FormatDueDate(d.from, d.from.compare(0, 4, t, 0, 4) != 0);
   } else if (HasWord(words, {"soon", "upcoming", "coming"})) {
     d.from = t;
-    d.to = AddDays(today, 6);
+    d.to = calendar::AddDays(today, 6);
     d.include_overdue = true;
     d.label = "in the next 7 days";
   } else if (overdue && !HasWord(words, {"today"})) {
@@ -772,7 +772,7 @@ std::string_view StatusLabel(std::string_view status) {
 }
 
 LocalRequest ParseLocalRequest(std::string_view message, const calendar::WeekDate& today) {
-  const Text text = Normalize(message);
+  const ParsedText text = Normalize(message);
   if (text::CountCodePoints(text.orig) > kMaxLocalMessageChars) {
     return Gap(LocalGap::kNeedsModel, "a request this long");
   }

@@ -32,7 +32,7 @@ constexpr char kColumns[] =
     "id, conversation_id, message_id, account_id, space_id, calls, hash, state, receipts,"
     " revision, created_at, updated_at, waits_on";
 
-constexpr std::pair<ProposalState, std::string_view> kStateNames[] = {
+constexpr std::pair<ProposalState, std::string_view> kProposalStateNames[] = {
     {ProposalState::kPending, "pending"}, {ProposalState::kApplying, "applying"},
     {ProposalState::kApplied, "applied"}, {ProposalState::kPartial, "partial"},
     {ProposalState::kFailed, "failed"},   {ProposalState::kDiscarded, "discarded"}};
@@ -47,7 +47,7 @@ constexpr std::pair<CallOutcome, std::string_view> kOutcomeNames[] = {
 // Saved text is written only by this file; an unknown name means a hand
 // edit, read as the state that runs nothing by itself.
 ProposalState ParseState(std::string_view name) {
-  for (const auto& [state, n] : kStateNames) {
+  for (const auto& [state, n] : kProposalStateNames) {
     if (n == name) return state;
   }
   return ProposalState::kFailed;
@@ -313,7 +313,7 @@ const CallReceipt* Proposal::Receipt(std::string_view call_id) const {
 }
 
 std::string_view ProposalStateName(ProposalState state) {
-  for (const auto& [s, name] : kStateNames) {
+  for (const auto& [s, name] : kProposalStateNames) {
     if (s == state) return name;
   }
   return "failed";

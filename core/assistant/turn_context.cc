@@ -127,7 +127,7 @@ void AppendView(const SurfaceInput& s, std::string& out) {
     if (IsValidId(id) && seen.insert(id).second) ids.push_back(id);
   }
   if (!ids.empty()) {
-    const size_t written = ids.size() < kMaxSurfaceIds ? ids.size() : kMaxSurfaceIds;
+    const size_t written = ids.size() < kMaxSelectedIds ? ids.size() : kMaxSelectedIds;
     out += "Selected ids (" + std::to_string(ids.size());
     if (written < ids.size()) out += ", the first " + std::to_string(written) + " here";
     out += "): ";

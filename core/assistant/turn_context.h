@@ -29,7 +29,7 @@ namespace ensemble::core::assistant {
 
 // Spec §3: selected text up to 2,000 characters; selected ids up to 100.
 inline constexpr std::size_t kMaxSelectedTextChars = 2000;
-inline constexpr std::size_t kMaxSurfaceIds = 100;
+inline constexpr std::size_t kMaxSelectedIds = 100;
 
 // Our bounds, chosen so a context with every field at its maximum stays
 // within kTurnContextBudgetChars (prompt_catalog.h).

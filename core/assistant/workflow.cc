@@ -17,7 +17,7 @@ using nlohmann::json;
 constexpr std::size_t kMaxInputDepth = 64;
 constexpr char kRefKey[] = "$ref";
 
-constexpr std::pair<StepState, std::string_view> kStateNames[] = {
+constexpr std::pair<StepState, std::string_view> kStepStateNames[] = {
     {StepState::kPending, "pending"},         {StepState::kRunning, "running"},
     {StepState::kSucceeded, "succeeded"},     {StepState::kFailed, "failed"},
     {StepState::kUnattempted, "unattempted"}, {StepState::kInterrupted, "interrupted"}};
@@ -156,7 +156,7 @@ Status CheckInput(const tools::ToolRegistry& registry, const WorkflowStep& step,
 }  // namespace
 
 std::string_view StepStateName(StepState state) {
-  for (const auto& [s, name] : kStateNames) {
+  for (const auto& [s, name] : kStepStateNames) {
     if (s == state) return name;
   }
   return "pending";
@@ -270,7 +270,7 @@ WorkflowProgress WorkflowProgress::FromJson(const WorkflowPlan& plan, const json
       for (const json& row : saved) {
         if (!row.is_object() || row.value("id", "") != step.id) continue;
         const std::string state = row.value("state", "");
-        for (const auto& [s, name] : kStateNames) {
+        for (const auto& [s, name] : kStepStateNames) {
           if (name == state) p.state = s;
         }
         if (row.contains("result")) p.result = row["result"];

@@ -27,7 +27,7 @@ std::optional<WeekDate> ParseWeekDate(std::string_view s) {
       !ReadDigits(s, 8, 2, &d.day)) {
     return std::nullopt;
   }
-  if (d.year < 1 || d.month < 1 || d.month > 12 || d.day < 1 ||
+  if (d.year < kMinYear || d.month < 1 || d.month > 12 || d.day < 1 ||
       d.day > calendar::DaysInMonth(d.year, d.month)) {
     return std::nullopt;
   }
@@ -57,6 +57,7 @@ std::string IsoWeekLabel(const WeekDate& date) {
 std::string AddDays(const WeekDate& date, int64_t days) {
   const calendar::CivilDate d =
       calendar::CivilFromDays(calendar::DaysFromCivil(date.year, date.month, date.day) + days);
+  if (d.year < kMinYear || d.year > kMaxYear) return {};
   return calendar::IsoDateText(d);
 }
 

@@ -23,8 +23,12 @@ struct WeekDate {
   int iso_week = 0;     // 1..53
 };
 
+// The years a "YYYY-MM-DD" date can name.
+inline constexpr int kMinYear = 1;
+inline constexpr int kMaxYear = 9999;
+
 // The date and its week, or nullopt unless `date` is exactly "YYYY-MM-DD"
-// (years 0001..9999) naming a real day.
+// (years kMinYear..kMaxYear) naming a real day.
 std::optional<WeekDate> ParseWeekDate(std::string_view date);
 
 // "Monday".
@@ -38,7 +42,8 @@ std::string IsoWeekLabel(const WeekDate& date);
 // not a known zone (settings only save known ones).
 std::string TodayIn(int64_t now_ms, std::string_view time_zone);
 
-// The date `days` days after `date` (before, when negative), "YYYY-MM-DD".
+// The date `days` days after `date` (before, when negative), "YYYY-MM-DD";
+// empty when that falls outside years 1..9999, which ParseWeekDate reads.
 // `date` must be valid (ParseWeekDate).
 std::string AddDays(const WeekDate& date, int64_t days);
 

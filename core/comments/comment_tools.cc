@@ -8,18 +8,12 @@
 
 #include "core/comments/comment.h"
 #include "core/comments/comment_tool_runs.h"
-#include "core/tools/tool_defs.h"
-#include "core/tools/tool_schema.h"
-#include "core/tools/write_areas.h"
+#include "core/tools/tool_table.h"
 
 namespace ensemble::core::comments {
 namespace {
 
-using namespace tools::schema;  // NOLINT
-using tools::Read;
-using tools::Risk;
-using tools::Write;
-namespace areas = tools::areas;
+using namespace tools::table;  // NOLINT: the table's vocabulary.
 
 json Kind() { return RecordKind(); }
 

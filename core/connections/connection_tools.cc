@@ -11,20 +11,12 @@
 #include "core/connections/connection.h"
 #include "core/connections/connection_tool_runs.h"
 #include "core/people/person.h"
-#include "core/tools/tool_defs.h"
-#include "core/tools/tool_schema.h"
-#include "core/tools/write_areas.h"
+#include "core/tools/tool_table.h"
 
 namespace ensemble::core::connections {
 namespace {
 
-using namespace tools::schema;  // NOLINT
-using tools::Hold;
-using tools::Outside;
-using tools::Read;
-using tools::Risk;
-using tools::Write;
-namespace areas = tools::areas;
+using namespace tools::table;  // NOLINT: the table's vocabulary.
 
 constexpr std::size_t kMaxUpdateChars = 10000;
 

@@ -16,7 +16,7 @@ namespace {
 
 using namespace tools::record_rows;  // NOLINT: the shared pieces of the record tools.
 
-const Noun kPage = {pages::kPageKind.kind, "page", "pages", "title"};
+using tools::record_rows::kPage;
 
 json PageShape(const json& row) {
   return {{"id", row["id"]},

@@ -7,18 +7,12 @@
 
 #include "core/projects/project.h"
 #include "core/projects/project_tool_runs.h"
-#include "core/tools/tool_defs.h"
-#include "core/tools/tool_schema.h"
-#include "core/tools/write_areas.h"
+#include "core/tools/tool_table.h"
 
 namespace ensemble::core::projects {
 namespace {
 
-using namespace tools::schema;  // NOLINT
-using tools::Read;
-using tools::Risk;
-using tools::Write;
-namespace areas = tools::areas;
+using namespace tools::table;  // NOLINT: the table's vocabulary.
 
 constexpr std::size_t kMaxDeliverables = 50;
 constexpr std::size_t kMaxPeoplePerProject = 50;

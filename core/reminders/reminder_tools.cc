@@ -7,18 +7,12 @@
 
 #include "core/reminders/reminder.h"
 #include "core/reminders/reminder_tool_runs.h"
-#include "core/tools/tool_defs.h"
-#include "core/tools/tool_schema.h"
-#include "core/tools/write_areas.h"
+#include "core/tools/tool_table.h"
 
 namespace ensemble::core::reminders {
 namespace {
 
-using namespace tools::schema;  // NOLINT
-using tools::Read;
-using tools::Risk;
-using tools::Write;
-namespace areas = tools::areas;
+using namespace tools::table;  // NOLINT: the table's vocabulary.
 
 }  // namespace
 

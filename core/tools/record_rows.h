@@ -50,6 +50,8 @@ struct Noun {
 // The nouns that more than one domain's tools name.
 inline constexpr Noun kProject = {"project", "project", "projects", "title"};
 inline constexpr Noun kPerson = {"person", "person", "people", "name"};
+inline constexpr Noun kTask = {"task", "task", "tasks", "title"};
+inline constexpr Noun kPage = {"page", "page", "pages", "title"};
 
 // The kind `noun` names among the turn's kinds; INTERNAL when the build has
 // no such kind.

@@ -82,7 +82,7 @@ struct TurnRequest {
   std::string message;                                // The person's text.
   core::playbooks::RouteRequest route;                // Built from the message (route_turn.h).
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
-  nlohmann::json surface;  // The open view (core/assistant/surface_tool_run.h); null: none.
+  nlohmann::json surface;  // The open view (core/context/surface_tool_run.h); null: none.
   // The surface's verify hook (core/assistant/answer_check.h): what a
   // complete answer covers; empty: no check.
   std::vector<std::string> checklist;

@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "core/assistant/answer_check.h"
-#include "core/assistant/surface_tool_run.h"
+#include "core/context/surface_tool_run.h"
 #include "core/sync/authorization.h"
 #include "core/text/utf8.h"
 
@@ -102,7 +102,7 @@ core::Result<PostedMessage> ParsePostedMessage(const json& body) {
             {{"kind", m["kind"]}, {"id", m["id"]}, {"label", m.value("label", "")}});
       }
     } else if (key == "surface") {
-      ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::assistant::CheckSurface(value));
+      ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::context::CheckSurface(value));
       if (out.surface.is_object()) out.open_path = out.surface.value("path", "");
     } else if (key == "verify") {
       if (value.is_null()) continue;

@@ -44,7 +44,7 @@ struct PostedMessage {
   std::string text;
   nlohmann::json mentions = nlohmann::json::array();  // [{kind, id, label}]
   std::string open_path;                              // surface.path, for routing.
-  // The surface as core::assistant::CheckSurface normalized it (null: none).
+  // The surface as core::context::CheckSurface normalized it (null: none).
   nlohmann::json surface;
   // The surface's verify hook, `verify: {"checklist": [...]}`
   // (core/assistant/answer_check.h); empty: none.

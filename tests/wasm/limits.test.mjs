@@ -32,9 +32,9 @@ const kNamed = [
   ['maxOfflineExchanges', 'core/assistant/offline_exchanges.h', 'kMaxOfflineExchanges'],
   ['maxOfflineExchangeCalls', 'core/assistant/offline_exchanges.h', 'kMaxOfflineExchangeCalls'],
   ['maxOfflineCallTextChars', 'core/assistant/offline_exchanges.h', 'kMaxOfflineCallTextChars'],
-  // Not turn_context.h's kMaxSurfaceIds: the server checks a message's
+  // Not turn_context.h's kMaxSelectedIds: the server checks a message's
   // surface with CheckSurface.
-  ['maxSurfaceIds', 'core/assistant/surface_tool_run.h', 'kMaxSurfaceIds'],
+  ['maxSurfaceIds', 'core/context/surface_tool_run.h', 'kMaxSurfaceIds'],
   ['maxMentions', 'core/refs/mentions.h', 'kMaxMentions'],
   ['maxMentionLabelBytes', 'core/refs/mentions.h', 'kMaxMentionLabelBytes'],
   ['maxRefs', 'core/refs/ref_set.h', 'kMaxRefs'],

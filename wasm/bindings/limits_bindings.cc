@@ -20,9 +20,9 @@
 
 #include "core/assistant/conversation_store.h"
 #include "core/assistant/offline_exchanges.h"
-#include "core/assistant/surface_tool_run.h"
 #include "core/boards/board.h"
 #include "core/connections/connection.h"
+#include "core/context/surface_tool_run.h"
 #include "core/hub/hub.h"
 #include "core/projects/project.h"
 #include "core/records/record_kind.h"
@@ -84,8 +84,8 @@ std::string LimitsJs() {
         {"maxOfflineExchanges", assistant::kMaxOfflineExchanges},
         {"maxOfflineExchangeCalls", assistant::kMaxOfflineExchangeCalls},
         {"maxOfflineCallTextChars", assistant::kMaxOfflineCallTextChars},
-        // The open view sent with a message (core/assistant/surface_tool_run.h).
-        {"maxSurfaceIds", assistant::kMaxSurfaceIds},
+        // The open view sent with a message (core/context/surface_tool_run.h).
+        {"maxSurfaceIds", core::context::kMaxSurfaceIds},
         // A message's mentions (core/refs/mentions.h).
         {"maxMentions", core::refs::kMaxMentions},
         {"maxMentionLabelBytes", core::refs::kMaxMentionLabelBytes},

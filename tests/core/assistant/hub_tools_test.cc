@@ -4,7 +4,6 @@
 // (tests/vectors/tools/validate_tool_call.json, also run by the wasm test)
 // give exactly the expected codes and messages.
 
-#include "core/hub/hub.h"
 #include "core/hub/hub_tools.h"
 
 #include <gmock/gmock.h>
@@ -18,7 +17,9 @@
 #include <string>
 
 #include "core/assistant/hub_tools.h"
+#include "core/hub/hub.h"
 #include "core/playbooks/playbook.h"
+#include "core/skills/skill_tools.h"
 #include "core/tools/validate.h"
 
 namespace ensemble::core::assistant {
@@ -146,7 +147,7 @@ TEST(HubTools, SpecFlagsAreSet) {
   EXPECT_TRUE(Tool("hub_cancel_watcher").undoable);
   EXPECT_TRUE(Tool("hub_create_tasks").undoable);
   EXPECT_FALSE(Tool("hub_list_tasks").is_write);
-  EXPECT_EQ(Tool("hub_manage_skill").module, kSkillsModule);
+  EXPECT_EQ(Tool("hub_manage_skill").module, skills::kModule);
   EXPECT_EQ(Tool("hub_list_tasks").module, "");
 }
 

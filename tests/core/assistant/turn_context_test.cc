@@ -220,7 +220,7 @@ TEST(TurnContext, SelectedIdsAreCappedAtOneHundred) {
   EXPECT_THAT(text, HasSubstr("Selected ids (150, the first 100 here): " + TurnId(0) + ", "));
   EXPECT_THAT(text, HasSubstr(TurnId(99) + "\n"));
   EXPECT_THAT(text, Not(HasSubstr(TurnId(100))));
-  EXPECT_EQ(CountIn(text, "01JDT"), kMaxSurfaceIds);
+  EXPECT_EQ(CountIn(text, "01JDT"), kMaxSelectedIds);
 }
 
 TEST(TurnContext, ListsAreBoundedWithACount) {

@@ -12,6 +12,7 @@
 #include "core/assistant/hub_tools.h"
 #include "core/hub/hub.h"
 #include "core/hub/hub_tools.h"
+#include "core/skills/skill_tools.h"
 #include "core/store/sqlite_database.h"
 
 namespace ensemble::core::tools {
@@ -22,7 +23,7 @@ using sync::Role;
 std::set<std::string> OfferedWrites(Role role) {
   tools::ToolFilter filter;
   filter.role = role;
-  filter.enabled_modules = {std::string(assistant::kSkillsModule)};
+  filter.enabled_modules = {std::string(skills::kModule)};
   std::set<std::string> out;
   for (const tools::ToolDef* def : hub::HubToolRegistry().ToolsFor(filter)) {
     if (def->is_write) out.insert(def->name);
@@ -42,7 +43,7 @@ TEST(ToolPermissions, ViewersGetNoWriteToolsAndEveryoneReads) {
   EXPECT_TRUE(OfferedWrites(Role::kViewer).empty());
   tools::ToolFilter viewer;
   viewer.role = Role::kViewer;
-  viewer.enabled_modules = {std::string(assistant::kSkillsModule)};
+  viewer.enabled_modules = {std::string(skills::kModule)};
   size_t reads = 0;
   for (const std::string& name : hub::HubToolRegistry().names()) {
     reads += hub::HubToolRegistry().Find(name)->is_write ? 0 : 1;

@@ -1,0 +1,37 @@
+// hub_search_work and hub_item_context (spec 002 §2 "Context around a
+// record (the graph)"): one search over the saved work of the turn's space,
+// and what surrounds one record (its project, people, page, linked tasks,
+// boards and comments). Both read only the turn's space, so an id of another
+// space is "no <kind> with id ..." and never evidence of access.
+//
+// Thread-safety: stateless; as the ToolContext given.
+
+#ifndef ENSEMBLE_CORE_CONTEXT_SEARCH_TOOL_RUNS_H_
+#define ENSEMBLE_CORE_CONTEXT_SEARCH_TOOL_RUNS_H_
+
+#include <cstddef>
+#include <string>
+
+#include "core/tools/tool.h"
+
+namespace ensemble::core::context {
+
+// Matches one search returns at most, whatever limit asks (a search is a
+// way in, not a listing: the list tools page through a kind).
+inline constexpr std::size_t kMaxSearchResults = 50;
+// Characters of a matching description or body shown around the match.
+inline constexpr std::size_t kSearchSnippetChars = 160;
+// Records of one link kind hub_item_context names (their total is given).
+inline constexpr std::size_t kMaxContextItems = 20;
+
+// The hooks their tool table (context_tools.cc) gives them.
+// hub_search_work {query, kinds?, limit?}.
+Result<nlohmann::json> RunSearchWork(tools::ToolCall& call);
+// hub_item_context {kind, id}: the record (in Trash or not) with what links
+// to it and what it links to, each list at most kMaxContextItems long with
+// its total (item_context.cc).
+Result<nlohmann::json> RunItemContext(tools::ToolCall& call);
+
+}  // namespace ensemble::core::context
+
+#endif  // ENSEMBLE_CORE_CONTEXT_SEARCH_TOOL_RUNS_H_

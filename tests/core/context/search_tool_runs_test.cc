@@ -1,0 +1,108 @@
+// hub_search_work (core/context/search_tool_runs.h): every kept kind of the
+// turn's space at once, title matches first, snippets from bodies, kinds
+// narrowed, the kinds the hub does not keep said so, and nothing of another
+// space or in Trash.
+
+#include "core/context/search_tool_runs.h"
+
+#include <gmock/gmock.h>
+
+#include <string>
+#include <vector>
+
+#include "core/text/utf8.h"
+#include "tests/core/tools/record_tool_fixture.h"
+
+namespace ensemble::core::context {
+namespace search_tool_runs_test {
+
+using nlohmann::json;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+class SearchWorkTest : public tools::RecordToolTest {
+ protected:
+  std::vector<std::string> KindsAndTitles(const json& r) {
+    std::vector<std::string> out;
+    for (const json& m : r["data"]["results"])
+      out.push_back(m["kind"].get<std::string>() + ":" + m["title"].get<std::string>());
+    return out;
+  }
+};
+
+TEST_F(SearchWorkTest, FindsEveryKindTitlesFirstAndOnlyInTheSpace) {
+  Seed("task", {{"title", "Plan the launch"}, {"description", "Ask Mira for the deck"}});
+  Seed("page", {{"title", "Launch notes"}, {"body", "Budget and dates"}});
+  Seed("project",
+       {{"title", "Q3"},
+        {"deliverables", {{{"id", "01JB00000000000000000000V1"}, {"title", "Launch checklist"}}}}});
+  Seed("person", {{"name", "Mira Chen"}, {"role", "Launch lead"}});
+  Seed("board", {{"title", "Launch board"}});
+  Seed("task", {{"title", "Launch elsewhere"}}, kOtherSpace);
+  const std::string old = Seed("task", {{"title", "Old launch"}});
+  Mutate({{"task.delete", {{"id", old}}}});
+
+  json r = Ok("hub_search_work", {{"query", "LAUNCH"}});
+  EXPECT_THAT(KindsAndTitles(r),
+              ElementsAre("task:Plan the launch", "deliverable:Launch checklist",
+                          "page:Launch notes", "board:Launch board", "person:Mira Chen"))
+      << r.dump();
+  // Q3 holds a match (its deliverable) but is none itself.
+  EXPECT_EQ(r["data"]["total"], 5) << r.dump();
+  EXPECT_EQ(r["data"]["results"][1]["project"]["title"], "Q3");
+  const json& person = r["data"]["results"][4];
+  EXPECT_EQ(person["snippet"], "Launch lead");
+  EXPECT_THAT(
+      r["summary"].get<std::string>(),
+      StartsWith("Found 5 matches for \u201CLAUNCH\u201D: task \u201CPlan the launch\u201D"));
+}
+
+TEST_F(SearchWorkTest, EveryWordMustAppearAndABodyGivesItsSnippet) {
+  Seed("task", {{"title", "Plan the launch"}, {"description", "Ask Mira for the deck"}});
+  const std::string body =
+      std::string(300, 'x') + " the budget for\n\nMünchen travel " + std::string(300, 'y');
+  Seed("page", {{"title", "Trip"}, {"body", body}});
+  json both = Ok("hub_search_work", {{"query", "launch mira"}});
+  EXPECT_THAT(KindsAndTitles(both), ElementsAre("task:Plan the launch"));
+  json page = Ok("hub_search_work", {{"query", "budget"}});
+  ASSERT_EQ(page["data"]["results"].size(), 1u);
+  const std::string snippet = page["data"]["results"][0]["snippet"];
+  EXPECT_THAT(snippet, StartsWith("\u2026"));
+  EXPECT_THAT(snippet, HasSubstr("the budget for M\u00FCnchen travel"));
+  EXPECT_LE(text::CountCodePoints(snippet), kSearchSnippetChars);
+  EXPECT_EQ(Ok("hub_search_work", {{"query", "nothing here"}})["summary"],
+            "Nothing in this space matches \u201Cnothing here\u201D.");
+  EXPECT_EQ(Run("hub_search_work", {{"query", "   "}}).status().code(), codes::kInvalidArgument);
+}
+
+TEST_F(SearchWorkTest, KindsNarrowTheSearchAndUnkeptKindsAreSaidSo) {
+  Seed("task", {{"title", "Launch"}});
+  Seed("page", {{"title", "Launch"}});
+  Seed("project",
+       {{"title", "Launch"},
+        {"deliverables", {{{"id", "01JB00000000000000000000V1"}, {"title", "Launch kit"}}}}});
+  EXPECT_THAT(KindsAndTitles(Ok("hub_search_work", {{"query", "launch"}, {"kinds", {"page"}}})),
+              ElementsAre("page:Launch"));
+  EXPECT_THAT(
+      KindsAndTitles(Ok("hub_search_work", {{"query", "launch"}, {"kinds", {"deliverable"}}})),
+      ElementsAre("deliverable:Launch kit"));
+  json meetings = Ok("hub_search_work", {{"query", "launch"}, {"kinds", {"meeting", "file"}}});
+  EXPECT_TRUE(meetings["data"]["results"].empty());
+  EXPECT_EQ(meetings["data"]["notKept"], json({"meeting", "file"}));
+  EXPECT_THAT(meetings["summary"].get<std::string>(),
+              HasSubstr("Meetings and files are not kept in this hub yet"));
+  json two = Ok("hub_search_work", {{"query", "launch"}, {"limit", 2}});
+  EXPECT_EQ(two["data"]["results"].size(), 2u);
+  EXPECT_EQ(two["data"]["total"], 4);
+  EXPECT_THAT(two["summary"].get<std::string>(), HasSubstr("; and 2 more."));
+}
+
+TEST_F(SearchWorkTest, AnAccountOutsideTheSpaceReadsNothing) {
+  Seed("task", {{"title", "Launch"}});
+  ctx_.account_id = "eve";
+  EXPECT_EQ(Run("hub_search_work", {{"query", "launch"}}).status().code(), codes::kNotFound);
+}
+
+}  // namespace search_tool_runs_test
+}  // namespace ensemble::core::context

@@ -1,0 +1,1 @@
+// Between core/calendar and core/calendar/tools. Never compiled.
