@@ -16,5 +16,9 @@ function(ensemble_unity target)
   if(ENSEMBLE_UNITY)
     set_target_properties(${target} PROPERTIES UNITY_BUILD ON
                           UNITY_BUILD_BATCH_SIZE ${ENSEMBLE_UNITY_BATCH_SIZE})
+    # In a batch every source but the first is an included file to GCC, which
+    # then warns on each coroutine frame or class that holds a type of an
+    # anonymous namespace: a false alarm of the batching, not of the code.
+    target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU>:-Wno-subobject-linkage>)
   endif()
 endfunction()

@@ -1,13 +1,13 @@
 #include "server/app.h"
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/write.hpp>
 #include <exception>
 #include <string>
 
 #include "server/accounts/session_token.h"
+#include "server/await_token.h"
 #include "server/events/event_stream.h"
 #include "server/http/http_session.h"
 #include "server/http/json_response.h"
@@ -377,8 +377,7 @@ boost::asio::awaitable<Result<services::Caller>> App::AuthenticateStream(
   refusal.keep_alive(false);
   boost::beast::error_code ec;
   stream.expires_after(events::kSseWriteTimeout);
-  co_await bhttp::async_write(stream, refusal,
-                              boost::asio::redirect_error(boost::asio::use_awaitable, ec));
+  co_await bhttp::async_write(stream, refusal, AwaitToken(ec));
   stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
   co_return caller;
 }

@@ -1,6 +1,5 @@
 #include "server/assistant/sse_channel.h"
 
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -9,6 +8,7 @@
 #include <boost/beast/http/serializer.hpp>
 #include <boost/beast/http/write.hpp>
 
+#include "server/await_token.h"
 #include "server/http/request_guard.h"
 
 namespace ensemble::server::assistant {
@@ -17,8 +17,6 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 using beast::error_code;
-
-auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
 
 }  // namespace
 
@@ -40,7 +38,7 @@ net::awaitable<void> WriteAndClose(beast::tcp_stream& stream, const http::Reques
   response.prepare_payload();
   error_code ec;
   stream.expires_after(kFrameWriteTimeout);
-  co_await beast::http::async_write(stream, response, Token(ec));
+  co_await beast::http::async_write(stream, response, AwaitToken(ec));
   stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
 }
 
@@ -61,7 +59,7 @@ net::awaitable<bool> SseChannel::Open() {
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   error_code ec;
   stream_.expires_after(kFrameWriteTimeout);
-  co_await beast::http::async_write_header(stream_, serializer, Token(ec));
+  co_await beast::http::async_write_header(stream_, serializer, AwaitToken(ec));
   stream_.expires_never();
   if (ec) Break();
   co_return !ec;
@@ -113,12 +111,12 @@ net::awaitable<void> SseChannel::Drain() {
   while (!broken_ && (writing_ || !queue_.empty())) {
     idle_.expires_after(kFrameWriteTimeout * 2);
     error_code ec;
-    co_await idle_.async_wait(Token(ec));
+    co_await idle_.async_wait(AwaitToken(ec));
   }
   error_code ec;
   if (!broken_ && chunked_) {
     stream_.expires_after(kFrameWriteTimeout);
-    co_await net::async_write(stream_, beast::http::make_chunk_last(), Token(ec));
+    co_await net::async_write(stream_, beast::http::make_chunk_last(), AwaitToken(ec));
     stream_.expires_never();
   }
   stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);

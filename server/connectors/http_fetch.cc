@@ -9,7 +9,6 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -21,6 +20,7 @@
 #include <memory>
 #include <optional>
 
+#include "server/await_token.h"
 #include "server/outbound/outbound_guard.h"
 
 namespace ensemble::server::connectors {
@@ -116,7 +116,7 @@ net::awaitable<Result<Answer>> Exchange(Stream& stream, const HttpUrl& url, size
   request.set(bhttp::field::user_agent, std::string(kUserAgent));
   request.set(bhttp::field::accept, "text/calendar, */*;q=0.5");
   request.keep_alive(false);
-  co_await bhttp::async_write(stream, request, net::redirect_error(net::use_awaitable, ec));
+  co_await bhttp::async_write(stream, request, AwaitToken(ec));
   if (ec) co_return Unreachable(url.host + " closed the connection: " + ec.message() + ".");
   beast::flat_buffer buffer;
   bhttp::response_parser<bhttp::string_body> parser;
@@ -129,10 +129,9 @@ net::awaitable<Result<Answer>> Exchange(Stream& stream, const HttpUrl& url, size
   // The header first: Beast 1.74 applies body_limit to a declared
   // Content-Length when the header ends, but a single eager async_read took a
   // 64 KB body past a 1 KB limit.
-  co_await bhttp::async_read_header(stream, buffer, parser,
-                                    net::redirect_error(net::use_awaitable, ec));
+  co_await bhttp::async_read_header(stream, buffer, parser, AwaitToken(ec));
   if (!ec) {
-    co_await bhttp::async_read(stream, buffer, parser, net::redirect_error(net::use_awaitable, ec));
+    co_await bhttp::async_read(stream, buffer, parser, AwaitToken(ec));
   }
   if (ec == bhttp::error::body_limit) co_return too_large();
   if (ec == beast::error::timeout) co_return Unreachable(url.host + " did not answer in time.");
@@ -163,7 +162,7 @@ net::awaitable<Result<Answer>> GetOnce(const HttpUrl& url, net::ssl::context& ss
   if (!endpoints.ok()) co_return endpoints.status();
   beast::tcp_stream tcp(ex);
   tcp.expires_at(deadline);
-  co_await tcp.async_connect(*endpoints, net::redirect_error(net::use_awaitable, ec));
+  co_await tcp.async_connect(*endpoints, AwaitToken(ec));
   if (ec == beast::error::timeout) co_return Unreachable(url.host + " did not answer in time.");
   // A private address's failure names the host only: refused or not
   // listening would tell a port's state.
@@ -175,8 +174,7 @@ net::awaitable<Result<Answer>> GetOnce(const HttpUrl& url, net::ssl::context& ss
     co_return Unreachable("could not set the TLS host name for " + url.host + ".");
   }
   secure.set_verify_callback(net::ssl::host_name_verification(url.host));
-  co_await secure.async_handshake(net::ssl::stream_base::client,
-                                  net::redirect_error(net::use_awaitable, ec));
+  co_await secure.async_handshake(net::ssl::stream_base::client, AwaitToken(ec));
   if (ec) {
     co_return Unreachable("the secure connection to " + url.host + " failed: " + ec.message() +
                           ".");
@@ -267,7 +265,7 @@ net::awaitable<Result<std::string>> HttpGetAsync(std::string url, FetchLimits li
     backstop->cancel();
   });
   error_code ec;
-  if (!*out) co_await backstop->async_wait(net::redirect_error(net::use_awaitable, ec));
+  if (!*out) co_await backstop->async_wait(AwaitToken(ec));
   if (!*out) co_return Unreachable("the calendar did not answer in time.");
   co_return std::move(**out);
 }

@@ -1,7 +1,6 @@
 #include "server/events/event_stream.h"
 
 #include <array>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -12,6 +11,7 @@
 #include <boost/beast/http/write.hpp>
 #include <memory>
 
+#include "server/await_token.h"
 #include "server/http/json_response.h"
 #include "server/http/request_guard.h"
 
@@ -21,8 +21,6 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 using beast::error_code;
-
-auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
 
 // What the pending read shares with the stream's coroutine; the read's
 // handler may run after the coroutine is gone, so it holds this, not the frame.
@@ -68,7 +66,7 @@ net::awaitable<void> Refuse(beast::tcp_stream& stream, const http::Request& requ
   http::AddSecurityHeaders(refusal.base());
   stream.expires_after(kSseWriteTimeout);
   error_code ec;
-  co_await beast::http::async_write(stream, refusal, Token(ec));
+  co_await beast::http::async_write(stream, refusal, AwaitToken(ec));
 }
 
 }  // namespace
@@ -110,7 +108,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   if (chunked) head.chunked(true);
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   stream.expires_after(kSseWriteTimeout);
-  co_await beast::http::async_write_header(stream, serializer, Token(ec));
+  co_await beast::http::async_write_header(stream, serializer, AwaitToken(ec));
   if (ec) co_return;
 
   // No request timeout from here on; writes set their own deadline.
@@ -124,9 +122,9 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   auto send = [&](const std::string& text) -> net::awaitable<void> {
     stream.expires_after(kSseWriteTimeout);
     if (chunked) {
-      co_await net::async_write(stream, beast::http::make_chunk(net::buffer(text)), Token(ec));
+      co_await net::async_write(stream, beast::http::make_chunk(net::buffer(text)), AwaitToken(ec));
     } else {
-      co_await net::async_write(stream, net::buffer(text), Token(ec));
+      co_await net::async_write(stream, net::buffer(text), AwaitToken(ec));
     }
     stream.expires_never();
   };
@@ -146,7 +144,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
     }
     wake.expires_at(next_ping);
     error_code wait_ec;
-    co_await wake.async_wait(Token(wait_ec));  // Cancelled: a poke, or the peer left.
+    co_await wake.async_wait(AwaitToken(wait_ec));  // Cancelled: a poke, or the peer left.
   }
   if (ec && ec != net::error::operation_aborted && ec != beast::error::timeout) {
     logger.Log(core::platform::LogLevel::kDebug, "event stream ended: " + ec.message());

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <exception>
 #include <string_view>
 
+#include "server/await_token.h"
 #include "server/events/poke_channel.h"
 
 namespace ensemble::server::events {
@@ -19,8 +19,6 @@ using boost::system::error_code;
 using core::Status;
 using core::codes::kStorage;
 using core::platform::LogLevel;
-
-auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
 
 std::string Trimmed(const char* message) {
   std::string s = message ? message : "";
@@ -77,7 +75,7 @@ net::awaitable<void> PgPokeListener::Run() {
                                         std::to_string(backoff.count()) + " ms");
     pause.expires_after(backoff);
     error_code ec;
-    co_await pause.async_wait(Token(ec));
+    co_await pause.async_wait(AwaitToken(ec));
     backoff = std::min(backoff * 2, kListenRetryMax);
   }
 }
@@ -192,7 +190,7 @@ net::awaitable<Status> PgPokeListener::Wait(WaitFor what,
   }
   co_await socket_.async_wait(what == WaitFor::kRead ? net::posix::stream_descriptor::wait_read
                                                      : net::posix::stream_descriptor::wait_write,
-                              Token(ec));
+                              AwaitToken(ec));
   ++wait_generation_;  // A deadline firing from now on is stale.
   if (timeout) deadline_.cancel();
   if (timed_out_) co_return Status(kStorage, "PostgreSQL did not answer in time");

@@ -1,7 +1,6 @@
 #include "server/http/http_session.h"
 
 #include <algorithm>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/error.hpp>
@@ -14,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "server/await_token.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::http {
@@ -28,11 +28,9 @@ constexpr size_t kDrainChunkBytes = 64 * 1024;
 // never a whole query another site wrote.
 constexpr size_t kLoggedTargetChars = 80;
 
-auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
-
 net::awaitable<void> Write(beast::tcp_stream& stream, Response& response, error_code& ec) {
   stream.expires_after(kWriteTimeout);
-  co_await std::visit([&](auto& r) { return beast::http::async_write(stream, r, Token(ec)); },
+  co_await std::visit([&](auto& r) { return beast::http::async_write(stream, r, AwaitToken(ec)); },
                       response);
 }
 
@@ -45,7 +43,7 @@ net::awaitable<void> CloseAfterDraining(beast::tcp_stream& stream) {
   std::vector<char> sink(kDrainChunkBytes);
   size_t total = 0;
   while (!ec && total < kMaxDrainBytes) {
-    total += co_await stream.async_read_some(net::buffer(sink), Token(ec));
+    total += co_await stream.async_read_some(net::buffer(sink), AwaitToken(ec));
   }
 }
 
@@ -88,7 +86,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     parser.header_limit(kMaxRequestHeaderBytes);
 
     stream.expires_after(kRequestTimeout);
-    co_await beast::http::async_read_header(stream, buffer, parser, Token(ec));
+    co_await beast::http::async_read_header(stream, buffer, parser, AwaitToken(ec));
     uint64_t body_limit = kMaxRequestBodyBytes;
     if (!ec) {
       // The parser checked a Content-Length against the limit it had while
@@ -105,9 +103,9 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
       // The body is wanted (it passed the size check at the header): say so,
       // or clients such as curl wait a second before sending it.
       beast::http::response<beast::http::empty_body> go_on(beast::http::status::continue_, 11);
-      co_await beast::http::async_write(stream, go_on, Token(ec));
+      co_await beast::http::async_write(stream, go_on, AwaitToken(ec));
     }
-    if (!ec) co_await beast::http::async_read(stream, buffer, parser, Token(ec));
+    if (!ec) co_await beast::http::async_read(stream, buffer, parser, AwaitToken(ec));
     if (ec) {
       if (auto refusal = RefusalFor(ec, body_limit)) {
         refusal->keep_alive(false);

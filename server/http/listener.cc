@@ -1,7 +1,6 @@
 #include "server/http/listener.h"
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
@@ -9,6 +8,7 @@
 #include <exception>
 #include <string>
 
+#include "server/await_token.h"
 #include "server/http/http_session.h"
 #include "server/http/json_response.h"
 #include "server/http/request_guard.h"
@@ -61,7 +61,7 @@ net::awaitable<void> RefuseBusy(tcp::socket socket) {
   AddSecurityHeaders(res.base());
   stream.expires_after(kWriteTimeout);
   boost::system::error_code ec;
-  co_await beast::http::async_write(stream, res, net::redirect_error(net::use_awaitable, ec));
+  co_await beast::http::async_write(stream, res, AwaitToken(ec));
   stream.socket().shutdown(tcp::socket::shutdown_both, ec);
 }
 
@@ -106,13 +106,12 @@ void Listener::Start() { net::co_spawn(ioc_, AcceptLoop(), LogFailure(logger_, "
 net::awaitable<void> Listener::AcceptLoop() {
   boost::system::error_code ec;
   while (acceptor_.is_open()) {
-    tcp::socket socket =
-        co_await acceptor_.async_accept(net::redirect_error(net::use_awaitable, ec));
+    tcp::socket socket = co_await acceptor_.async_accept(AwaitToken(ec));
     if (ec == net::error::operation_aborted || !acceptor_.is_open()) break;
     if (ec) {
       logger_.Log(LogLevel::kWarning, "accept failed: " + ec.message());
       net::steady_timer pause(ioc_, kAcceptRetryDelay);
-      co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
+      co_await pause.async_wait(AwaitToken(ec));
       continue;
     }
     if (open_->fetch_add(1) >= max_connections_) {

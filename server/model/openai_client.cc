@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
@@ -23,6 +22,7 @@
 #include <cctype>
 
 #include "core/model/model_timeout.h"
+#include "server/await_token.h"
 #include "server/outbound/outbound_guard.h"
 
 namespace ensemble::server::model {
@@ -39,8 +39,6 @@ using tcp = net::ip::tcp;
 namespace {
 
 constexpr char kUserAgent[] = "ensemble-server";
-
-auto Token(error_code& ec) { return net::redirect_error(net::use_awaitable, ec); }
 
 Status Invalid(std::string message) {
   return Status(core::codes::kInvalidArgument, std::move(message));
@@ -290,7 +288,7 @@ net::awaitable<Status> OpenAiClient::Open(Call& call, bool& reused) const {
       config_.public_addresses_only ? outbound::Reach::kPublicOnly : outbound::Reach::kPrivateToo,
       core::codes::kModelError);
   if (!endpoints.ok()) co_return endpoints.status();
-  co_await call.connection->tcp().async_connect(*endpoints, Token(ec));
+  co_await call.connection->tcp().async_connect(*endpoints, AwaitToken(ec));
   if (ec) {
     co_return Status(core::codes::kModelError,
                      "could not connect to " + where + ": " + ec.message());
@@ -300,7 +298,7 @@ net::awaitable<Status> OpenAiClient::Open(Call& call, bool& reused) const {
       co_return Status(core::codes::kModelError, "could not set the TLS host name for " + where);
     }
     secure->set_verify_callback(net::ssl::host_name_verification(host_));
-    co_await secure->async_handshake(net::ssl::stream_base::client, Token(ec));
+    co_await secure->async_handshake(net::ssl::stream_base::client, AwaitToken(ec));
     if (ec) {
       co_return Status(core::codes::kModelError,
                        "the TLS handshake with " + where + " failed: " + ec.message());
@@ -335,9 +333,9 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
   parser.body_limit(kMaxResponseBodyBytes);
   auto read_header = [&]() -> net::awaitable<void> {
     if (auto* secure = call.connection->secure.get()) {
-      co_await http::async_read_header(*secure, buffer, parser, Token(ec));
+      co_await http::async_read_header(*secure, buffer, parser, AwaitToken(ec));
     } else {
-      co_await http::async_read_header(*call.connection->plain, buffer, parser, Token(ec));
+      co_await http::async_read_header(*call.connection->plain, buffer, parser, AwaitToken(ec));
     }
   };
   std::vector<char> chunk(kReadChunkBytes);
@@ -346,9 +344,9 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
     parser.get().body().data = chunk.data();
     parser.get().body().size = chunk.size();
     if (auto* secure = call.connection->secure.get()) {
-      co_await http::async_read_some(*secure, buffer, parser, Token(ec));
+      co_await http::async_read_some(*secure, buffer, parser, AwaitToken(ec));
     } else {
-      co_await http::async_read_some(*call.connection->plain, buffer, parser, Token(ec));
+      co_await http::async_read_some(*call.connection->plain, buffer, parser, AwaitToken(ec));
     }
     if (ec == http::error::need_buffer) ec = {};
     co_return std::string_view(chunk.data(), chunk.size() - parser.get().body().size);
@@ -364,9 +362,9 @@ net::awaitable<Status> OpenAiClient::Exchange(Call& call, const std::string& bod
     if (!opened.ok()) co_return opened;
     ec = {};
     if (auto* secure = call.connection->secure.get()) {
-      co_await http::async_write(*secure, request, Token(ec));
+      co_await http::async_write(*secure, request, AwaitToken(ec));
     } else {
-      co_await http::async_write(*call.connection->plain, request, Token(ec));
+      co_await http::async_write(*call.connection->plain, request, AwaitToken(ec));
     }
     sent = !ec;
     if (sent) co_await read_header();

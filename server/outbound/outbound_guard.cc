@@ -1,9 +1,9 @@
 #include "server/outbound/outbound_guard.h"
 
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include "core/net/address_policy.h"
+#include "server/await_token.h"
 
 namespace ensemble::server::outbound {
 
@@ -24,8 +24,7 @@ asio::awaitable<Result<asio::ip::tcp::resolver::results_type>> Resolve(
     asio::ip::tcp::resolver& resolver, const std::string& host, const std::string& port,
     Reach reach, std::string_view code, bool* private_target) {
   boost::system::error_code ec;
-  auto endpoints =
-      co_await resolver.async_resolve(host, port, asio::redirect_error(asio::use_awaitable, ec));
+  auto endpoints = co_await resolver.async_resolve(host, port, AwaitToken(ec));
   if (ec || endpoints.empty()) co_return Status(code, "could not find " + host + ".");
   bool any_private = false;
   for (const auto& entry : endpoints) {

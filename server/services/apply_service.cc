@@ -28,7 +28,6 @@ namespace {
 namespace net = boost::asio;
 namespace bhttp = boost::beast::http;
 namespace codes = core::codes;
-namespace assistant = core::assistant;
 namespace hub = core::hub;
 using core::Result;
 using core::Status;
@@ -57,7 +56,7 @@ Result<Target> ReadTarget(const std::string& body_text) {
     *out = it->get<std::string>();
   }
   if (auto it = body.find("callIds"); it != body.end() && !it->is_null()) {
-    if (!it->is_array() || it->empty() || it->size() > assistant::kMaxProposalCalls) {
+    if (!it->is_array() || it->empty() || it->size() > core::assistant::kMaxProposalCalls) {
       return Status(codes::kInvalidArgument, "callIds must list 1 to 64 call ids");
     }
     std::vector<std::string> ids;
@@ -85,35 +84,36 @@ class ApplyRun {
         now_(env.clock->NowMillis()) {}
 
   // The caller's proposal for the target message.
-  Result<assistant::Proposal> Find(const Target& t) {
+  Result<core::assistant::Proposal> Find(const Target& t) {
     ENSEMBLE_RETURN_IF_ERROR(
-        assistant::GetConversation(db_, caller_.account_id, t.conversation_id).status());
-    return assistant::GetMessageProposal(db_, caller_.account_id, t.conversation_id, t.message_id);
+        core::assistant::GetConversation(db_, caller_.account_id, t.conversation_id).status());
+    return core::assistant::GetMessageProposal(db_, caller_.account_id, t.conversation_id,
+                                               t.message_id);
   }
 
-  Result<assistant::Proposal> Apply(const Target& t) {
-    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
-    if (found.state == assistant::ProposalState::kApplying &&
+  Result<core::assistant::Proposal> Apply(const Target& t) {
+    ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Proposal found, Find(t));
+    if (found.state == core::assistant::ProposalState::kApplying &&
         now_ - found.updated_at > std::chrono::milliseconds(kStaleApplyAfter).count()) {
-      ENSEMBLE_RETURN_IF_ERROR(assistant::RecoverInterrupted(db_, found.id, now_).status());
+      ENSEMBLE_RETURN_IF_ERROR(core::assistant::RecoverInterrupted(db_, found.id, now_).status());
     }
     ENSEMBLE_ASSIGN_OR_RETURN(
-        assistant::ApplyClaim claim,
-        assistant::ClaimForApply(db_, caller_.account_id, found.id, t.call_ids, now_));
-    Result<assistant::Proposal> done = RunClaim(claim);
+        core::assistant::ApplyClaim claim,
+        core::assistant::ClaimForApply(db_, caller_.account_id, found.id, t.call_ids, now_));
+    Result<core::assistant::Proposal> done = RunClaim(claim);
     if (!done.ok()) {
       // The transaction rolled back: nothing ran. Leave the proposal ready
       // for Retry rather than stuck applying.
-      std::vector<assistant::CallReceipt> none;
-      for (const assistant::ProposedCall& call : claim.to_run) {
-        assistant::CallReceipt r;
+      std::vector<core::assistant::CallReceipt> none;
+      for (const core::assistant::ProposedCall& call : claim.to_run) {
+        core::assistant::CallReceipt r;
         r.call_id = call.call_id;
-        r.outcome = assistant::CallOutcome::kUnattempted;
+        r.outcome = core::assistant::CallOutcome::kUnattempted;
         r.error_code = done.status().code();
         r.error_message = "Apply could not finish; nothing of this change was made.";
         none.push_back(std::move(r));
       }
-      (void)assistant::RecordReceipts(db_, found.id, none, now_);
+      (void)core::assistant::RecordReceipts(db_, found.id, none, now_);
       return done.status();
     }
     return done;
@@ -121,78 +121,83 @@ class ApplyRun {
 
   // Sets a waiting proposal aside unapplied: it leaves Needs me and runs
   // nothing; FAILED_PRECONDITION once it is applying or applied.
-  Result<assistant::Proposal> Discard(const Target& t) {
-    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
-    ENSEMBLE_RETURN_IF_ERROR(assistant::DiscardProposal(db_, caller_.account_id, found.id, now_));
-    return assistant::GetProposal(db_, caller_.account_id, found.id);
+  Result<core::assistant::Proposal> Discard(const Target& t) {
+    ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Proposal found, Find(t));
+    ENSEMBLE_RETURN_IF_ERROR(
+        core::assistant::DiscardProposal(db_, caller_.account_id, found.id, now_));
+    return core::assistant::GetProposal(db_, caller_.account_id, found.id);
   }
 
-  Result<assistant::Proposal> Undo(const Target& t, bool redo) {
-    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal found, Find(t));
+  Result<core::assistant::Proposal> Undo(const Target& t, bool redo) {
+    ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Proposal found, Find(t));
     ENSEMBLE_RETURN_IF_ERROR(core::store::RunInTransaction(
         db_, [&](core::store::Database&) { return UndoIn(found, t.call_ids, redo); }));
-    return assistant::GetProposal(db_, caller_.account_id, found.id);
+    return core::assistant::GetProposal(db_, caller_.account_id, found.id);
   }
 
   const events::Poke& poke() const { return poke_; }
 
  private:
   // Undoes (or redoes) `call_ids` of `found` inside the caller's transaction.
-  Status UndoIn(const assistant::Proposal& found, const CallIds& call_ids, bool redo) {
+  Status UndoIn(const core::assistant::Proposal& found, const CallIds& call_ids, bool redo) {
     core::tools::ToolContext ctx = Context(found);
     if (redo) {
       ENSEMBLE_ASSIGN_OR_RETURN(
-          std::vector<assistant::UndoItem> items,
-          assistant::MarkRedone(db_, caller_.account_id, found.id, call_ids, now_));
-      ENSEMBLE_ASSIGN_OR_RETURN(std::vector<assistant::CallReceipt> receipts,
-                                assistant::RunRedo(hub::HubToolRegistry(), items, ctx));
-      for (const assistant::CallReceipt& r : receipts) {
-        ENSEMBLE_RETURN_IF_ERROR(assistant::SetUndoEntry(db_, found.id, r.call_id, r.undo, now_));
+          std::vector<core::assistant::UndoItem> items,
+          core::assistant::MarkRedone(db_, caller_.account_id, found.id, call_ids, now_));
+      ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::assistant::CallReceipt> receipts,
+                                core::assistant::RunRedo(hub::HubToolRegistry(), items, ctx));
+      for (const core::assistant::CallReceipt& r : receipts) {
+        ENSEMBLE_RETURN_IF_ERROR(
+            core::assistant::SetUndoEntry(db_, found.id, r.call_id, r.undo, now_));
       }
     } else {
       ENSEMBLE_ASSIGN_OR_RETURN(
-          std::vector<assistant::UndoItem> items,
-          assistant::MarkUndone(db_, caller_.account_id, found.id, call_ids, now_));
-      ENSEMBLE_RETURN_IF_ERROR(assistant::RunUndo(items, ctx));
+          std::vector<core::assistant::UndoItem> items,
+          core::assistant::MarkUndone(db_, caller_.account_id, found.id, call_ids, now_));
+      ENSEMBLE_RETURN_IF_ERROR(core::assistant::RunUndo(items, ctx));
     }
     return Poke();
   }
 
-  Result<assistant::Proposal> RunClaim(const assistant::ApplyClaim& claim) {
+  Result<core::assistant::Proposal> RunClaim(const core::assistant::ApplyClaim& claim) {
     return core::store::RunInTransaction(db_,
                                          [&](core::store::Database&) { return RunClaimIn(claim); });
   }
 
   // Runs a claimed proposal's calls inside RunClaim's transaction.
-  Result<assistant::Proposal> RunClaimIn(const assistant::ApplyClaim& claim) {
-    const auto deadline = std::chrono::steady_clock::now() + assistant::kApplyTransactionTimeout;
+  Result<core::assistant::Proposal> RunClaimIn(const core::assistant::ApplyClaim& claim) {
+    const auto deadline =
+        std::chrono::steady_clock::now() + core::assistant::kApplyTransactionTimeout;
     if (db_.dialect() == core::store::Dialect::kPostgres) {
       // The same bound on any one statement, so a lock wait cannot outlast it.
       ENSEMBLE_RETURN_IF_ERROR(db_.Exec(
           "SET LOCAL statement_timeout = " +
-          std::to_string(std::chrono::milliseconds(assistant::kApplyTransactionTimeout).count())));
+          std::to_string(
+              std::chrono::milliseconds(core::assistant::kApplyTransactionTimeout).count())));
     }
     core::tools::ToolContext ctx = Context(claim.proposal);
-    std::vector<assistant::CallReceipt> receipts = assistant::RunClaimedCalls(
+    std::vector<core::assistant::CallReceipt> receipts = core::assistant::RunClaimedCalls(
         hub::HubToolRegistry(), claim, ctx,
         [deadline] { return std::chrono::steady_clock::now() >= deadline; });
     // Outside writes (none can run yet: no connected-app tool has a run
     // hook) would follow the commit, one at a time.
-    std::vector<assistant::CallReceipt> outside =
-        assistant::RunOutsideCalls(hub::HubToolRegistry(), claim.to_run, receipts, ctx);
+    std::vector<core::assistant::CallReceipt> outside =
+        core::assistant::RunOutsideCalls(hub::HubToolRegistry(), claim.to_run, receipts, ctx);
     receipts.insert(receipts.end(), outside.begin(), outside.end());
-    for (const assistant::CallReceipt& r : receipts) {
+    for (const core::assistant::CallReceipt& r : receipts) {
       // Roll back what ran: all of it runs again once the app is read.
       if (r.error_code == codes::kAppReadPending)
         return Status(codes::kAppReadPending, "not read yet");
     }
-    ENSEMBLE_ASSIGN_OR_RETURN(assistant::Proposal done,
-                              assistant::RecordReceipts(db_, claim.proposal.id, receipts, now_));
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        core::assistant::Proposal done,
+        core::assistant::RecordReceipts(db_, claim.proposal.id, receipts, now_));
     ENSEMBLE_RETURN_IF_ERROR(Poke());
     return done;
   }
 
-  core::tools::ToolContext Context(const assistant::Proposal& proposal) {
+  core::tools::ToolContext Context(const core::assistant::Proposal& proposal) {
     core::tools::ToolContext ctx = core::hub::NewToolContext();
     ctx.db = &db_;
     ctx.space_id = proposal.space_id;
@@ -220,7 +225,7 @@ class ApplyRun {
       if (account.ok() && *account) ctx.own_email = (*account)->email;
     }
     // The receipts keep Retry from sending a call twice.
-    ctx.write = assistant::SyncedMutationSink(
+    ctx.write = core::assistant::SyncedMutationSink(
         db_, core::hub::Config(), caller_.local ? nullptr : &caller_.account_id, now_, &writes_);
     return ctx;
   }
@@ -245,7 +250,7 @@ class ApplyRun {
   const Caller& caller_;
   connectors::LinkReader* app_reader_;
   const int64_t now_;
-  assistant::SyncedWrites writes_;
+  core::assistant::SyncedWrites writes_;
   events::Poke poke_;
 };
 
@@ -274,18 +279,18 @@ net::awaitable<http::Response> Serve(store::StorePool& pool,
   Result<Target> target = ReadTarget(request.body());
   if (!target.ok()) co_return http::ErrorResponse(target.status());
   events::Poke poke;
-  auto work = [&](core::store::Database& db) -> Result<assistant::Proposal> {
+  auto work = [&](core::store::Database& db) -> Result<core::assistant::Proposal> {
     ApplyRun run(db, env, credentials, caller, app_reader);
-    Result<assistant::Proposal> out = action == Action::kApply ? run.Apply(*target)
-                                      : action == Action::kDiscard
-                                          ? run.Discard(*target)
-                                          : run.Undo(*target, action == Action::kRedo);
+    Result<core::assistant::Proposal> out = action == Action::kApply ? run.Apply(*target)
+                                            : action == Action::kDiscard
+                                                ? run.Discard(*target)
+                                                : run.Undo(*target, action == Action::kRedo);
     poke = run.poke();
     return out;
   };
   // A call that reads an app rolls back, the app is read off the store, and
   // the Apply runs again.
-  Result<assistant::Proposal> done =
+  Result<core::assistant::Proposal> done =
       co_await connectors::RunWithAppReads(app_reader, [&] { return pool.Run(work); });
   if (!done.ok()) co_return FailureResponse(done.status(), "assistant apply", *env.logger);
   if (poke.version > 0 && on_commit) on_commit(poke);

@@ -7,7 +7,6 @@
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -20,6 +19,7 @@
 #include "core/routines/routine_runs.h"
 #include "core/sync/authorization.h"
 #include "core/sync/server_sync.h"
+#include "server/await_token.h"
 #include "server/events/poke_channel.h"
 #include "server/services/assistant_service.h"
 
@@ -37,7 +37,7 @@ net::awaitable<void> AssistantService::RunRoutines(std::string local_account,
   for (;;) {
     pause.expires_after(interval);
     boost::system::error_code ec;
-    co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
+    co_await pause.async_wait(AwaitToken(ec));
     if (ec) co_return;
     const int64_t now = env_.clock->NowMillis();
     std::vector<std::string> stalled;

@@ -1,6 +1,5 @@
 #include "server/services/assistant_service.h"
 
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -18,6 +17,7 @@
 #include "core/hub/hub_tools.h"
 #include "core/playbooks/embedded.h"
 #include "core/sync/authorization.h"
+#include "server/await_token.h"
 #include "server/events/poke_channel.h"
 #include "server/http/json_response.h"
 #include "server/http/router.h"
@@ -269,7 +269,7 @@ net::awaitable<void> AssistantService::BeatRunningTurns() {
   for (;;) {
     pause.expires_after(std::chrono::milliseconds(core::assistant::kRunningTurnHeartbeatMs));
     boost::system::error_code ec;
-    co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
+    co_await pause.async_wait(AwaitToken(ec));
     if (ec) co_return;
     std::vector<std::string> ids = turns_.Ids();
     if (ids.empty()) continue;

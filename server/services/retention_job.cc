@@ -1,13 +1,13 @@
 #include "server/services/retention_job.h"
 
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <exception>
 #include <string>
 
 #include "core/hub/hub.h"
+#include "server/await_token.h"
 
 namespace ensemble::server::services {
 
@@ -40,7 +40,7 @@ net::awaitable<void> RetentionJob::Loop() {
     }
     pause.expires_after(interval_);
     boost::system::error_code ec;
-    co_await pause.async_wait(net::redirect_error(net::use_awaitable, ec));
+    co_await pause.async_wait(AwaitToken(ec));
     if (ec) co_return;  // Cancelled: the server is going away.
   }
 }
