@@ -139,18 +139,8 @@ void App::AddRoutes() {
   router_.AddStream("/api/events",
                     [this](boost::beast::tcp_stream& stream, const http::Request& req,
                            const http::Target&) { return ServeEvents(stream, req); });
-  // Local mode's caller is trusted with every space (no account); in
-  // accounts mode the push is authorized and the pull filtered for it.
-  router_.AddAsync(bhttp::verb::post, "/api/sync/push",
-                   AsCaller([this](const http::Request& req, const http::Target& t,
-                                   const services::Caller& caller) {
-                     return sync_.Push(req, t, caller.local ? nullptr : &caller.account_id);
-                   }));
-  router_.AddAsync(bhttp::verb::get, "/api/sync/pull",
-                   AsCaller([this](const http::Request& req, const http::Target& t,
-                                   const services::Caller& caller) {
-                     return sync_.Pull(req, t, caller.local ? nullptr : &caller.account_id);
-                   }));
+  AddJson(bhttp::verb::post, "/api/sync/push", "push", Bind(sync_, &services::SyncService::Push));
+  AddJson(bhttp::verb::get, "/api/sync/pull", "pull", Bind(sync_, &services::SyncService::Pull));
 
   router_.AddAsync(
       bhttp::verb::post, "/api/auth/signup",
@@ -165,30 +155,16 @@ void App::AddRoutes() {
       bhttp::verb::get, "/api/auth/me",
       [this](const http::Request& req, const http::Target& t) { return auth_.Me(req, t); });
 
-  router_.AddAsync(
-      bhttp::verb::get, "/api/settings",
-      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
-        return settings_.GetSettings(caller);
-      }));
-  router_.AddAsync(bhttp::verb::patch, "/api/settings",
-                   AsCaller([this](const http::Request& req, const http::Target&,
-                                   const services::Caller& caller) {
-                     return settings_.PatchSettings(req, caller);
-                   }));
-  router_.AddAsync(
-      bhttp::verb::get, "/api/settings/model",
-      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
-        return settings_.GetModel(caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::put, "/api/settings/model",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return settings_.PutModel(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::delete_, "/api/settings/model",
-      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
-        return settings_.DeleteModel(caller);
-      }));
+  AddJson(bhttp::verb::get, "/api/settings", "settings",
+          Bind(settings_, &services::SettingsService::GetSettings));
+  AddJson(bhttp::verb::patch, "/api/settings", "settings",
+          Bind(settings_, &services::SettingsService::PatchSettings));
+  AddJson(bhttp::verb::get, "/api/settings/model", "settings",
+          Bind(settings_, &services::SettingsService::GetModel));
+  AddJson(bhttp::verb::put, "/api/settings/model", "settings",
+          Bind(settings_, &services::SettingsService::PutModel));
+  AddJson(bhttp::verb::delete_, "/api/settings/model", "settings",
+          Bind(settings_, &services::SettingsService::DeleteModel));
   AddAssistantRoutes();
   AddSpaceRoutes();
   AddPeopleRoutes();
@@ -199,152 +175,91 @@ void App::AddRoutes() {
 }
 
 void App::AddSpaceRoutes() {
-  router_.AddAsync(
-      bhttp::verb::get, "/api/spaces",
-      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
-        return spaces_.List(caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/spaces",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return spaces_.Create(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::patch, "/api/spaces/:id",
-      AsCaller([this](const http::Request& req, const http::Target& t,
-                      const services::Caller& caller) { return spaces_.Rename(req, t, caller); }));
-  router_.AddAsync(
-      bhttp::verb::get, "/api/spaces/:id/members",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return spaces_.Members(t, caller);
-      }));
-  router_.AddAsync(bhttp::verb::put, "/api/spaces/:id/members",
-                   AsCaller([this](const http::Request& req, const http::Target& t,
-                                   const services::Caller& caller) {
-                     return spaces_.PutMember(req, t, caller);
-                   }));
-  router_.AddAsync(
-      bhttp::verb::delete_, "/api/spaces/:id/members/:account",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return spaces_.RemoveMember(t, caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::delete_, "/api/spaces/:id/invitations/:invitation",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return spaces_.Withdraw(t, caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::get, "/api/invitations",
-      AsCaller([this](const http::Request&, const http::Target&, const services::Caller& caller) {
-        return spaces_.Invitations(caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/invitations/:id/accept",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return spaces_.Accept(t, caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/invitations/:id/decline",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return spaces_.Decline(t, caller);
-      }));
+  using services::SpacesService;
+  AddJson(bhttp::verb::get, "/api/spaces", "spaces", Bind(spaces_, &SpacesService::List));
+  AddJson(bhttp::verb::post, "/api/spaces", "spaces", Bind(spaces_, &SpacesService::Create));
+  AddJson(bhttp::verb::patch, "/api/spaces/:id", "spaces", Bind(spaces_, &SpacesService::Rename));
+  AddJson(bhttp::verb::get, "/api/spaces/:id/members", "spaces",
+          Bind(spaces_, &SpacesService::Members));
+  AddJson(bhttp::verb::put, "/api/spaces/:id/members", "spaces",
+          Bind(spaces_, &SpacesService::PutMember));
+  AddJson(bhttp::verb::delete_, "/api/spaces/:id/members/:account", "spaces",
+          Bind(spaces_, &SpacesService::RemoveMember));
+  AddJson(bhttp::verb::delete_, "/api/spaces/:id/invitations/:invitation", "spaces",
+          Bind(spaces_, &SpacesService::Withdraw));
+  AddJson(bhttp::verb::get, "/api/invitations", "spaces",
+          Bind(spaces_, &SpacesService::Invitations));
+  AddJson(bhttp::verb::post, "/api/invitations/:id/accept", "spaces",
+          Bind(spaces_, &SpacesService::Accept));
+  AddJson(bhttp::verb::post, "/api/invitations/:id/decline", "spaces",
+          Bind(spaces_, &SpacesService::Decline));
 }
 
 void App::AddPeopleRoutes() {
-  router_.AddAsync(
-      bhttp::verb::get, "/api/people/merge-suggestions",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return people_.MergeSuggestions(t, caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/people/:id/merge",
-      AsCaller([this](const http::Request& req, const http::Target& t,
-                      const services::Caller& caller) { return people_.Merge(req, t, caller); }));
+  AddJson(bhttp::verb::get, "/api/people/merge-suggestions", "people",
+          Bind(people_, &services::PeopleService::MergeSuggestions));
+  AddJson(bhttp::verb::post, "/api/people/:id/merge", "people merge",
+          Bind(people_, &services::PeopleService::Merge));
 }
 
 void App::AddConnectionRoutes() {
-  router_.AddAsync(
-      bhttp::verb::get, "/api/connections",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return connections_.List(t, caller);
-      }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/connections",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return connections_.Add(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::delete_, "/api/connections/:id",
-      AsCaller([this](const http::Request&, const http::Target& t, const services::Caller& caller) {
-        return connections_.Remove(t, caller);
-      }));
+  using services::ConnectionsService;
+  AddJson(bhttp::verb::get, "/api/connections", "connections",
+          Bind(connections_, &ConnectionsService::List));
+  AddJson(bhttp::verb::post, "/api/connections", "connections",
+          Bind(connections_, &ConnectionsService::Add));
+  AddJson(bhttp::verb::delete_, "/api/connections/:id", "connections",
+          Bind(connections_, &ConnectionsService::Remove));
 }
 
 void App::AddAssistantRoutes() {
-  router_.AddAsync(bhttp::verb::post, "/api/assistant/conversations",
-                   AsCaller([&a = *assistant_](const http::Request& req, const http::Target&,
-                                               const services::Caller& caller) {
-                     return a.CreateConversation(req, caller);
-                   }));
-  router_.AddAsync(bhttp::verb::get, "/api/assistant/conversations",
-                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
-                                               const services::Caller& caller) {
-                     return a.ListConversations(t, caller);
-                   }));
-  router_.AddAsync(bhttp::verb::delete_, "/api/assistant/conversations/:id",
-                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
-                                               const services::Caller& caller) {
-                     return a.DeleteConversation(t, caller);
-                   }));
-  router_.AddAsync(bhttp::verb::get, "/api/assistant/conversations/:id/messages",
-                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
-                                               const services::Caller& caller) {
-                     return a.ListMessages(t, caller);
-                   }));
-  router_.AddAsync(bhttp::verb::post, "/api/assistant/conversations/:id/exchanges",
-                   AsCaller([&a = *assistant_](const http::Request& req, const http::Target& t,
-                                               const services::Caller& caller) {
-                     return a.SaveOfflineExchanges(req, t, caller);
-                   }));
+  using services::AssistantService;
+  AssistantService& a = *assistant_;
+  AddJson(bhttp::verb::post, "/api/assistant/conversations", "assistant",
+          Bind(a, &AssistantService::CreateConversation));
+  AddJson(bhttp::verb::get, "/api/assistant/conversations", "assistant",
+          Bind(a, &AssistantService::ListConversations));
+  AddJson(bhttp::verb::delete_, "/api/assistant/conversations/:id", "assistant",
+          Bind(a, &AssistantService::DeleteConversation));
+  AddJson(bhttp::verb::get, "/api/assistant/conversations/:id/messages", "assistant",
+          Bind(a, &AssistantService::ListMessages));
+  AddJson(bhttp::verb::post, "/api/assistant/conversations/:id/exchanges", "assistant",
+          Bind(a, &AssistantService::SaveOfflineExchanges));
   router_.AddStream(bhttp::verb::post, "/api/assistant/conversations/:id/messages",
                     [this](boost::beast::tcp_stream& stream, const http::Request& req,
                            const http::Target& t) { return ServeTurn(stream, req, t); });
-  router_.AddAsync(bhttp::verb::post, "/api/assistant/turns/:id/stop",
-                   AsCaller([&a = *assistant_](const http::Request&, const http::Target& t,
-                                               const services::Caller& caller) {
-                     return a.StopTurn(t, caller);
-                   }));
+  AddJson(bhttp::verb::post, "/api/assistant/turns/:id/stop", "assistant",
+          Bind(a, &AssistantService::StopTurn));
+  AddJson(bhttp::verb::get, "/api/assistant/activity", "assistant",
+          Bind(a, &AssistantService::Activity));
+  AddJson(bhttp::verb::post, "/api/assistant/pause", "assistant",
+          Bind(a, &AssistantService::Pause));
+  AddJson(bhttp::verb::post, "/api/assistant/resume", "assistant",
+          Bind(a, &AssistantService::Resume));
+  AddJson(bhttp::verb::get, "/api/assistant/approvals", "assistant",
+          Bind(a, &AssistantService::ListApprovals));
+  using services::ApplyService;
+  AddJson(bhttp::verb::post, "/api/assistant/apply", "assistant apply",
+          Bind(apply_, &ApplyService::Apply));
+  AddJson(bhttp::verb::post, "/api/assistant/undo", "assistant apply",
+          Bind(apply_, &ApplyService::Undo));
+  AddJson(bhttp::verb::post, "/api/assistant/redo", "assistant apply",
+          Bind(apply_, &ApplyService::Redo));
+  AddJson(bhttp::verb::post, "/api/assistant/discard", "assistant apply",
+          Bind(apply_, &ApplyService::Discard));
+}
+
+void App::AddJson(bhttp::verb method, std::string path, std::string route,
+                  services::JsonHandler handler) {
   router_.AddAsync(
-      bhttp::verb::get, "/api/assistant/activity",
-      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
-                                  const services::Caller& caller) { return a.Activity(caller); }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/pause",
-      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
-                                  const services::Caller& caller) { return a.Pause(caller); }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/resume",
-      AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
-                                  const services::Caller& caller) { return a.Resume(caller); }));
-  router_.AddAsync(bhttp::verb::get, "/api/assistant/approvals",
-                   AsCaller([&a = *assistant_](const http::Request&, const http::Target&,
-                                               const services::Caller& caller) {
-                     return a.ListApprovals(caller);
-                   }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/apply",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return apply_.Apply(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/undo",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return apply_.Undo(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/redo",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return apply_.Redo(req, caller); }));
-  router_.AddAsync(
-      bhttp::verb::post, "/api/assistant/discard",
-      AsCaller([this](const http::Request& req, const http::Target&,
-                      const services::Caller& caller) { return apply_.Discard(req, caller); }));
+      method, std::move(path),
+      AsCaller([this, route = std::move(route), handler = std::move(handler)](
+                   const http::Request& request, const http::Target& target,
+                   const services::Caller& caller) -> boost::asio::awaitable<http::Response> {
+        services::RouteCall call{request, target, caller};
+        core::Result<nlohmann::json> result = co_await handler(call);
+        co_return services::JsonRouteResponse(call, result, route, *env_.logger);
+      }));
 }
 
 http::Router::AsyncHandler App::AsCaller(CallerHandler handler) {

@@ -26,6 +26,8 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 #include "core/base/status.h"
@@ -44,6 +46,7 @@
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
 #include "server/services/connections_service.h"
+#include "server/services/json_route.h"
 #include "server/services/people_service.h"
 #include "server/services/retention_job.h"
 #include "server/services/settings_service.h"
@@ -98,6 +101,17 @@ class App {
   // A route handler that first authenticates the request (401 without a
   // session in accounts mode) and then runs `handler` as its caller.
   http::Router::AsyncHandler AsCaller(CallerHandler handler);
+  // Serves `method` `path` with the JSON route `handler`, as the request's
+  // caller (AsCaller); `route` names it in the log.
+  void AddJson(boost::beast::http::verb method, std::string path, std::string route,
+               services::JsonHandler handler);
+  // `method` of `service`, as a JSON route's handler.
+  template <typename Service>
+  static services::JsonHandler Bind(Service& service,
+                                    boost::asio::awaitable<core::Result<nlohmann::json>> (
+                                        Service::*method)(services::RouteCall&)) {
+    return [&service, method](services::RouteCall& call) { return (service.*method)(call); };
+  }
   boost::asio::awaitable<http::Response> RunAsCaller(CallerHandler handler,
                                                      const http::Request& request,
                                                      const http::Target& target);

@@ -269,55 +269,47 @@ ApplyService::ApplyService(store::StorePool& pool, const credentials::Credential
 
 namespace {
 
-net::awaitable<http::Response> Serve(store::StorePool& pool,
-                                     const credentials::CredentialStore& credentials,
-                                     core::platform::Env env,
-                                     const ApplyService::OnCommit& on_commit,
-                                     connectors::LinkReader* app_reader,
-                                     const http::Request& request, const Caller& caller,
-                                     Action action) {
-  Result<Target> target = ReadTarget(request.body());
-  if (!target.ok()) co_return http::ErrorResponse(target.status());
+net::awaitable<Result<json>> Serve(store::StorePool& pool,
+                                   const credentials::CredentialStore& credentials,
+                                   core::platform::Env env, const ApplyService::OnCommit& on_commit,
+                                   connectors::LinkReader* app_reader, const RouteCall& call,
+                                   Action action) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(Target target, ReadTarget(call.request.body()));
   events::Poke poke;
   auto work = [&](core::store::Database& db) -> Result<core::assistant::Proposal> {
-    ApplyRun run(db, env, credentials, caller, app_reader);
-    Result<core::assistant::Proposal> out = action == Action::kApply ? run.Apply(*target)
+    ApplyRun run(db, env, credentials, call.caller, app_reader);
+    Result<core::assistant::Proposal> out = action == Action::kApply ? run.Apply(target)
                                             : action == Action::kDiscard
-                                                ? run.Discard(*target)
-                                                : run.Undo(*target, action == Action::kRedo);
+                                                ? run.Discard(target)
+                                                : run.Undo(target, action == Action::kRedo);
     poke = run.poke();
     return out;
   };
   // A call that reads an app rolls back, the app is read off the store, and
   // the Apply runs again.
-  Result<core::assistant::Proposal> done =
-      co_await connectors::RunWithAppReads(app_reader, [&] { return pool.Run(work); });
-  if (!done.ok()) co_return FailureResponse(done.status(), "assistant apply", *env.logger);
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      core::assistant::Proposal done,
+      co_await connectors::RunWithAppReads(app_reader, [&] { return pool.Run(work); }));
   if (poke.version > 0 && on_commit) on_commit(poke);
-  co_return http::JsonResponse(bhttp::status::ok, ProposalJson(*done));
+  co_return ProposalJson(done);
 }
 
 }  // namespace
 
-net::awaitable<http::Response> ApplyService::Apply(const http::Request& request,
-                                                   const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kApply);
+net::awaitable<Result<json>> ApplyService::Apply(RouteCall& call) {
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, call, Action::kApply);
 }
 
-net::awaitable<http::Response> ApplyService::Undo(const http::Request& request,
-                                                  const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kUndo);
+net::awaitable<Result<json>> ApplyService::Undo(RouteCall& call) {
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, call, Action::kUndo);
 }
 
-net::awaitable<http::Response> ApplyService::Redo(const http::Request& request,
-                                                  const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller, Action::kRedo);
+net::awaitable<Result<json>> ApplyService::Redo(RouteCall& call) {
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, call, Action::kRedo);
 }
 
-net::awaitable<http::Response> ApplyService::Discard(const http::Request& request,
-                                                     const Caller& caller) {
-  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, request, caller,
-               Action::kDiscard);
+net::awaitable<Result<json>> ApplyService::Discard(RouteCall& call) {
+  return Serve(pool_, credentials_, env_, on_commit_, app_reader_, call, Action::kDiscard);
 }
 
 }  // namespace ensemble::server::services

@@ -38,8 +38,7 @@
 #include "server/connectors/link_reader.h"
 #include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
-#include "server/http/message.h"
-#include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -60,12 +59,10 @@ class ApplyService {
                core::platform::Env env, OnCommit on_commit,
                connectors::LinkReader* app_reader = nullptr);
 
-  boost::asio::awaitable<http::Response> Apply(const http::Request& request, const Caller& caller);
-  boost::asio::awaitable<http::Response> Undo(const http::Request& request, const Caller& caller);
-  boost::asio::awaitable<http::Response> Redo(const http::Request& request, const Caller& caller);
-  // Sets a waiting proposal aside without running it (Needs me's Dismiss).
-  boost::asio::awaitable<http::Response> Discard(const http::Request& request,
-                                                 const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Apply(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Undo(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Redo(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Discard(RouteCall& call);
 
  private:
   store::StorePool& pool_;

@@ -64,119 +64,120 @@ AssistantService::AssistantService(store::StorePool& pool,
               on_commit, model_connections),
       on_commit_(std::move(on_commit)) {}
 
-net::awaitable<http::Response> AssistantService::CreateConversation(const http::Request& request,
-                                                                    const Caller& caller) {
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  if (!body->is_object() || !body->contains("spaceId") || !(*body)["spaceId"].is_string() ||
-      (*body)["spaceId"].get<std::string>().empty()) {
-    co_return http::ErrorResponse(codes::kInvalidArgument,
-                                  "spaceId is required and must be a string");
+net::awaitable<Result<json>> AssistantService::CreateConversation(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  if (!body.is_object() || !body.contains("spaceId") || !body["spaceId"].is_string() ||
+      body["spaceId"].get<std::string>().empty()) {
+    co_return core::InvalidArgument("spaceId is required and must be a string");
   }
   std::string title = "New chat";
-  if (auto it = body->find("title"); it != body->end() && !it->is_null()) {
-    if (!it->is_string())
-      co_return http::ErrorResponse(codes::kInvalidArgument, "title must be a string");
+  if (auto it = body.find("title"); it != body.end() && !it->is_null()) {
+    if (!it->is_string()) co_return core::InvalidArgument("title must be a string");
     if (!it->get<std::string>().empty()) title = it->get<std::string>();
   }
-  std::string space_id = (*body)["spaceId"].get<std::string>();
+  std::string space_id = body["spaceId"].get<std::string>();
   std::string id = core::NewId(*env_.clock, *env_.random);
   const int64_t now = env_.clock->NowMillis();
-  Result<core::assistant::Conversation> created =
+  const Caller& caller = call.caller;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      core::assistant::Conversation created,
       co_await pool_.Run([&](core::store::Database& db) -> Result<core::assistant::Conversation> {
         ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, space_id));
         return core::assistant::CreateConversation(db, id, space_id, caller.account_id, title, now);
-      });
-  if (!created.ok()) co_return FailureResponse(created.status(), "assistant", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::created, ConversationJson(*created));
+      }));
+  call.status = bhttp::status::created;
+  co_return ConversationJson(created);
 }
 
-net::awaitable<http::Response> AssistantService::ListConversations(const http::Target& target,
-                                                                   const Caller& caller) {
-  std::optional<std::string_view> space = target.Param("spaceId");
-  if (!space || space->empty()) {
-    co_return http::ErrorResponse(codes::kInvalidArgument, "spaceId is required");
-  }
+net::awaitable<Result<json>> AssistantService::ListConversations(RouteCall& call) {
+  std::optional<std::string_view> space = call.target.Param("spaceId");
+  if (!space || space->empty()) co_return core::InvalidArgument("spaceId is required");
   std::string space_id(*space);
-  Result<std::vector<core::assistant::Conversation>> list = co_await pool_.Run(
-      [&](core::store::Database& db) -> Result<std::vector<core::assistant::Conversation>> {
-        ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, space_id));
-        return core::assistant::ListConversations(db, caller.account_id, space_id);
-      });
-  if (!list.ok()) co_return FailureResponse(list.status(), "assistant", *env_.logger);
+  const Caller& caller = call.caller;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      std::vector<core::assistant::Conversation> list,
+      co_await pool_.Run(
+          [&](core::store::Database& db) -> Result<std::vector<core::assistant::Conversation>> {
+            ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, space_id));
+            return core::assistant::ListConversations(db, caller.account_id, space_id);
+          }));
   json out = json::array();
-  for (const auto& c : *list) out.push_back(ConversationJson(c));
-  co_return http::JsonResponse(bhttp::status::ok, {{"conversations", out}});
+  for (const auto& c : list) out.push_back(ConversationJson(c));
+  co_return json{{"conversations", out}};
 }
 
-net::awaitable<http::Response> AssistantService::DeleteConversation(const http::Target& target,
-                                                                    const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
-  Status deleted = co_await pool_.Run([&](core::store::Database& db) {
-    return core::assistant::DeleteConversation(db, caller.account_id, *id);
-  });
-  if (!deleted.ok()) co_return FailureResponse(deleted, "assistant", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"deleted", true}});
+namespace {
+
+// The conversation the path names ("/api/assistant/conversations/:id/...").
+Result<std::string> ConversationIdOf(const RouteCall& call) {
+  std::optional<std::string> id = call.target.PathParam("id");
+  if (!id) return core::InvalidArgument("a conversation id is required");
+  return *id;
 }
 
-net::awaitable<http::Response> AssistantService::ListMessages(const http::Target& target,
-                                                              const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
+}  // namespace
+
+net::awaitable<Result<json>> AssistantService::DeleteConversation(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, ConversationIdOf(call));
+  ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.Run([&](core::store::Database& db) {
+    return core::assistant::DeleteConversation(db, call.caller.account_id, id);
+  }));
+  co_return json{{"deleted", true}};
+}
+
+net::awaitable<Result<json>> AssistantService::ListMessages(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, ConversationIdOf(call));
   struct Listed {
     std::vector<core::assistant::StoredMessage> messages;
     std::vector<core::assistant::Proposal> proposals;
   };
-  Result<Listed> listed = co_await pool_.Run([&](core::store::Database& db) -> Result<Listed> {
-    ENSEMBLE_RETURN_IF_ERROR(core::assistant::GetConversation(db, caller.account_id, *id).status());
-    Listed l;
-    ENSEMBLE_ASSIGN_OR_RETURN(l.messages, core::assistant::ListMessages(db, *id));
-    ENSEMBLE_ASSIGN_OR_RETURN(
-        l.proposals, core::assistant::ListConversationProposals(db, caller.account_id, *id));
-    return l;
-  });
-  if (!listed.ok()) co_return FailureResponse(listed.status(), "assistant", *env_.logger);
+  const Caller& caller = call.caller;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      Listed listed, co_await pool_.Run([&](core::store::Database& db) -> Result<Listed> {
+        ENSEMBLE_RETURN_IF_ERROR(
+            core::assistant::GetConversation(db, caller.account_id, id).status());
+        Listed l;
+        ENSEMBLE_ASSIGN_OR_RETURN(l.messages, core::assistant::ListMessages(db, id));
+        ENSEMBLE_ASSIGN_OR_RETURN(
+            l.proposals, core::assistant::ListConversationProposals(db, caller.account_id, id));
+        return l;
+      }));
   // A reply's calls as they stand now (applied, undone...), not as the turn
   // left them: the chat shows the same buttons after a reload.
   std::map<std::string, const core::assistant::Proposal*> by_message;
-  for (const auto& p : listed->proposals) by_message[p.message_id] = &p;
+  for (const auto& p : listed.proposals) by_message[p.message_id] = &p;
   json out = json::array();
-  for (const auto& m : listed->messages) {
+  for (const auto& m : listed.messages) {
     json j = MessageJson(m);
     if (auto it = by_message.find(m.id); it != by_message.end()) {
       j["proposal"] = ProposalJson(*it->second);
     }
     out.push_back(std::move(j));
   }
-  co_return http::JsonResponse(bhttp::status::ok, {{"messages", out}});
+  co_return json{{"messages", out}};
 }
 
-net::awaitable<http::Response> AssistantService::SaveOfflineExchanges(const http::Request& request,
-                                                                      const http::Target& target,
-                                                                      const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required");
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  Result<std::vector<core::assistant::OfflineExchange>> exchanges =
-      core::assistant::ParseOfflineExchanges(*body);
-  if (!exchanges.ok()) co_return http::ErrorResponse(exchanges.status());
+net::awaitable<Result<json>> AssistantService::SaveOfflineExchanges(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, ConversationIdOf(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::vector<core::assistant::OfflineExchange> exchanges,
+                               core::assistant::ParseOfflineExchanges(body));
   const int64_t now = env_.clock->NowMillis();
-  Result<size_t> saved = co_await pool_.Run([&](core::store::Database& db) -> Result<size_t> {
-    ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Conversation conversation,
-                              core::assistant::GetConversation(db, caller.account_id, *id));
-    ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, conversation.space_id));
-    return core::assistant::SaveOfflineExchanges(db, *id, *exchanges, now);
-  });
-  if (!saved.ok()) co_return FailureResponse(saved.status(), "assistant", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"saved", *saved}});
+  const Caller& caller = call.caller;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      size_t saved, co_await pool_.Run([&](core::store::Database& db) -> Result<size_t> {
+        ENSEMBLE_ASSIGN_OR_RETURN(core::assistant::Conversation conversation,
+                                  core::assistant::GetConversation(db, caller.account_id, id));
+        ENSEMBLE_RETURN_IF_ERROR(CheckSpaceAccess(db, caller, conversation.space_id));
+        return core::assistant::SaveOfflineExchanges(db, id, exchanges, now);
+      }));
+  co_return json{{"saved", saved}};
 }
 
-net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& target,
-                                                          const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id) co_return http::ErrorResponse(codes::kInvalidArgument, "a turn id is required");
+net::awaitable<Result<json>> AssistantService::StopTurn(RouteCall& call) {
+  std::optional<std::string> id = call.target.PathParam("id");
+  if (!id) co_return core::InvalidArgument("a turn id is required");
+  const Caller& caller = call.caller;
   // The store knows every process's turns: it checks the account and, for a
   // turn another process runs, carries the stop to it at commit.
   const int64_t now = env_.clock->NowMillis();
@@ -189,71 +190,72 @@ net::awaitable<http::Response> AssistantService::StopTurn(const http::Target& ta
         return row;
       },
       core::store::Durability::kRelaxed);
-  if (!marked.ok() && marked.status().code() != codes::kNotFound) {
-    co_return FailureResponse(marked.status(), "assistant", *env_.logger);
-  }
+  if (!marked.ok() && marked.status().code() != codes::kNotFound) co_return marked.status();
   // A turn of this process is stopped here, recorded or not (its record is
   // written as it starts, its stop signal a moment later).
   const bool here = turns_.Stop(caller.account_id, *id).ok();
-  if (!here && !marked.ok()) co_return http::ErrorResponse(marked.status());
-  co_return http::JsonResponse(bhttp::status::ok, {{"stopped", true}, {"id", *id}});
+  if (!here && !marked.ok()) co_return marked.status();
+  co_return json{{"stopped", true}, {"id", *id}};
 }
 
-net::awaitable<http::Response> AssistantService::Activity(const Caller& caller) {
+net::awaitable<Result<json>> AssistantService::Activity(RouteCall& call) {
   const int64_t now = env_.clock->NowMillis();
   struct Snapshot {
     std::vector<core::assistant::RunningTurnRow> turns;
     std::optional<int64_t> paused_at;
   };
-  Result<Snapshot> snapshot =
-      co_await pool_.Run([&](core::store::Database& db) -> Result<Snapshot> {
+  const Caller& caller = call.caller;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      Snapshot snapshot, co_await pool_.Run([&](core::store::Database& db) -> Result<Snapshot> {
         Snapshot s;
         ENSEMBLE_ASSIGN_OR_RETURN(s.turns,
                                   core::assistant::ListRunningTurns(db, caller.account_id, now));
         ENSEMBLE_ASSIGN_OR_RETURN(s.paused_at,
                                   core::assistant::AssistantPausedAt(db, caller.account_id));
         return s;
-      });
-  if (!snapshot.ok()) co_return FailureResponse(snapshot.status(), "assistant", *env_.logger);
+      }));
   json out = json::array();
-  for (const core::assistant::RunningTurnRow& turn : snapshot->turns) {
+  for (const core::assistant::RunningTurnRow& turn : snapshot.turns) {
     out.push_back({{"id", turn.id},
                    {"conversationId", turn.conversation_id},
                    {"state", turn.state},
                    {"startedAt", turn.started_at}});
   }
-  json body = {{"turns", out}, {"paused", snapshot->paused_at.has_value()}};
-  if (snapshot->paused_at) body["pausedAt"] = *snapshot->paused_at;
-  co_return http::JsonResponse(bhttp::status::ok, body);
+  json body = {{"turns", out}, {"paused", snapshot.paused_at.has_value()}};
+  if (snapshot.paused_at) body["pausedAt"] = *snapshot.paused_at;
+  co_return body;
 }
 
-net::awaitable<http::Response> AssistantService::Pause(const Caller& caller) {
+net::awaitable<Result<json>> AssistantService::Pause(RouteCall& call) {
   const int64_t now = env_.clock->NowMillis();
+  const Caller& caller = call.caller;
   // As Stop, for every running turn of the account: the store marks them
   // and carries the stop to the processes that run them, at commit.
-  Result<std::vector<core::assistant::RunningTurnRow>> stopping = co_await pool_.RunInTransaction(
-      [&](core::store::Database& db) -> Result<std::vector<core::assistant::RunningTurnRow>> {
-        ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::assistant::RunningTurnRow> rows,
-                                  core::assistant::PauseAssistant(db, caller.account_id, now));
-        for (const core::assistant::RunningTurnRow& row : rows) {
-          if (row.owner != owner_) ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
-        }
-        return rows;
-      });
-  if (!stopping.ok()) co_return FailureResponse(stopping.status(), "assistant", *env_.logger);
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      std::vector<core::assistant::RunningTurnRow> stopping,
+      co_await pool_.RunInTransaction(
+          [&](core::store::Database& db) -> Result<std::vector<core::assistant::RunningTurnRow>> {
+            ENSEMBLE_ASSIGN_OR_RETURN(std::vector<core::assistant::RunningTurnRow> rows,
+                                      core::assistant::PauseAssistant(db, caller.account_id, now));
+            for (const core::assistant::RunningTurnRow& row : rows) {
+              if (row.owner != owner_) {
+                ENSEMBLE_RETURN_IF_ERROR(events::NotifyTurnStop(db, row.id));
+              }
+            }
+            return rows;
+          }));
   // Every local turn of the account, recorded or not (as in StopTurn).
   turns_.StopAccount(caller.account_id);
   json stopped = json::array();
-  for (const core::assistant::RunningTurnRow& row : *stopping) stopped.push_back(row.id);
-  co_return http::JsonResponse(bhttp::status::ok, {{"paused", true}, {"stopped", stopped}});
+  for (const core::assistant::RunningTurnRow& row : stopping) stopped.push_back(row.id);
+  co_return json{{"paused", true}, {"stopped", stopped}};
 }
 
-net::awaitable<http::Response> AssistantService::Resume(const Caller& caller) {
-  Status resumed = co_await pool_.Run([&](core::store::Database& db) {
-    return core::assistant::ResumeAssistant(db, caller.account_id);
-  });
-  if (!resumed.ok()) co_return FailureResponse(resumed, "assistant", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"paused", false}});
+net::awaitable<Result<json>> AssistantService::Resume(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.Run([&](core::store::Database& db) {
+    return core::assistant::ResumeAssistant(db, call.caller.account_id);
+  }));
+  co_return json{{"paused", false}};
 }
 
 net::awaitable<void> AssistantService::ForgetTurn(const std::string& turn_id) {
@@ -284,15 +286,14 @@ net::awaitable<void> AssistantService::BeatRunningTurns() {
   }
 }
 
-net::awaitable<http::Response> AssistantService::ListApprovals(const Caller& caller) {
-  Result<std::vector<core::assistant::Approval>> approvals =
-      co_await pool_.Run([&caller](core::store::Database& db) {
-        return core::assistant::ListApprovals(db, caller.account_id);
-      });
-  if (!approvals.ok()) co_return FailureResponse(approvals.status(), "assistant", *env_.logger);
+net::awaitable<Result<json>> AssistantService::ListApprovals(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::vector<core::assistant::Approval> approvals,
+                               co_await pool_.Run([&call](core::store::Database& db) {
+                                 return core::assistant::ListApprovals(db, call.caller.account_id);
+                               }));
   json out = json::array();
-  for (const auto& a : *approvals) out.push_back(ApprovalJson(a));
-  co_return http::JsonResponse(bhttp::status::ok, {{"approvals", out}});
+  for (const auto& a : approvals) out.push_back(ApprovalJson(a));
+  co_return json{{"approvals", out}};
 }
 
 }  // namespace ensemble::server::services

@@ -64,6 +64,7 @@
 #include "server/http/url.h"
 #include "server/services/assistant_json.h"
 #include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -78,26 +79,21 @@ class AssistantService {
       core::platform::Env env, std::chrono::milliseconds model_timeout,
       assistant::OnCommit on_commit = {}, model::ModelConnectionPool* model_connections = nullptr);
 
-  boost::asio::awaitable<http::Response> CreateConversation(const http::Request& request,
-                                                            const Caller& caller);
-  boost::asio::awaitable<http::Response> ListConversations(const http::Target& target,
-                                                           const Caller& caller);
-  boost::asio::awaitable<http::Response> DeleteConversation(const http::Target& target,
-                                                            const Caller& caller);
-  boost::asio::awaitable<http::Response> ListMessages(const http::Target& target,
-                                                      const Caller& caller);
-  boost::asio::awaitable<http::Response> SaveOfflineExchanges(const http::Request& request,
-                                                              const http::Target& target,
-                                                              const Caller& caller);
-  boost::asio::awaitable<http::Response> StopTurn(const http::Target& target, const Caller& caller);
+  // The JSON routes (App::AddJson binds them).
+  boost::asio::awaitable<core::Result<nlohmann::json>> CreateConversation(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> ListConversations(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> DeleteConversation(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> ListMessages(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> SaveOfflineExchanges(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> StopTurn(RouteCall& call);
   // What the caller's assistant is doing: its running turns, and whether it
   // is paused.
-  boost::asio::awaitable<http::Response> Activity(const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Activity(RouteCall& call);
   // Pauses the caller's assistant: its running turns stop, wherever they
   // run, and no turn starts (ASSISTANT_PAUSED) until Resume.
-  boost::asio::awaitable<http::Response> Pause(const Caller& caller);
-  boost::asio::awaitable<http::Response> Resume(const Caller& caller);
-  boost::asio::awaitable<http::Response> ListApprovals(const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Pause(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Resume(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> ListApprovals(RouteCall& call);
 
   // Refreshes this process's running turns in the store every
   // kRunningTurnHeartbeatMs, until the io_context stops.

@@ -7,9 +7,7 @@
 #include "core/base/id.h"
 #include "core/connections/connection.h"
 #include "core/sync/authorization.h"
-#include "server/http/json_response.h"
 #include "server/http/router.h"
-#include "server/services/json_body.h"
 
 namespace ensemble::server::services {
 namespace {
@@ -67,13 +65,11 @@ Status ReadAddBody(const json& body, connections::Connection& c, std::string& li
 
 }  // namespace
 
-net::awaitable<http::Response> ConnectionsService::List(const http::Target& target,
-                                                        const Caller& caller) {
-  const std::string space_id(target.Param("spaceId").value_or(""));
-  if (space_id.empty()) {
-    co_return http::ErrorResponse(codes::kInvalidArgument, "spaceId names the space to look in");
-  }
-  Result<json> found = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
+net::awaitable<Result<json>> ConnectionsService::List(RouteCall& call) {
+  const std::string space_id(call.target.Param("spaceId").value_or(""));
+  if (space_id.empty()) co_return core::InvalidArgument("spaceId names the space to look in");
+  const Caller& caller = call.caller;
+  co_return co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
     if (!caller.local) {
       ENSEMBLE_ASSIGN_OR_RETURN(auto role, core::sync::RoleIn(db, space_id, caller.account_id));
       if (!role) return Status(codes::kNotFound, "no such space");
@@ -88,24 +84,21 @@ net::awaitable<http::Response> ConnectionsService::List(const http::Target& targ
     }
     return json{{"connections", std::move(out)}, {"apps", std::move(apps)}};
   });
-  if (!found.ok()) co_return FailureResponse(found.status(), "connections", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, *found);
 }
 
-net::awaitable<http::Response> ConnectionsService::Add(const http::Request& request,
-                                                       const Caller& caller) {
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
+net::awaitable<Result<json>> ConnectionsService::Add(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
   connections::Connection c;
   std::string link;
-  Status read = ReadAddBody(*body, c, link);
-  if (!read.ok()) co_return http::ErrorResponse(read);
+  ENSEMBLE_CO_RETURN_IF_ERROR(ReadAddBody(body, c, link));
+  const Caller& caller = call.caller;
   c.id = core::NewId(*env_.clock, *env_.random);
   c.account_id = OwnerOf(caller);
   c.created_at = env_.clock->NowMillis();
   c.status = std::string(connections::kStatusNew);
   const std::string sealed = box_.Seal(link);
-  Result<connections::Connection> added =
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      connections::Connection added,
       co_await pool_.Run([&](core::store::Database& db) -> Result<connections::Connection> {
         if (!caller.local) {
           ENSEMBLE_ASSIGN_OR_RETURN(auto role,
@@ -119,23 +112,20 @@ net::awaitable<http::Response> ConnectionsService::Add(const http::Request& requ
         }
         ENSEMBLE_RETURN_IF_ERROR(connections::AddConnection(db, c, sealed));
         return c;
-      });
-  if (!added.ok()) co_return FailureResponse(added.status(), "connections", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::created, {{"connection", ConnectionJson(*added)}});
+      }));
+  call.status = boost::beast::http::status::created;
+  co_return json{{"connection", ConnectionJson(added)}};
 }
 
-net::awaitable<http::Response> ConnectionsService::Remove(const http::Target& target,
-                                                          const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id || !core::IsValidId(*id)) {
-    co_return http::ErrorResponse(codes::kNotFound, "no connection with that id");
-  }
-  Result<bool> deleted = co_await pool_.Run([&](core::store::Database& db) {
-    return connections::DeleteConnection(db, OwnerOf(caller), *id);
-  });
-  if (!deleted.ok()) co_return FailureResponse(deleted.status(), "connections", *env_.logger);
-  if (!*deleted) co_return http::ErrorResponse(codes::kNotFound, "no connection with that id");
-  co_return http::JsonResponse(bhttp::status::ok, {{"deleted", true}});
+net::awaitable<Result<json>> ConnectionsService::Remove(RouteCall& call) {
+  std::optional<std::string> id = call.target.PathParam("id");
+  if (!id || !core::IsValidId(*id))
+    co_return Status(codes::kNotFound, "no connection with that id");
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(bool deleted, co_await pool_.Run([&](core::store::Database& db) {
+    return connections::DeleteConnection(db, OwnerOf(call.caller), *id);
+  }));
+  if (!deleted) co_return Status(codes::kNotFound, "no connection with that id");
+  co_return json{{"deleted", true}};
 }
 
 }  // namespace ensemble::server::services

@@ -23,9 +23,7 @@
 
 #include "core/platform/env.h"
 #include "server/credentials/secret_box.h"
-#include "server/http/message.h"
-#include "server/http/url.h"
-#include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -37,9 +35,9 @@ class ConnectionsService {
                      core::platform::Env env)
       : pool_(pool), box_(box), env_(env) {}
 
-  boost::asio::awaitable<http::Response> List(const http::Target& target, const Caller& caller);
-  boost::asio::awaitable<http::Response> Add(const http::Request& request, const Caller& caller);
-  boost::asio::awaitable<http::Response> Remove(const http::Target& target, const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> List(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Add(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Remove(RouteCall& call);
 
  private:
   store::StorePool& pool_;

@@ -14,9 +14,7 @@
 #include "core/store/database.h"
 #include "core/sync/authorization.h"
 #include "core/sync/server_sync.h"
-#include "server/http/json_response.h"
 #include "server/http/router.h"
-#include "server/services/json_body.h"
 
 namespace ensemble::server::services {
 namespace {
@@ -53,13 +51,11 @@ Result<std::map<std::string, json>> Cards(core::store::Database& db, const std::
 PeopleService::PeopleService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
     : pool_(pool), env_(env), on_commit_(std::move(on_commit)) {}
 
-net::awaitable<http::Response> PeopleService::MergeSuggestions(const http::Target& target,
-                                                               const Caller& caller) {
-  const std::string space_id(target.Param("spaceId").value_or(""));
-  if (space_id.empty()) {
-    co_return http::ErrorResponse(codes::kInvalidArgument, "spaceId names the space to look in");
-  }
-  Result<json> found = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
+net::awaitable<Result<json>> PeopleService::MergeSuggestions(RouteCall& call) {
+  const std::string space_id(call.target.Param("spaceId").value_or(""));
+  if (space_id.empty()) co_return core::InvalidArgument("spaceId names the space to look in");
+  const Caller& caller = call.caller;
+  co_return co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
     if (!caller.local) {
       ENSEMBLE_ASSIGN_OR_RETURN(auto role, core::sync::RoleIn(db, space_id, caller.account_id));
       if (!role) return NoSpace();
@@ -76,30 +72,24 @@ net::awaitable<http::Response> PeopleService::MergeSuggestions(const http::Targe
     }
     return json{{"suggestions", out}};
   });
-  if (!found.ok()) co_return FailureResponse(found.status(), "people", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, *found);
 }
 
-net::awaitable<http::Response> PeopleService::Merge(const http::Request& request,
-                                                    const http::Target& target,
-                                                    const Caller& caller) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id || !core::IsValidId(*id)) {
-    co_return http::ErrorResponse(codes::kNotFound, "no person with that id");
+net::awaitable<Result<json>> PeopleService::Merge(RouteCall& call) {
+  std::optional<std::string> id = call.target.PathParam("id");
+  if (!id || !core::IsValidId(*id)) co_return Status(codes::kNotFound, "no person with that id");
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  if (!body.is_object() || !body.contains("into") || !body["into"].is_string() ||
+      body.size() != 1) {
+    co_return core::InvalidArgument("the body is {into: the id of the person to keep}");
   }
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  if (!body->is_object() || !body->contains("into") || !(*body)["into"].is_string() ||
-      body->size() != 1) {
-    co_return http::ErrorResponse(codes::kInvalidArgument,
-                                  "the body is {into: the id of the person to keep}");
-  }
+  const std::string into = body["into"].get<std::string>();
   const json mutation =
-      json::array({{{"name", "person.merge"}, {"args", {{"id", *id}, {"into", (*body)["into"]}}}}});
+      json::array({{{"name", "person.merge"}, {"args", {{"id", *id}, {"into", into}}}}});
   const int64_t now = env_.clock->NowMillis();
+  const Caller& caller = call.caller;
   events::Poke poke;
-  Result<json> merged =
-      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<json> {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      json merged, co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<json> {
         core::sync::ServerSync server(core::hub::Config());
         const std::string* account = caller.local ? nullptr : &caller.account_id;
         ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done,
@@ -112,17 +102,15 @@ net::awaitable<http::Response> PeopleService::Merge(const http::Request& request
           poke.readers = std::make_shared<const std::vector<std::string>>(std::move(readers));
         }
         ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
-        const std::string into = (*body)["into"].get<std::string>();
         ENSEMBLE_ASSIGN_OR_RETURN(auto row,
                                   core::records::ReadRecord(people::kPersonKind, db, into));
         if (!row) return Status(codes::kInternal, "the kept person vanished during the merge");
         json person = core::records::FieldsOf(people::kPersonKind, *row);
         person["id"] = into;
         return json{{"merged", *id}, {"person", person}};
-      });
-  if (!merged.ok()) co_return FailureResponse(merged.status(), "people merge", *env_.logger);
+      }));
   if (poke.version > 0 && on_commit_) on_commit_(poke);
-  co_return http::JsonResponse(bhttp::status::ok, *merged);
+  co_return merged;
 }
 
 }  // namespace ensemble::server::services

@@ -22,9 +22,7 @@
 
 #include "core/platform/env.h"
 #include "server/events/poke_channel.h"
-#include "server/http/message.h"
-#include "server/http/url.h"
-#include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -37,10 +35,8 @@ class PeopleService {
   // Everything given must outlive the service.
   PeopleService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit);
 
-  boost::asio::awaitable<http::Response> MergeSuggestions(const http::Target& target,
-                                                          const Caller& caller);
-  boost::asio::awaitable<http::Response> Merge(const http::Request& request,
-                                               const http::Target& target, const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> MergeSuggestions(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Merge(RouteCall& call);
 
  private:
   store::StorePool& pool_;

@@ -24,8 +24,7 @@
 
 #include "core/platform/env.h"
 #include "server/credentials/credential_store.h"
-#include "server/http/message.h"
-#include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -36,14 +35,11 @@ class SettingsService {
   SettingsService(store::StorePool& pool, const credentials::CredentialStore& credentials,
                   core::platform::Env env);
 
-  boost::asio::awaitable<http::Response> GetSettings(const Caller& caller);
-  boost::asio::awaitable<http::Response> PatchSettings(const http::Request& request,
-                                                       const Caller& caller);
-
-  boost::asio::awaitable<http::Response> GetModel(const Caller& caller);
-  boost::asio::awaitable<http::Response> PutModel(const http::Request& request,
-                                                  const Caller& caller);
-  boost::asio::awaitable<http::Response> DeleteModel(const Caller& caller);
+  boost::asio::awaitable<core::Result<nlohmann::json>> GetSettings(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> PatchSettings(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> GetModel(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> PutModel(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> DeleteModel(RouteCall& call);
 
  private:
   store::StorePool& pool_;

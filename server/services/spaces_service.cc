@@ -7,10 +7,8 @@
 #include "core/base/id.h"
 #include "core/spaces/invitations.h"
 #include "core/spaces/space_admin.h"
+#include "core/text/json_fields.h"
 #include "server/events/poke_channel.h"
-#include "server/http/json_response.h"
-#include "server/http/router.h"
-#include "server/services/json_body.h"
 
 namespace ensemble::server::services {
 namespace {
@@ -58,20 +56,22 @@ json InvitationsJson(const std::vector<spaces::Invitation>& list) {
   return out;
 }
 
+constexpr core::text::JsonFields kFields;
+
 // The string `key` of an object body, or INVALID_ARGUMENT naming it.
 Result<std::string> StringMember(const json& body, const char* key) {
-  if (!body.is_object()) return Status(codes::kInvalidArgument, "the body must be an object");
-  auto it = body.find(key);
-  if (it == body.end() || !it->is_string()) {
-    return Status(codes::kInvalidArgument, std::string(key) + " must be a string");
-  }
-  return it->get<std::string>();
+  if (!body.is_object()) return kFields.Invalid("the body must be an object");
+  std::string value;
+  ENSEMBLE_RETURN_IF_ERROR(kFields.ReadText(body, key, "", {}, &value));
+  return value;
 }
 
-Result<std::string> SpaceIdOf(const http::Target& target) {
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id || id->empty()) return Status(codes::kNotFound, "no such space");
-  return *id;
+Result<std::string> SpaceIdOf(const RouteCall& call) { return call.Param("id", "no such space"); }
+
+// Sharing is between accounts; a local-mode caller has none.
+Status CheckAccounts(const RouteCall& call) {
+  if (call.caller.local) return Status(codes::kNotFound, kLocalMode);
+  return Status::Ok();
 }
 
 }  // namespace
@@ -92,187 +92,148 @@ void SpacesService::Publish(const events::Poke& poke) const {
   if (poke.version > 0 && on_commit_) on_commit_(poke);
 }
 
-net::awaitable<http::Response> SpacesService::List(const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::vector<spaces::SpaceInfo>> list = co_await pool_.Run(
-      [&caller](core::store::Database& db) { return spaces::SpacesOf(db, caller.account_id); });
-  if (!list.ok()) co_return FailureResponse(list.status(), "spaces", *env_.logger);
+net::awaitable<Result<json>> SpacesService::List(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::vector<spaces::SpaceInfo> list,
+                               co_await pool_.Run([&call](core::store::Database& db) {
+                                 return spaces::SpacesOf(db, call.caller.account_id);
+                               }));
   json out = json::array();
-  for (const spaces::SpaceInfo& s : *list) out.push_back(SpaceJson(s));
-  co_return http::JsonResponse(bhttp::status::ok, {{"spaces", std::move(out)}});
+  for (const spaces::SpaceInfo& s : list) out.push_back(SpaceJson(s));
+  co_return json{{"spaces", std::move(out)}};
 }
 
-net::awaitable<http::Response> SpacesService::Create(const http::Request& request,
-                                                     const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  Result<std::string> name = StringMember(*body, "name");
-  if (!name.ok()) co_return http::ErrorResponse(name.status());
+net::awaitable<Result<json>> SpacesService::Create(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, StringMember(body, "name"));
   const std::string id = core::NewId(*env_.clock, *env_.random);
-  Result<spaces::SpaceInfo> made =
-      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
-        ENSEMBLE_ASSIGN_OR_RETURN(spaces::SpaceInfo s,
-                                  spaces::CreateSpace(db, caller.account_id, id, *name));
-        return s;
-      });
-  if (!made.ok()) co_return FailureResponse(made.status(), "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::created, {{"space", SpaceJson(*made)}});
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(spaces::SpaceInfo made,
+                               co_await pool_.RunInTransaction([&](core::store::Database& db) {
+                                 return spaces::CreateSpace(db, call.caller.account_id, id, name);
+                               }));
+  call.status = boost::beast::http::status::created;
+  co_return json{{"space", SpaceJson(made)}};
 }
 
-net::awaitable<http::Response> SpacesService::Rename(const http::Request& request,
-                                                     const http::Target& target,
-                                                     const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::string> id = SpaceIdOf(target);
-  if (!id.ok()) co_return http::ErrorResponse(id.status());
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  Result<std::string> name = StringMember(*body, "name");
-  if (!name.ok()) co_return http::ErrorResponse(name.status());
-  Result<std::vector<spaces::SpaceInfo>> after =
+net::awaitable<Result<json>> SpacesService::Rename(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, StringMember(body, "name"));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      std::vector<spaces::SpaceInfo> after,
       co_await pool_.Run([&](core::store::Database& db) -> Result<std::vector<spaces::SpaceInfo>> {
-        ENSEMBLE_RETURN_IF_ERROR(spaces::RenameSpace(db, caller.account_id, *id, *name));
-        return spaces::SpacesOf(db, caller.account_id);
-      });
-  if (!after.ok()) co_return FailureResponse(after.status(), "spaces", *env_.logger);
-  for (const spaces::SpaceInfo& s : *after) {
-    if (s.id == *id) co_return http::JsonResponse(bhttp::status::ok, {{"space", SpaceJson(s)}});
+        ENSEMBLE_RETURN_IF_ERROR(spaces::RenameSpace(db, call.caller.account_id, id, name));
+        return spaces::SpacesOf(db, call.caller.account_id);
+      }));
+  for (const spaces::SpaceInfo& s : after) {
+    if (s.id == id) co_return json{{"space", SpaceJson(s)}};
   }
-  co_return http::ErrorResponse(codes::kNotFound, "no space " + *id);
+  co_return Status(codes::kNotFound, "no space " + id);
 }
 
-net::awaitable<http::Response> SpacesService::Members(const http::Target& target,
-                                                      const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::string> id = SpaceIdOf(target);
-  if (!id.ok()) co_return http::ErrorResponse(id.status());
-  Result<json> listed = co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
+net::awaitable<Result<json>> SpacesService::Members(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
+  co_return co_await pool_.Run([&](core::store::Database& db) -> Result<json> {
     ENSEMBLE_ASSIGN_OR_RETURN(std::vector<spaces::Member> members,
-                              spaces::MembersOf(db, caller.account_id, *id));
+                              spaces::MembersOf(db, call.caller.account_id, id));
     ENSEMBLE_ASSIGN_OR_RETURN(std::vector<spaces::Invitation> invited,
-                              spaces::InvitationsOf(db, caller.account_id, *id));
+                              spaces::InvitationsOf(db, call.caller.account_id, id));
     json out = json::array();
     for (const spaces::Member& m : members) out.push_back(MemberJson(m));
     return json{{"members", std::move(out)}, {"invitations", InvitationsJson(invited)}};
   });
-  if (!listed.ok()) co_return FailureResponse(listed.status(), "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, std::move(*listed));
 }
 
-net::awaitable<http::Response> SpacesService::PutMember(const http::Request& request,
-                                                        const http::Target& target,
-                                                        const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::string> id = SpaceIdOf(target);
-  if (!id.ok()) co_return http::ErrorResponse(id.status());
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  Result<std::string> email = StringMember(*body, "email");
-  if (!email.ok()) co_return http::ErrorResponse(email.status());
-  Result<std::string> role_name = StringMember(*body, "role");
-  if (!role_name.ok()) co_return http::ErrorResponse(role_name.status());
-  std::optional<core::sync::Role> role = core::sync::ParseRole(*role_name);
-  if (!role) {
-    co_return http::ErrorResponse(codes::kInvalidArgument,
-                                  "role must be owner, editor, guest or viewer");
-  }
+net::awaitable<Result<json>> SpacesService::PutMember(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string email, StringMember(body, "email"));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string role_name, StringMember(body, "role"));
+  std::optional<core::sync::Role> role = core::sync::ParseRole(role_name);
+  if (!role)
+    co_return Status(codes::kInvalidArgument, "role must be owner, editor, guest or viewer");
   const std::string invitation_id = core::NewId(*env_.clock, *env_.random);
   const int64_t now = env_.clock->NowMillis();
   events::Poke poke;
-  Result<spaces::Shared> shared =
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      spaces::Shared shared,
       co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::Shared> {
         ENSEMBLE_ASSIGN_OR_RETURN(
             spaces::Shared done,
-            spaces::Share(db, caller.account_id, *id, *email, *role, invitation_id, now));
+            spaces::Share(db, call.caller.account_id, id, email, *role, invitation_id, now));
         if (done.member) {
           ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, done.member->account_id));
         }
         return done;
-      });
-  if (!shared.ok()) co_return FailureResponse(shared.status(), "spaces", *env_.logger);
+      }));
   Publish(poke);
-  if (shared->member) {
-    co_return http::JsonResponse(bhttp::status::ok, {{"member", MemberJson(*shared->member)}});
-  }
-  co_return http::JsonResponse(bhttp::status::accepted,
-                               {{"invitation", InvitationJson(*shared->invitation)}});
+  if (shared.member) co_return json{{"member", MemberJson(*shared.member)}};
+  call.status = boost::beast::http::status::accepted;
+  co_return json{{"invitation", InvitationJson(*shared.invitation)}};
 }
 
-net::awaitable<http::Response> SpacesService::RemoveMember(const http::Target& target,
-                                                           const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::string> id = SpaceIdOf(target);
-  if (!id.ok()) co_return http::ErrorResponse(id.status());
-  std::optional<std::string> account = target.PathParam("account");
-  if (!account || account->empty()) co_return http::ErrorResponse(codes::kNotFound, "no member");
+net::awaitable<Result<json>> SpacesService::RemoveMember(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string account, call.Param("account", "no member"));
   events::Poke poke;
-  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
-    ENSEMBLE_RETURN_IF_ERROR(spaces::RemoveMember(db, caller.account_id, *id, *account));
-    ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, *account));
-    return Status::Ok();
-  });
-  if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
+  ENSEMBLE_CO_RETURN_IF_ERROR(
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
+        ENSEMBLE_RETURN_IF_ERROR(spaces::RemoveMember(db, call.caller.account_id, id, account));
+        ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, account));
+        return Status::Ok();
+      }));
   Publish(poke);
-  co_return http::JsonResponse(bhttp::status::ok, {{"removed", true}});
+  co_return json{{"removed", true}};
 }
 
-net::awaitable<http::Response> SpacesService::Withdraw(const http::Target& target,
-                                                       const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::string> id = SpaceIdOf(target);
-  if (!id.ok()) co_return http::ErrorResponse(id.status());
-  std::optional<std::string> invitation = target.PathParam("invitation");
-  if (!invitation || invitation->empty()) {
-    co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
-  }
-  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
-    ENSEMBLE_RETURN_IF_ERROR(spaces::WithdrawInvitation(db, caller.account_id, *id, *invitation));
-    return Status::Ok();
-  });
-  if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"withdrawn", true}});
+net::awaitable<Result<json>> SpacesService::Withdraw(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string invitation,
+                               call.Param("invitation", "no such invitation"));
+  ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.RunInTransaction([&](core::store::Database& db) {
+    return spaces::WithdrawInvitation(db, call.caller.account_id, id, invitation);
+  }));
+  co_return json{{"withdrawn", true}};
 }
 
-net::awaitable<http::Response> SpacesService::Invitations(const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  Result<std::vector<spaces::Invitation>> list =
-      co_await pool_.Run([&caller](core::store::Database& db) {
-        return spaces::InvitationsFor(db, caller.account_id);
-      });
-  if (!list.ok()) co_return FailureResponse(list.status(), "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"invitations", InvitationsJson(*list)}});
+net::awaitable<Result<json>> SpacesService::Invitations(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::vector<spaces::Invitation> list,
+                               co_await pool_.Run([&call](core::store::Database& db) {
+                                 return spaces::InvitationsFor(db, call.caller.account_id);
+                               }));
+  co_return json{{"invitations", InvitationsJson(list)}};
 }
 
-net::awaitable<http::Response> SpacesService::Accept(const http::Target& target,
-                                                     const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
+net::awaitable<Result<json>> SpacesService::Accept(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, call.Param("id", "no such invitation"));
   events::Poke poke;
-  Result<spaces::SpaceInfo> joined =
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      spaces::SpaceInfo joined,
       co_await pool_.RunInTransaction([&](core::store::Database& db) -> Result<spaces::SpaceInfo> {
         ENSEMBLE_ASSIGN_OR_RETURN(spaces::SpaceInfo s,
-                                  spaces::AcceptInvitation(db, caller.account_id, *id));
-        ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, caller.account_id));
+                                  spaces::AcceptInvitation(db, call.caller.account_id, id));
+        ENSEMBLE_ASSIGN_OR_RETURN(poke, AccessPoke(db, call.caller.account_id));
         return s;
-      });
-  if (!joined.ok()) co_return FailureResponse(joined.status(), "spaces", *env_.logger);
+      }));
   Publish(poke);
-  co_return http::JsonResponse(bhttp::status::ok, {{"space", SpaceJson(*joined)}});
+  co_return json{{"space", SpaceJson(joined)}};
 }
 
-net::awaitable<http::Response> SpacesService::Decline(const http::Target& target,
-                                                      const Caller& caller) {
-  if (caller.local) co_return http::ErrorResponse(codes::kNotFound, kLocalMode);
-  std::optional<std::string> id = target.PathParam("id");
-  if (!id || id->empty()) co_return http::ErrorResponse(codes::kNotFound, "no such invitation");
-  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
-    ENSEMBLE_RETURN_IF_ERROR(spaces::DeclineInvitation(db, caller.account_id, *id));
-    return Status::Ok();
-  });
-  if (!st.ok()) co_return FailureResponse(st, "spaces", *env_.logger);
-  co_return http::JsonResponse(bhttp::status::ok, {{"declined", true}});
+net::awaitable<Result<json>> SpacesService::Decline(RouteCall& call) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, call.Param("id", "no such invitation"));
+  ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.RunInTransaction([&](core::store::Database& db) {
+    return spaces::DeclineInvitation(db, call.caller.account_id, id);
+  }));
+  co_return json{{"declined", true}};
 }
 
 }  // namespace ensemble::server::services

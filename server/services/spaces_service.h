@@ -35,9 +35,7 @@
 
 #include "core/platform/env.h"
 #include "server/events/poke_hub.h"
-#include "server/http/message.h"
-#include "server/http/url.h"
-#include "server/services/auth_service.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -50,20 +48,17 @@ class SpacesService {
   // committed change of who reads what.
   SpacesService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit);
 
-  boost::asio::awaitable<http::Response> List(const Caller& caller);
-  boost::asio::awaitable<http::Response> Create(const http::Request& request, const Caller& caller);
-  boost::asio::awaitable<http::Response> Rename(const http::Request& request,
-                                                const http::Target& target, const Caller& caller);
-  boost::asio::awaitable<http::Response> Members(const http::Target& target, const Caller& caller);
-  boost::asio::awaitable<http::Response> PutMember(const http::Request& request,
-                                                   const http::Target& target,
-                                                   const Caller& caller);
-  boost::asio::awaitable<http::Response> RemoveMember(const http::Target& target,
-                                                      const Caller& caller);
-  boost::asio::awaitable<http::Response> Withdraw(const http::Target& target, const Caller& caller);
-  boost::asio::awaitable<http::Response> Invitations(const Caller& caller);
-  boost::asio::awaitable<http::Response> Accept(const http::Target& target, const Caller& caller);
-  boost::asio::awaitable<http::Response> Decline(const http::Target& target, const Caller& caller);
+  // The routes above (App::AddJson binds them).
+  boost::asio::awaitable<core::Result<nlohmann::json>> List(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Create(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Rename(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Members(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> PutMember(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> RemoveMember(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Withdraw(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Invitations(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Accept(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Decline(RouteCall& call);
 
  private:
   // Inside the transaction: the poke for `account_id`'s latest access change.

@@ -9,7 +9,6 @@
 #include "core/hub/hub.h"
 #include "core/sync/authorization.h"
 #include "server/events/poke_channel.h"
-#include "server/http/json_response.h"
 
 namespace ensemble::server::services {
 
@@ -18,27 +17,29 @@ using nlohmann::json;
 namespace codes = core::codes;
 
 SyncService::SyncService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit)
-    : pool_(pool),
-      logger_(*env.logger),
-      sync_(core::hub::Config(), env.clock),
-      on_commit_(std::move(on_commit)) {}
+    : pool_(pool), sync_(core::hub::Config(), env.clock), on_commit_(std::move(on_commit)) {}
 
-http::StringResponse SyncService::Failure(const Status& status, std::string_view route) {
-  return FailureResponse(status, route, logger_);
+namespace {
+
+// Local mode's caller is trusted with every space (no account); an account's
+// push is authorized and its pull filtered for it.
+const std::string* AccountOf(const RouteCall& call) {
+  return call.caller.local ? nullptr : &call.caller.account_id;
 }
 
-boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& request,
-                                                         const http::Target&,
-                                                         const std::string* account_id) {
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
+}  // namespace
+
+boost::asio::awaitable<core::Result<json>> SyncService::Push(RouteCall& call) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  const std::string* account_id = AccountOf(call);
   // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
   // it only if the writes commit, and in the same round trip as COMMIT.
   events::Poke poke;
-  core::Result<core::sync::PushOutcome> outcome = co_await pool_.RunInTransaction(
-      [this, &body, account_id,
-       &poke](core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
-        ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, *body, account_id));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      core::sync::PushOutcome outcome,
+      co_await pool_.RunInTransaction([this, &body, account_id, &poke](core::store::Database& db)
+                                          -> core::Result<core::sync::PushOutcome> {
+        ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, body, account_id));
         if (done.version > 0) {
           poke.version = done.version;
           // An account's push pokes only who can read what it wrote; the
@@ -53,30 +54,25 @@ boost::asio::awaitable<http::Response> SyncService::Push(const http::Request& re
           ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
         }
         return done;
-      });
-  if (!outcome.ok()) co_return Failure(outcome.status(), "push");
+      }));
   if (poke.version > 0 && on_commit_) on_commit_(poke);
-  co_return http::JsonResponse(boost::beast::http::status::ok, outcome->response);
+  co_return std::move(outcome.response);
 }
 
-boost::asio::awaitable<http::Response> SyncService::Pull(const http::Request&,
-                                                         const http::Target& target,
-                                                         const std::string* account_id) {
-  std::string client_id(target.Param("clientId").value_or(""));
+boost::asio::awaitable<core::Result<json>> SyncService::Pull(RouteCall& call) {
+  std::string client_id(call.target.Param("clientId").value_or(""));
   int64_t cursor = 0;
-  if (auto text = target.Param("cursor")) {
+  if (auto text = call.target.Param("cursor")) {
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cursor);
     if (ec != std::errc() || end != text->data() + text->size()) {
-      co_return http::ErrorResponse(codes::kInvalidArgument, "cursor must be an integer");
+      co_return core::InvalidArgument("cursor must be an integer");
     }
   }
-  core::Result<json> result =
-      co_await pool_.Run([this, &client_id, cursor, account_id](core::store::Database& db) {
-        return account_id ? sync_.Pull(db, *account_id, client_id, cursor)
-                          : sync_.Pull(db, client_id, cursor);
-      });
-  if (!result.ok()) co_return Failure(result.status(), "pull");
-  co_return http::JsonResponse(boost::beast::http::status::ok, *result);
+  const std::string* account_id = AccountOf(call);
+  co_return co_await pool_.Run([this, &client_id, cursor, account_id](core::store::Database& db) {
+    return account_id ? sync_.Pull(db, *account_id, client_id, cursor)
+                      : sync_.Pull(db, client_id, cursor);
+  });
 }
 
 }  // namespace ensemble::server::services

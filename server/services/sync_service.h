@@ -37,9 +37,7 @@
 #include "core/store/database.h"
 #include "core/sync/server_sync.h"
 #include "server/events/poke_hub.h"
-#include "server/http/message.h"
-#include "server/http/url.h"
-#include "server/services/json_body.h"
+#include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
 namespace ensemble::server::services {
@@ -48,27 +46,19 @@ class SyncService {
  public:
   using OnCommit = std::function<void(const events::Poke& poke)>;
 
-  // `pool` and `logger` must outlive the service; `on_commit` (may be empty)
-  // runs on the caller's executor after each push that applied something.
-  // The Env's clock and logger must outlive the service; pushes stamped over
+  // `pool` must outlive the service; `on_commit` (may be empty) runs on the
+  // caller's executor after each push that applied something. The Env's
+  // clock must outlive the service; pushes stamped over
   // a day ahead of the clock are rejected (kMaxClientTimeAheadMs).
   SyncService(store::StorePool& pool, core::platform::Env env, OnCommit on_commit = {});
 
-  // `account_id` null: the trusted local form. Otherwise it must outlive
-  // the call.
-  boost::asio::awaitable<http::Response> Push(const http::Request& request,
-                                              const http::Target& target,
-                                              const std::string* account_id = nullptr);
-  boost::asio::awaitable<http::Response> Pull(const http::Request& request,
-                                              const http::Target& target,
-                                              const std::string* account_id = nullptr);
+  // POST /api/sync/push and GET /api/sync/pull as the call's caller (local
+  // mode: the trusted person; App::AddJson binds them).
+  boost::asio::awaitable<core::Result<nlohmann::json>> Push(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Pull(RouteCall& call);
 
  private:
-  // The error response for `status`, logging what the client is not told.
-  http::StringResponse Failure(const core::Status& status, std::string_view route);
-
   store::StorePool& pool_;
-  core::platform::Logger& logger_;
   core::sync::ServerSync sync_;
   OnCommit on_commit_;
 };

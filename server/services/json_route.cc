@@ -1,0 +1,26 @@
+#include "server/services/json_route.h"
+
+#include "server/http/json_response.h"
+#include "server/services/json_body.h"
+
+namespace ensemble::server::services {
+
+using core::Result;
+using core::Status;
+using nlohmann::json;
+
+Result<json> RouteCall::Body() const { return ParseJsonBody(request.body()); }
+
+Result<std::string> RouteCall::Param(std::string_view name, std::string_view missing) const {
+  std::optional<std::string> value = target.PathParam(name);
+  if (!value || value->empty()) return Status(core::codes::kNotFound, std::string(missing));
+  return *value;
+}
+
+http::Response JsonRouteResponse(const RouteCall& call, const Result<json>& result,
+                                 std::string_view route, core::platform::Logger& logger) {
+  if (!result.ok()) return FailureResponse(result.status(), route, logger);
+  return http::JsonResponse(call.status, *result);
+}
+
+}  // namespace ensemble::server::services
