@@ -29,7 +29,7 @@ using tools::ToolCall;
 using tools::ToolContext;
 namespace {
 
-using tasks::TaskRow;
+using tasks::Task;
 using tools::Quoted;
 using tools::StringIn;
 
@@ -195,7 +195,7 @@ Status CheckRemovedColumns(ToolContext& ctx, const BoardRow& board, const json& 
 struct Target {
   BoardRow board;
   std::optional<CardRow> card;  // The card already on the board.
-  std::optional<TaskRow> task;  // A task not yet on it (or the card's task).
+  std::optional<Task> task;     // A task not yet on it (or the card's task).
   std::string note;             // A new note card's text.
   std::vector<CardRow> cards;   // The board's cards.
 
@@ -245,7 +245,7 @@ Result<Target> FindTarget(ToolContext& ctx, const json& in, bool may_make) {
     }
   }
   if (kind != "note") {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<TaskRow> task, tasks::FindTask(ctx, item));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Task> task, tasks::FindTask(ctx, item));
     if (task && !task->deleted) {
       if (!note.empty()) return task_with_note;
       if (!may_make) {

@@ -17,7 +17,7 @@ namespace {
 
 using nlohmann::json;
 using store::Value;
-using tasks::TaskRow;
+using tasks::Task;
 using tools::ToolCall;
 using tools::ToolContext;
 
@@ -75,11 +75,11 @@ Result<json> RunRecap(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows changed_tasks, ChangedIn(*ctx, "tasks", "title", w));
   std::unordered_set<std::string> changed_ids;
   for (const auto& r : changed_tasks.rows) changed_ids.insert(store::AsText(r[0]));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> tasks, tasks::LiveTasks(*ctx, "", true));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> tasks, tasks::LiveTasks(*ctx, "", true));
 
   json finished = json::array(), changed = json::array(), upcoming = json::array();
   std::vector<refs::SummaryItem> finished_items;
-  for (const TaskRow& t : tasks) {
+  for (const Task& t : tasks) {
     if (changed_ids.count(t.id)) {
       if (t.status == "done") {
         finished.push_back(tasks::RowJson(t));

@@ -54,7 +54,7 @@ Result<json> TasksAmong(ToolContext& ctx, const json& ids, std::size_t limit, st
   json out = json::array();
   *total = 0;
   for (const json& id : ids) {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<tasks::TaskRow> row,
+    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<tasks::Task> row,
                               tasks::FindTask(ctx, id.get<std::string>()));
     if (!row || row->deleted) continue;
     ++*total;

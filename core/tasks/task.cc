@@ -56,6 +56,18 @@ Task FromRow(const store::Rows& rows, size_t i) {
   return t;
 }
 
+// The tasks `where` (a SQL condition, then any ORDER BY) selects.
+Result<std::vector<Task>> Select(store::Database& db, const std::string& where,
+                                 const std::vector<Value>& params) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT " + std::string(kColumns) + " FROM tasks WHERE " + where, params));
+  std::vector<Task> out;
+  out.reserve(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) out.push_back(FromRow(rows, i));
+  return out;
+}
+
 }  // namespace
 
 const store::Migration kCreateTasksTable = {
@@ -126,21 +138,34 @@ void RegisterMutators(sync::MutatorRegistry& registry) {
 }
 
 Result<std::optional<Task>> GetTask(store::Database& db, const std::string& id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("SELECT " + std::string(kColumns) + " FROM tasks WHERE id = $1", {Value(id)}));
-  if (rows.empty()) return std::optional<Task>();
-  return std::optional<Task>(FromRow(rows, 0));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> found, Select(db, "id = $1", {Value(id)}));
+  if (found.empty()) return std::optional<Task>();
+  return std::optional<Task>(std::move(found[0]));
 }
 
 Result<std::vector<Task>> ListTasks(store::Database& db) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("SELECT " + std::string(kColumns) + " FROM tasks WHERE deleted = 0 ORDER BY id"));
-  std::vector<Task> out;
-  out.reserve(rows.size());
-  for (size_t i = 0; i < rows.size(); ++i) out.push_back(FromRow(rows, i));
-  return out;
+  return Select(db, "deleted = 0 ORDER BY id", {});
+}
+
+Result<std::optional<Task>> GetTaskInSpace(store::Database& db, const std::string& space_id,
+                                           const std::string& id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> found,
+                            Select(db, "id = $1 AND space_id = $2", {Value(id), Value(space_id)}));
+  if (found.empty()) return std::optional<Task>();
+  return std::optional<Task>(std::move(found[0]));
+}
+
+Result<std::vector<Task>> ListTasksInSpace(store::Database& db, const std::string& space_id,
+                                           const TaskFilter& filter) {
+  std::string where = "space_id = $1 AND deleted = 0";
+  std::vector<Value> params = {Value(space_id)};
+  if (!filter.status.empty()) {
+    params.push_back(Value(filter.status));
+    where += " AND status = $2";
+  } else if (!filter.include_done) {
+    where += " AND status <> 'done'";
+  }
+  return Select(db, where + " ORDER BY id", params);
 }
 
 }  // namespace ensemble::core::tasks

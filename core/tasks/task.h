@@ -109,9 +109,23 @@ Status UpdateTask(sync::MutationContext& ctx, const nlohmann::json& args);
 
 void RegisterMutators(sync::MutatorRegistry& registry);
 
+// The one decoder of task rows: every read below goes through it.
 Result<std::optional<Task>> GetTask(store::Database& db, const std::string& id);
 // Live (not deleted) tasks, oldest first (ids are time-ordered).
 Result<std::vector<Task>> ListTasks(store::Database& db);
+
+// The task `id` of space `space_id` (in Trash or not), or nullopt: a task of
+// another space is not found.
+Result<std::optional<Task>> GetTaskInSpace(store::Database& db, const std::string& space_id,
+                                           const std::string& id);
+// Which live tasks of a space ListTasksInSpace returns.
+struct TaskFilter {
+  std::string status;        // Only tasks of this status, when given.
+  bool include_done = true;  // Without a status: false leaves out done ones.
+};
+// Live tasks of space `space_id` that pass `filter`, oldest first.
+Result<std::vector<Task>> ListTasksInSpace(store::Database& db, const std::string& space_id,
+                                           const TaskFilter& filter);
 
 }  // namespace ensemble::core::tasks
 

@@ -159,7 +159,7 @@ std::string ChangesText(ToolContext& ctx, const json& fields) {
   return out;
 }
 
-std::string CurrentText(ToolContext& ctx, const TaskRow& current, const json& fields) {
+std::string CurrentText(ToolContext& ctx, const Task& current, const json& fields) {
   std::string out;
   for (const auto& [name, _] : fields.items()) {
     const json value = RecordValue(current, name);

@@ -44,8 +44,7 @@ std::string ChangesText(tools::ToolContext& ctx, const nlohmann::json& fields);
 
 // "status is now doing, labels is now empty": the task's current values of
 // `fields`' names, for a conflict message.
-std::string CurrentText(tools::ToolContext& ctx, const TaskRow& current,
-                        const nlohmann::json& fields);
+std::string CurrentText(tools::ToolContext& ctx, const Task& current, const nlohmann::json& fields);
 
 }  // namespace ensemble::core::tasks
 

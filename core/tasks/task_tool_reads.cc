@@ -61,7 +61,7 @@ bool Has(const std::vector<std::string>& list, const std::string& item) {
 // Keeps the rows of the list's projectId, personId and label filters; a
 // project or person id is resolved in the space first, so one of another
 // space is "no project with id ..." rather than an empty list.
-Status FilterByLinks(ToolContext& ctx, const json& in, std::vector<TaskRow>& rows) {
+Status FilterByLinks(ToolContext& ctx, const json& in, std::vector<Task>& rows) {
   const std::string project = StringIn(in, "projectId");
   const std::string person = StringIn(in, "personId");
   const std::string label = StringIn(in, "label");
@@ -69,7 +69,7 @@ Status FilterByLinks(ToolContext& ctx, const json& in, std::vector<TaskRow>& row
   if (!project.empty()) links["project"] = project;
   if (!person.empty()) links["people"] = json::array({person});
   ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, links, ""));
-  std::erase_if(rows, [&](const TaskRow& r) {
+  std::erase_if(rows, [&](const Task& r) {
     return (!project.empty() && r.project != project) ||
            (!person.empty() && !Has(r.people, person)) ||
            (!label.empty() && !Has(r.labels, std::string(text::Trim(label))));
@@ -77,7 +77,7 @@ Status FilterByLinks(ToolContext& ctx, const json& in, std::vector<TaskRow>& row
   return Status::Ok();
 }
 
-bool Matches(const TaskRow& row, const std::vector<std::string>& words) {
+bool Matches(const Task& row, const std::vector<std::string>& words) {
   const std::string title = LowerAscii(row.title);
   return std::all_of(words.begin(), words.end(),
                      [&](const std::string& w) { return title.find(w) != std::string::npos; });
@@ -94,12 +94,12 @@ Result<json> RunListTasks(ToolCall& call) {
       std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, tools::schema::kMaxListLimit));
   const std::size_t offset = static_cast<std::size_t>(std::max(IntIn(in, "offset", 0), 0));
 
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows,
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> rows,
                             LiveTasks(*ctx, status, BoolIn(in, "includeDone", false)));
   ENSEMBLE_RETURN_IF_ERROR(FilterByLinks(*ctx, in, rows));
   const std::vector<std::string> words = QueryWords(query);
   if (!words.empty()) {
-    std::erase_if(rows, [&](const TaskRow& r) { return !Matches(r, words); });
+    std::erase_if(rows, [&](const Task& r) { return !Matches(r, words); });
   }
   const std::size_t total = rows.size();
   const std::size_t begin = std::min(offset, total);
@@ -145,17 +145,17 @@ Result<json> RunListDue(ToolCall& call) {
   const std::size_t limit = static_cast<std::size_t>(
       std::clamp(IntIn(in, "limit", kDefaultTaskListLimit), 1, tools::schema::kMaxListLimit));
 
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, LiveTasks(*ctx, "", false));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> rows, LiveTasks(*ctx, "", false));
   const std::string& t = ctx->today;
-  std::erase_if(rows, [&](const TaskRow& r) {
+  std::erase_if(rows, [&](const Task& r) {
     if (!r.due) return true;
     const bool in_range = *r.due >= from && *r.due <= to;
     const bool overdue = include_overdue && *r.due < t;
     return !in_range && !overdue;
   });
   // Today's first, then overdue (oldest first), then the rest by date.
-  auto rank = [&](const TaskRow& r) { return *r.due == t ? 0 : *r.due < t ? 1 : 2; };
-  std::stable_sort(rows.begin(), rows.end(), [&](const TaskRow& a, const TaskRow& b) {
+  auto rank = [&](const Task& r) { return *r.due == t ? 0 : *r.due < t ? 1 : 2; };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Task& a, const Task& b) {
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return *a.due < *b.due;
   });
@@ -164,7 +164,7 @@ Result<json> RunListDue(ToolCall& call) {
 
   json tasks = json::array();
   std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) {
+  for (const Task& r : rows) {
     json row = RowJson(r);
     row["overdue"] = *r.due < t;
     tasks.push_back(std::move(row));

@@ -13,23 +13,12 @@ namespace ensemble::core::tasks {
 using nlohmann::json;
 using tools::ToolContext;
 
-using store::Value;
-
 using text::kCloseQuote;
 using text::kOpenQuote;
 
 Status NoTask(const std::string& id) { return Status(codes::kNotFound, "no task with id " + id); }
 
 namespace {
-
-constexpr std::string_view kRowColumns =
-    "id, title, status, due, deleted, description, priority, project, people, labels, "
-    "depends_on, blocks, page, version";
-
-std::optional<std::string> OptionalText(const Value& v) {
-  if (store::IsNull(v)) return std::nullopt;
-  return store::AsText(v);
-}
 
 std::vector<std::string> Strings(const json& list) {
   std::vector<std::string> out;
@@ -40,37 +29,11 @@ std::vector<std::string> Strings(const json& list) {
   return out;
 }
 
-// A list column (JSON text) as its strings.
-std::vector<std::string> ListAt(std::string_view field, const Value& v) {
-  if (store::IsNull(v)) return {};
-  return Strings(records::FromColumn(TaskField(field), json(store::AsText(v))));
-}
-
 json OptionalJson(const std::optional<std::string>& v) { return v ? json(*v) : json(nullptr); }
-
-TaskRow RowAt(const store::Rows& rows, std::size_t i) {
-  const auto& r = rows.rows[i];
-  TaskRow t;
-  t.id = store::AsText(r[0]);
-  t.title = store::AsText(r[1]);
-  t.status = store::AsText(r[2]);
-  t.due = OptionalText(r[3]);
-  t.deleted = store::AsInt(r[4]) != 0;
-  t.description = store::AsText(r[5]);
-  t.priority = store::AsText(r[6]);
-  t.project = OptionalText(r[7]);
-  t.people = ListAt("people", r[8]);
-  t.labels = ListAt("labels", r[9]);
-  t.depends_on = ListAt("depends_on", r[10]);
-  t.blocks = ListAt("blocks", r[11]);
-  t.page = OptionalText(r[12]);
-  t.version = store::AsInt(r[13]);
-  return t;
-}
 
 }  // namespace
 
-json RowJson(const TaskRow& t) {
+json RowJson(const Task& t) {
   json row = {{"id", t.id},
               {"title", t.title},
               {"status", t.status},
@@ -90,7 +53,7 @@ json RowJson(const TaskRow& t) {
   return row;
 }
 
-json RecordValue(const TaskRow& t, std::string_view field) {
+json RecordValue(const Task& t, std::string_view field) {
   if (field == "title") return t.title;
   if (field == "status") return t.status;
   if (field == "due") return OptionalJson(t.due);
@@ -105,7 +68,7 @@ json RecordValue(const TaskRow& t, std::string_view field) {
   return nullptr;
 }
 
-void SetRecordValue(TaskRow& t, std::string_view field, const json& v) {
+void SetRecordValue(Task& t, std::string_view field, const json& v) {
   auto optional = [&v] {
     return v.is_string() ? std::optional<std::string>(v.get<std::string>()) : std::nullopt;
   };
@@ -123,43 +86,24 @@ void SetRecordValue(TaskRow& t, std::string_view field, const json& v) {
   if (field == "page") t.page = optional();
 }
 
-refs::SummaryItem ItemOf(const TaskRow& t) { return {t.title, t.due.value_or("")}; }
+refs::SummaryItem ItemOf(const Task& t) { return {t.title, t.due.value_or("")}; }
 
-Result<std::optional<TaskRow>> FindTask(ToolContext& ctx, const std::string& id) {
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                            ctx.db->Query("SELECT " + std::string(kRowColumns) +
-                                              " FROM tasks WHERE id = $1 AND space_id = $2",
-                                          {Value(id), Value(ctx.space_id)}));
-  if (rows.empty()) return std::optional<TaskRow>();
-  return std::optional<TaskRow>(RowAt(rows, 0));
+Result<std::optional<Task>> FindTask(ToolContext& ctx, const std::string& id) {
+  return GetTaskInSpace(*ctx.db, ctx.space_id, id);
 }
 
-Result<std::vector<TaskRow>> LiveTasks(ToolContext& ctx, const std::string& status,
-                                       bool include_done) {
-  std::string sql = "SELECT ";
-  sql.append(kRowColumns).append(" FROM tasks WHERE space_id = $1 AND deleted = 0");
-  std::vector<Value> params = {Value(ctx.space_id)};
-  if (!status.empty()) {
-    params.push_back(Value(status));
-    sql += " AND status = $2";
-  } else if (!include_done) {
-    sql += " AND status <> 'done'";
-  }
-  sql += " ORDER BY id";
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, ctx.db->Query(sql, params));
-  std::vector<TaskRow> out;
-  out.reserve(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(RowAt(rows, i));
-  return out;
+Result<std::vector<Task>> LiveTasks(ToolContext& ctx, const std::string& status,
+                                    bool include_done) {
+  return ListTasksInSpace(*ctx.db, ctx.space_id, {.status = status, .include_done = include_done});
 }
 
 const records::FieldSpec& TaskField(std::string_view name) {
   return *tasks::kTaskKind.FindField(name);
 }
 
-std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows) {
+std::vector<refs::SummaryItem> ItemsOf(const std::vector<Task>& rows) {
   std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
+  for (const Task& r : rows) items.push_back(ItemOf(r));
   return items;
 }
 

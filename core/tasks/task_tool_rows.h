@@ -17,29 +17,12 @@
 #include "core/base/status.h"
 #include "core/records/record_kind.h"
 #include "core/refs/summary.h"
+#include "core/tasks/task.h"
 #include "core/tools/tool.h"
 #include "core/tools/tool_context.h"
 #include "core/tools/tool_runs.h"
 
 namespace ensemble::core::tasks {
-
-// A task as the tools read it: the record's fields under its names.
-struct TaskRow {
-  std::string id;
-  std::string title;
-  std::string status;
-  std::optional<std::string> due;
-  std::string description;
-  std::string priority = "none";
-  std::optional<std::string> project;
-  std::vector<std::string> people;
-  std::vector<std::string> labels;
-  std::vector<std::string> depends_on;
-  std::vector<std::string> blocks;
-  std::optional<std::string> page;
-  int64_t version = 0;
-  bool deleted = false;
-};
 
 // A list row shows this much of a description: enough to tell tasks apart,
 // while a page of 200 rows stays small; a cut one says so (descriptionCut),
@@ -51,23 +34,23 @@ inline constexpr std::size_t kMaxRowDescriptionChars = 200;
 Status NoTask(const std::string& id);
 
 // The task `id` in the context's space (in Trash or not), or nullopt.
-Result<std::optional<TaskRow>> FindTask(tools::ToolContext& ctx, const std::string& id);
+Result<std::optional<Task>> FindTask(tools::ToolContext& ctx, const std::string& id);
 // Live tasks of the space, oldest first: those of `status` when given, else
 // all but done ones unless `include_done`.
-Result<std::vector<TaskRow>> LiveTasks(tools::ToolContext& ctx, const std::string& status,
-                                       bool include_done);
+Result<std::vector<Task>> LiveTasks(tools::ToolContext& ctx, const std::string& status,
+                                    bool include_done);
 
 // {id, title, status, due, priority, description, projectId, personIds,
 // labels, dependsOn, blocks, pageId, version}: what a result's data says of
 // a task, under the schema's names.
-nlohmann::json RowJson(const TaskRow& row);
+nlohmann::json RowJson(const Task& row);
 // The value of record field `field` of the row, as the record stores it.
-nlohmann::json RecordValue(const TaskRow& row, std::string_view field);
+nlohmann::json RecordValue(const Task& row, std::string_view field);
 // Sets record field `field` to `value` (normalized).
-void SetRecordValue(TaskRow& row, std::string_view field, const nlohmann::json& value);
+void SetRecordValue(Task& row, std::string_view field, const nlohmann::json& value);
 // Title and due date, for refs::SummarizeRecords.
-refs::SummaryItem ItemOf(const TaskRow& row);
-std::vector<refs::SummaryItem> ItemsOf(const std::vector<TaskRow>& rows);
+refs::SummaryItem ItemOf(const Task& row);
+std::vector<refs::SummaryItem> ItemsOf(const std::vector<Task>& rows);
 
 const records::FieldSpec& TaskField(std::string_view name);
 

@@ -63,11 +63,12 @@ Result<std::vector<json>> NewFields(ToolContext& ctx, const json& in) {
 }
 
 // The rows a create would write, without ids.
-std::vector<TaskRow> NewRows(const std::vector<json>& fields) {
-  std::vector<TaskRow> rows;
+std::vector<Task> NewRows(const std::vector<json>& fields) {
+  std::vector<Task> rows;
   for (const json& given : fields) {
-    TaskRow r;
+    Task r;
     r.status = std::string(tasks::kStatuses[0]);
+    r.priority = std::string(tasks::kPriorities[0]);
     r.version = 1;
     for (const auto& [name, value] : given.items()) SetRecordValue(r, name, value);
     rows.push_back(std::move(r));
@@ -76,9 +77,9 @@ std::vector<TaskRow> NewRows(const std::vector<json>& fields) {
 }
 
 // " Due 1 Dec." when every task has the same due date.
-std::string SharedDue(const std::vector<TaskRow>& rows, const std::string& today) {
+std::string SharedDue(const std::vector<Task>& rows, const std::string& today) {
   if (rows.empty() || !rows[0].due) return "";
-  for (const TaskRow& r : rows) {
+  for (const Task& r : rows) {
     if (r.due != rows[0].due) return "";
   }
   const std::string day = DayText(*rows[0].due, today);
@@ -100,19 +101,19 @@ Result<json> UpdateFields(const json& in) {
 }
 
 // The live-or-trashed task the update names, in the space.
-Result<TaskRow> UpdateTarget(ToolContext& ctx, const json& in) {
+Result<Task> UpdateTarget(ToolContext& ctx, const json& in) {
   const std::string id = StringIn(in, "id");
-  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<TaskRow> row, FindTask(ctx, id));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Task> row, FindTask(ctx, id));
   if (!row) return NoTask(id);
   return *row;
 }
 
 // A SAVE_CONFLICT or VERSION_CONFLICT as the model and the person read it:
 // what changed, and what to do.
-Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields,
+Status ConflictError(ToolContext& ctx, const Task& before, const json& fields,
                      const Status& refused) {
   std::string now;
-  Result<std::optional<TaskRow>> current = FindTask(ctx, before.id);
+  Result<std::optional<Task>> current = FindTask(ctx, before.id);
   if (current.ok() && *current) now = CurrentText(ctx, **current, fields);
   if (refused.code() == codes::kVersionConflict) {
     return Status(codes::kVersionConflict,
@@ -131,11 +132,11 @@ Status ConflictError(ToolContext& ctx, const TaskRow& before, const json& fields
 // The live tasks the input means, in its order: its ids, each in the space
 // (one in Trash already is left out), or with all: true every task matching
 // its status and project.
-Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
+Result<std::vector<Task>> DeleteTargets(ToolContext& ctx, const json& in) {
   const bool all = BoolIn(in, "all", false);
   const bool has_ids = in.contains("ids") && in["ids"].is_array();
   if (has_ids && all) return InvalidArgument("give ids or all: true, not both");
-  std::vector<TaskRow> out;
+  std::vector<Task> out;
   if (has_ids) {
     if (!StringIn(in, "status").empty() || !StringIn(in, "projectId").empty()) {
       return InvalidArgument("status and projectId filter all: true, not ids");
@@ -146,7 +147,7 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
       const std::string s = id.get<std::string>();
       if (std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
       seen.push_back(s);
-      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<TaskRow> row, FindTask(ctx, s));
+      ENSEMBLE_ASSIGN_OR_RETURN(std::optional<Task> row, FindTask(ctx, s));
       if (!row) return NoTask(s);
       if (!row->deleted) out.push_back(std::move(*row));
     }
@@ -160,7 +161,7 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
   const std::string project = StringIn(in, "projectId");
   if (!project.empty()) {
     ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(ctx, json{{"project", project}}, ""));
-    std::erase_if(out, [&](const TaskRow& r) { return r.project != project; });
+    std::erase_if(out, [&](const Task& r) { return r.project != project; });
   }
   if (out.size() > tools::schema::kMaxIdsPerCall) {
     return InvalidArgument(text::FormatCount(out.size()) + " tasks match; delete at most " +
@@ -169,9 +170,9 @@ Result<std::vector<TaskRow>> DeleteTargets(ToolContext& ctx, const json& in) {
   return out;
 }
 
-json IdsOf(const std::vector<TaskRow>& rows) {
+json IdsOf(const std::vector<Task>& rows) {
   json ids = json::array();
-  for (const TaskRow& r : rows) ids.push_back(r.id);
+  for (const Task& r : rows) ids.push_back(r.id);
   return ids;
 }
 
@@ -181,9 +182,9 @@ Result<std::string> PreviewCreateTasks(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
-  const std::vector<TaskRow> rows = NewRows(fields);
+  const std::vector<Task> rows = NewRows(fields);
   std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) items.push_back(ItemOf(r));
+  for (const Task& r : rows) items.push_back(ItemOf(r));
   return refs::SummarizeRecords("Add", "task", "tasks", items) + SharedDue(rows, ctx->today);
 }
 
@@ -192,7 +193,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
   if (!ctx->random) return Status(codes::kFailedPrecondition, "this turn cannot make new ids");
   ENSEMBLE_RETURN_IF_ERROR(CheckNewTasks(call.input));
   ENSEMBLE_ASSIGN_OR_RETURN(std::vector<json> fields, NewFields(*ctx, call.input));
-  std::vector<TaskRow> rows = NewRows(fields);
+  std::vector<Task> rows = NewRows(fields);
   std::vector<Mutation> writes;
   std::vector<Mutation> undo;
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -207,7 +208,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
   ENSEMBLE_RETURN_IF_ERROR(ctx->write(writes));
   json tasks = json::array();
   std::vector<refs::SummaryItem> items;
-  for (const TaskRow& r : rows) {
+  for (const Task& r : rows) {
     tasks.push_back(RowJson(r));
     items.push_back(ItemOf(r));
   }
@@ -223,7 +224,7 @@ Result<json> RunCreateTasks(ToolCall& call) {
 Status PrepareUpdateTask(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(Task row, UpdateTarget(*ctx, call.input));
   if (row.deleted) return Status::Ok();
   json current = json::object();
   for (const auto& [name, _] : fields.items())
@@ -235,7 +236,7 @@ Status PrepareUpdateTask(ToolCall& call) {
 Result<std::string> PreviewUpdateTask(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(Task row, UpdateTarget(*ctx, call.input));
   ENSEMBLE_RETURN_IF_ERROR(ResolveLinks(*ctx, fields, row.id));
   return "Change " + Quoted(row.title) + ": " + ChangesText(*ctx, fields) + ".";
 }
@@ -243,7 +244,7 @@ Result<std::string> PreviewUpdateTask(const ToolCall& call) {
 Result<json> RunUpdateTask(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_ASSIGN_OR_RETURN(json fields, UpdateFields(call.input));
-  ENSEMBLE_ASSIGN_OR_RETURN(TaskRow row, UpdateTarget(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(Task row, UpdateTarget(*ctx, call.input));
   if (row.deleted) {
     return Status(codes::kRecordDeleted,
                   Quoted(row.title) + " is in Trash; restore it to apply the edit");
@@ -271,7 +272,7 @@ Result<json> RunUpdateTask(ToolCall& call) {
 
   // Undo writes every changed field back (lists whole), based on what this
   // call wrote, so a later change by someone else is not overwritten.
-  TaskRow after = row;
+  Task after = row;
   ++after.version;
   json previous = json::object();
   for (const auto& [name, value] : fields.items()) {
@@ -289,14 +290,14 @@ Result<json> RunUpdateTask(ToolCall& call) {
 // what the preview named.
 Status PrepareDeleteTasks(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> rows, DeleteTargets(*ctx, call.input));
   call.input = {{"ids", IdsOf(rows)}};
   return Status::Ok();
 }
 
 Result<std::string> PreviewDeleteTasks(const ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, ReadableContext(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> rows, DeleteTargets(*ctx, call.input));
   if (rows.empty()) return std::string("No tasks to move to Trash.");
   return refs::SummarizeRecords("Move", "task to Trash", "tasks to Trash", ItemsOf(rows));
 }
@@ -304,14 +305,14 @@ Result<std::string> PreviewDeleteTasks(const ToolCall& call) {
 Result<json> RunDeleteTasks(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, WritableContext(call));
   ENSEMBLE_RETURN_IF_ERROR(PrepareDeleteTasks(call));
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<TaskRow> rows, DeleteTargets(*ctx, call.input));
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<Task> rows, DeleteTargets(*ctx, call.input));
   if (rows.empty()) {
     return json{{"summary", "No tasks to move to Trash."}, {"data", {{"tasks", json::array()}}}};
   }
   std::vector<Mutation> writes;
   std::vector<Mutation> undo;
   json tasks = json::array();
-  for (const TaskRow& r : rows) {
+  for (const Task& r : rows) {
     writes.push_back({"task.delete", {{"id", r.id}}});
     undo.push_back({"task.restore", {{"id", r.id}}});
     tasks.push_back(RowJson(r));

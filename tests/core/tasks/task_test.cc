@@ -164,6 +164,34 @@ TEST_F(TaskTest, ListIsOrderedByIdAndSkipsDeleted) {
   EXPECT_EQ((*list)[0].title, "first");
 }
 
+TEST_F(TaskTest, SpaceReadsFindOnlyThatSpacesTasks) {
+  constexpr char kThird[] = "01JB0000000000000000000003";
+  ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "mine"}}).ok());
+  ASSERT_TRUE(Run(CreateTask, {{"id", kOtherId}, {"spaceId", "q"}, {"title", "theirs"}}).ok());
+  ASSERT_TRUE(
+      Run(CreateTask, {{"id", kThird}, {"spaceId", "p"}, {"title", "finished"}, {"status", "done"}})
+          .ok());
+
+  EXPECT_EQ((*GetTaskInSpace(*db_, "p", kId))->title, "mine");
+  EXPECT_FALSE(GetTaskInSpace(*db_, "p", kOtherId)->has_value());
+
+  auto titles = [&](const TaskFilter& filter) {
+    Result<std::vector<Task>> tasks = ListTasksInSpace(*db_, "p", filter);
+    std::vector<std::string> out;
+    for (const Task& t : *tasks) out.push_back(t.title);
+    return out;
+  };
+  EXPECT_EQ(titles({}), (std::vector<std::string>{"mine", "finished"}));
+  EXPECT_EQ(titles({.include_done = false}), std::vector<std::string>{"mine"});
+  EXPECT_EQ(titles({.status = "done", .include_done = false}),
+            std::vector<std::string>{"finished"});
+
+  // A task in Trash is still found by id (to restore it) but not listed.
+  ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kId)}).ok());
+  EXPECT_TRUE((*GetTaskInSpace(*db_, "p", kId))->deleted);
+  EXPECT_EQ(titles({}), std::vector<std::string>{"finished"});
+}
+
 TEST_F(TaskTest, DeleteIsSoftAndRestoreBringsItBack) {
   ASSERT_TRUE(Run(CreateTask, {{"id", kId}, {"spaceId", "p"}, {"title", "a"}}).ok());
   auto* registry = hub::Config().mutators;
