@@ -142,18 +142,13 @@ void App::AddRoutes() {
   AddJson(bhttp::verb::post, "/api/sync/push", "push", Bind(sync_, &services::SyncService::Push));
   AddJson(bhttp::verb::get, "/api/sync/pull", "pull", Bind(sync_, &services::SyncService::Pull));
 
-  router_.AddAsync(
-      bhttp::verb::post, "/api/auth/signup",
-      [this](const http::Request& req, const http::Target& t) { return auth_.Signup(req, t); });
-  router_.AddAsync(
-      bhttp::verb::post, "/api/auth/login",
-      [this](const http::Request& req, const http::Target& t) { return auth_.Login(req, t); });
-  router_.AddAsync(
-      bhttp::verb::post, "/api/auth/logout",
-      [this](const http::Request& req, const http::Target& t) { return auth_.Logout(req, t); });
-  router_.AddAsync(
-      bhttp::verb::get, "/api/auth/me",
-      [this](const http::Request& req, const http::Target& t) { return auth_.Me(req, t); });
+  AddOpenJson(bhttp::verb::post, "/api/auth/signup", "signup",
+              Bind(auth_, &services::AuthService::Signup));
+  AddOpenJson(bhttp::verb::post, "/api/auth/login", "login",
+              Bind(auth_, &services::AuthService::Login));
+  AddOpenJson(bhttp::verb::post, "/api/auth/logout", "logout",
+              Bind(auth_, &services::AuthService::Logout));
+  AddOpenJson(bhttp::verb::get, "/api/auth/me", "me", Bind(auth_, &services::AuthService::Me));
 
   AddJson(bhttp::verb::get, "/api/settings", "settings",
           Bind(settings_, &services::SettingsService::GetSettings));
@@ -249,17 +244,29 @@ void App::AddAssistantRoutes() {
           Bind(apply_, &ApplyService::Discard));
 }
 
+App::CallerHandler App::ServeJson(std::string route, services::JsonHandler handler) {
+  return [this, route = std::move(route), handler = std::move(handler)](
+             const http::Request& request, const http::Target& target,
+             const services::Caller& caller) -> boost::asio::awaitable<http::Response> {
+    services::RouteCall call{request, target, caller};
+    core::Result<nlohmann::json> result = co_await handler(call);
+    co_return services::JsonRouteResponse(call, result, route, *env_.logger);
+  };
+}
+
 void App::AddJson(bhttp::verb method, std::string path, std::string route,
                   services::JsonHandler handler) {
-  router_.AddAsync(
-      method, std::move(path),
-      AsCaller([this, route = std::move(route), handler = std::move(handler)](
-                   const http::Request& request, const http::Target& target,
-                   const services::Caller& caller) -> boost::asio::awaitable<http::Response> {
-        services::RouteCall call{request, target, caller};
-        core::Result<nlohmann::json> result = co_await handler(call);
-        co_return services::JsonRouteResponse(call, result, route, *env_.logger);
-      }));
+  router_.AddAsync(method, std::move(path),
+                   AsCaller(ServeJson(std::move(route), std::move(handler))));
+}
+
+void App::AddOpenJson(bhttp::verb method, std::string path, std::string route,
+                      services::JsonHandler handler) {
+  router_.AddAsync(method, std::move(path),
+                   [serve = ServeJson(std::move(route), std::move(handler))](
+                       const http::Request& request, const http::Target& target) {
+                     return serve(request, target, services::kNobody);
+                   });
 }
 
 http::Router::AsyncHandler App::AsCaller(CallerHandler handler) {

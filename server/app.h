@@ -105,6 +105,12 @@ class App {
   // caller (AsCaller); `route` names it in the log.
   void AddJson(boost::beast::http::verb method, std::string path, std::string route,
                services::JsonHandler handler);
+  // As AddJson, for a route open to anyone (signing in): no authentication,
+  // the caller is services::kNobody.
+  void AddOpenJson(boost::beast::http::verb method, std::string path, std::string route,
+                   services::JsonHandler handler);
+  // Runs the JSON route `handler` for a caller and answers with its result.
+  CallerHandler ServeJson(std::string route, services::JsonHandler handler);
   // `method` of `service`, as a JSON route's handler.
   template <typename Service>
   static services::JsonHandler Bind(Service& service,

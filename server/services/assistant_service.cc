@@ -65,17 +65,16 @@ AssistantService::AssistantService(store::StorePool& pool,
       on_commit_(std::move(on_commit)) {}
 
 net::awaitable<Result<json>> AssistantService::CreateConversation(RouteCall& call) {
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  if (!body.is_object() || !body.contains("spaceId") || !body["spaceId"].is_string() ||
-      body["spaceId"].get<std::string>().empty()) {
-    co_return core::InvalidArgument("spaceId is required and must be a string");
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"spaceId", "title"}));
+  std::string space_id;
+  ENSEMBLE_CO_RETURN_IF_ERROR(
+      kBodyFields.ReadText(body, "spaceId", "", {.allow_empty = false}, &space_id));
+  // No title, a null or an empty one: the chat is named by its default.
+  std::string title;
+  if (body.contains("title") && !body["title"].is_null()) {
+    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, "title", "", {}, &title));
   }
-  std::string title = "New chat";
-  if (auto it = body.find("title"); it != body.end() && !it->is_null()) {
-    if (!it->is_string()) co_return core::InvalidArgument("title must be a string");
-    if (!it->get<std::string>().empty()) title = it->get<std::string>();
-  }
-  std::string space_id = body["spaceId"].get<std::string>();
+  if (title.empty()) title = "New chat";
   std::string id = core::NewId(*env_.clock, *env_.random);
   const int64_t now = env_.clock->NowMillis();
   const Caller& caller = call.caller;

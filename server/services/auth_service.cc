@@ -13,6 +13,7 @@
 #include "server/accounts/session_token.h"
 #include "server/http/json_response.h"
 #include "server/services/json_body.h"
+#include "server/services/json_route.h"
 
 namespace ensemble::server::services {
 namespace {
@@ -30,13 +31,6 @@ constexpr char kAccountsOff[] =
     "them)";
 // The one answer to a wrong password and to an unknown email.
 constexpr char kBadCredentialsMessage[] = "the email or password is not right";
-
-// The string member `key` of object `body`, or nullptr when absent or not a string.
-const std::string* StringField(const json& body, const char* key) {
-  auto it = body.find(key);
-  if (it == body.end() || !it->is_string()) return nullptr;
-  return it->get_ptr<const std::string*>();
-}
 
 // {account: {id, email, name}, spaces: [{id, name, role}]} for `account_id`;
 // UNAUTHENTICATED when the account is gone.
@@ -130,22 +124,20 @@ net::awaitable<void> AuthService::Count(core::accounts::Attempt kind, const std:
 
 namespace {
 
-http::StringResponse TooManyAttempts(int64_t wait_ms, std::string_view what) {
+// TOO_MANY_ATTEMPTS, with the wait in Retry-After.
+Status TooManyAttempts(RouteCall& call, int64_t wait_ms, std::string_view what) {
   const int64_t seconds = (wait_ms + 999) / 1000;
   const int64_t minutes = (seconds + 59) / 60;
-  http::StringResponse res = http::ErrorResponse(
-      http::codes::kTooManyAttempts,
-      "too many " + std::string(what) + " from here: try again in " +
-          (minutes > 1 ? std::to_string(minutes) + " minutes" : std::string("a minute")));
-  res.set(bhttp::field::retry_after, std::to_string(seconds));
-  return res;
+  call.headers.emplace_back(bhttp::field::retry_after, std::to_string(seconds));
+  return Status(http::codes::kTooManyAttempts,
+                "too many " + std::string(what) + " from here: try again in " +
+                    (minutes > 1 ? std::to_string(minutes) + " minutes" : std::string("a minute")));
 }
 
-http::StringResponse Busy() {
-  http::StringResponse res = http::ErrorResponse(
-      http::codes::kServerBusy, "the server is busy checking passwords: try again in a moment");
-  res.set(bhttp::field::retry_after, std::to_string(kBusyRetryAfterSeconds));
-  return res;
+Status Busy(RouteCall& call) {
+  call.headers.emplace_back(bhttp::field::retry_after, std::to_string(kBusyRetryAfterSeconds));
+  return Status(http::codes::kServerBusy,
+                "the server is busy checking passwords: try again in a moment");
 }
 
 // Gives the hashing queue's place back however the handler ends.
@@ -162,60 +154,53 @@ class HashSlot {
 
 }  // namespace
 
-net::awaitable<http::Response> AuthService::SignedIn(bhttp::status status,
-                                                     const std::string& account_id,
-                                                     const std::string& token) {
-  Result<json> body = co_await pool_.Run(
-      [&account_id](core::store::Database& db) { return AccountJson(db, account_id); });
-  if (!body.ok()) co_return Failure(body.status(), "auth");
-  http::StringResponse res = http::JsonResponse(status, *body);
-  res.set(bhttp::field::set_cookie, accounts::SessionCookie(token, secure_cookies_));
-  co_return res;
+net::awaitable<Result<json>> AuthService::SignedIn(RouteCall& call, const std::string& account_id,
+                                                   const std::string& token) {
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body,
+                               co_await pool_.Run([&account_id](core::store::Database& db) {
+                                 return AccountJson(db, account_id);
+                               }));
+  call.headers.emplace_back(bhttp::field::set_cookie,
+                            accounts::SessionCookie(token, secure_cookies_));
+  co_return body;
 }
 
-net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
-                                                   const http::Target& target) {
-  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  const std::string* email = body->is_object() ? StringField(*body, "email") : nullptr;
-  const std::string* password = body->is_object() ? StringField(*body, "password") : nullptr;
-  const std::string* name = body->is_object() ? StringField(*body, "name") : nullptr;
-  if (!email || !password || !name) {
-    co_return http::ErrorResponse(codes::kInvalidArgument,
-                                  "sign-up needs email, password and name, each a string");
+net::awaitable<Result<json>> AuthService::Signup(RouteCall& call) {
+  if (!accounts_) co_return Status(codes::kNotFound, kAccountsOff);
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"email", "password", "name"}));
+  std::string email, password, name;
+  for (auto [key, out] :
+       {std::pair{"email", &email}, std::pair{"password", &password}, std::pair{"name", &name}}) {
+    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, key, "", {}, out));
   }
-  Result<std::string> normalized_email = core::accounts::NormalizeEmail(*email);
-  if (!normalized_email.ok()) co_return http::ErrorResponse(normalized_email.status());
-  if (Status st = core::accounts::CheckPassword(*password); !st.ok()) {
-    co_return http::ErrorResponse(st);
-  }
-  Result<std::string> normalized_name = core::accounts::NormalizeName(*name);
-  if (!normalized_name.ok()) co_return http::ErrorResponse(normalized_name.status());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string normalized_email, core::accounts::NormalizeEmail(email));
+  ENSEMBLE_CO_RETURN_IF_ERROR(core::accounts::CheckPassword(password));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string normalized_name, core::accounts::NormalizeName(name));
 
   const Status closed(codes::kForbidden,
                       "sign-up is closed on this server: it has its account already (the "
                       "operator can set ENSEMBLE_SIGNUP=open)");
   if (!open_signup_) {
     // Before hashing, so a closed server spends nothing on strangers.
-    Result<int64_t> count = co_await pool_.Run(
-        [](core::store::Database& db) { return core::accounts::CountAccounts(db); });
-    if (!count.ok()) co_return Failure(count.status(), "signup");
-    if (*count > 0) co_return http::ErrorResponse(closed);
+    ENSEMBLE_CO_ASSIGN_OR_RETURN(int64_t count, co_await pool_.Run([](core::store::Database& db) {
+      return core::accounts::CountAccounts(db);
+    }));
+    if (count > 0) co_return closed;
   }
-  Result<int64_t> wait = co_await WaitBefore(core::accounts::Attempt::kSignUp, "", target.peer);
-  if (!wait.ok()) co_return Failure(wait.status(), "signup");
-  if (*wait > 0) co_return TooManyAttempts(*wait, "sign-ups");
-  if (!TakeHashSlot()) co_return Busy();
+  const std::string& peer = call.target.peer;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(int64_t wait,
+                               co_await WaitBefore(core::accounts::Attempt::kSignUp, "", peer));
+  if (wait > 0) co_return TooManyAttempts(call, wait, "sign-ups");
+  if (!TakeHashSlot()) co_return Busy(call);
   HashSlot slot([this] { ReleaseHashSlot(); });
-  co_await Count(core::accounts::Attempt::kSignUp, "", target.peer);
-  HashOutcome hash = co_await Hash(*password);
-  if (!hash.status.ok()) co_return Failure(hash.status, "signup");
+  co_await Count(core::accounts::Attempt::kSignUp, "", peer);
+  HashOutcome hash = co_await Hash(password);
+  ENSEMBLE_CO_RETURN_IF_ERROR(hash.status);
 
   core::accounts::Account account;
   account.id = core::NewId(*env_.clock, *env_.random);
-  account.email = std::move(*normalized_email);
-  account.name = std::move(*normalized_name);
+  account.email = std::move(normalized_email);
+  account.name = std::move(normalized_name);
   account.password_hash = std::move(hash.hash);
   account.created_at = env_.clock->NowMillis();
   const std::string space_id = core::NewId(*env_.clock, *env_.random);
@@ -224,104 +209,88 @@ net::awaitable<http::Response> AuthService::Signup(const http::Request& request,
       account.created_at +
       std::chrono::duration_cast<std::chrono::milliseconds>(accounts::kSessionLifetime).count();
 
-  Status st = co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
-    if (!open_signup_) {
-      // Again inside the transaction: two first sign-ups may have raced.
-      ENSEMBLE_ASSIGN_OR_RETURN(bool first, core::accounts::ClaimFirstAccount(db));
-      if (!first) return closed;
-    }
-    ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertAccount(db, account));
-    ENSEMBLE_RETURN_IF_ERROR(
-        core::sync::SetMember(db, space_id, account.id, core::sync::Role::kOwner));
-    ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertSession(
-        db, {token.hash, account.id, account.created_at, expires_at}));
-    return Status::Ok();
-  });
-  if (!st.ok()) co_return Failure(st, "signup");
+  ENSEMBLE_CO_RETURN_IF_ERROR(
+      co_await pool_.RunInTransaction([&](core::store::Database& db) -> Status {
+        if (!open_signup_) {
+          // Again inside the transaction: two first sign-ups may have raced.
+          ENSEMBLE_ASSIGN_OR_RETURN(bool first, core::accounts::ClaimFirstAccount(db));
+          if (!first) return closed;
+        }
+        ENSEMBLE_RETURN_IF_ERROR(core::accounts::InsertAccount(db, account));
+        ENSEMBLE_RETURN_IF_ERROR(
+            core::sync::SetMember(db, space_id, account.id, core::sync::Role::kOwner));
+        return core::accounts::InsertSession(
+            db, {token.hash, account.id, account.created_at, expires_at});
+      }));
   env_.logger->Log(LogLevel::kInfo, "signup: account " + account.id);
-  co_return co_await SignedIn(bhttp::status::created, account.id, token.token);
+  call.status = bhttp::status::created;
+  co_return co_await SignedIn(call, account.id, token.token);
 }
 
-net::awaitable<http::Response> AuthService::Login(const http::Request& request,
-                                                  const http::Target& target) {
-  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
-  auto body = ParseJsonBody(request.body());
-  if (!body.ok()) co_return http::ErrorResponse(body.status());
-  const std::string* email = body->is_object() ? StringField(*body, "email") : nullptr;
-  const std::string* password = body->is_object() ? StringField(*body, "password") : nullptr;
-  if (!email || !password) {
-    co_return http::ErrorResponse(codes::kInvalidArgument,
-                                  "sign-in needs email and password, each a string");
+net::awaitable<Result<json>> AuthService::Login(RouteCall& call) {
+  if (!accounts_) co_return Status(codes::kNotFound, kAccountsOff);
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"email", "password"}));
+  std::string email, password;
+  for (auto [key, out] : {std::pair{"email", &email}, std::pair{"password", &password}}) {
+    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, key, "", {}, out));
   }
+  const Status refused(codes::kBadCredentials, kBadCredentialsMessage);
   // Longer than any accepted password (4 bytes a character at most): refused
   // before hashing, whoever it is for.
-  if (password->size() > core::accounts::kMaxPasswordChars * 4) {
-    co_return http::ErrorResponse(codes::kBadCredentials, kBadCredentialsMessage);
-  }
-  Result<std::string> normalized = core::accounts::NormalizeEmail(*email);
-  if (!normalized.ok()) co_return http::ErrorResponse(normalized.status());
-  Result<int64_t> wait =
-      co_await WaitBefore(core::accounts::Attempt::kFailedSignIn, *normalized, target.peer);
-  if (!wait.ok()) co_return Failure(wait.status(), "login");
-  if (*wait > 0) co_return TooManyAttempts(*wait, "failed sign-ins");
-  if (!TakeHashSlot()) co_return Busy();
+  if (password.size() > core::accounts::kMaxPasswordChars * 4) co_return refused;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string normalized, core::accounts::NormalizeEmail(email));
+  const std::string& peer = call.target.peer;
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(
+      int64_t wait, co_await WaitBefore(core::accounts::Attempt::kFailedSignIn, normalized, peer));
+  if (wait > 0) co_return TooManyAttempts(call, wait, "failed sign-ins");
+  if (!TakeHashSlot()) co_return Busy(call);
   HashSlot slot([this] { ReleaseHashSlot(); });
 
-  Result<std::optional<core::accounts::Account>> found =
-      co_await pool_.Run([&normalized](core::store::Database& db) {
-        return core::accounts::FindAccountByEmail(db, *normalized);
-      });
-  if (!found.ok()) co_return Failure(found.status(), "login");
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::optional<core::accounts::Account> found,
+                               co_await pool_.Run([&normalized](core::store::Database& db) {
+                                 return core::accounts::FindAccountByEmail(db, normalized);
+                               }));
   // An unknown email takes the same path, against a dummy hash.
-  const std::string stored_hash = *found ? (*found)->password_hash : std::string();
-  bool ok = co_await Verify(stored_hash, *password);
-  if (!ok || !*found) {
+  const std::string stored_hash = found ? found->password_hash : std::string();
+  const bool ok = co_await Verify(stored_hash, password);
+  if (!ok || !found) {
     env_.logger->Log(LogLevel::kInfo, "login refused");
-    co_await Count(core::accounts::Attempt::kFailedSignIn, *normalized, target.peer);
-    co_return http::ErrorResponse(codes::kBadCredentials, kBadCredentialsMessage);
+    co_await Count(core::accounts::Attempt::kFailedSignIn, normalized, peer);
+    co_return refused;
   }
 
-  const std::string account_id = (*found)->id;
+  const std::string account_id = found->id;
   accounts::NewToken token = accounts::NewSessionToken();
   const int64_t now = env_.clock->NowMillis();
   const int64_t expires_at =
       now +
       std::chrono::duration_cast<std::chrono::milliseconds>(accounts::kSessionLifetime).count();
-  Status st = co_await pool_.Run([&](core::store::Database& db) {
+  ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.Run([&](core::store::Database& db) {
     return core::accounts::InsertSession(db, {token.hash, account_id, now, expires_at});
-  });
-  if (!st.ok()) co_return Failure(st, "login");
+  }));
   env_.logger->Log(LogLevel::kInfo, "login: account " + account_id);
-  co_return co_await SignedIn(bhttp::status::ok, account_id, token.token);
+  co_return co_await SignedIn(call, account_id, token.token);
 }
 
-net::awaitable<http::Response> AuthService::Logout(const http::Request& request,
-                                                   const http::Target&) {
-  if (!accounts_) co_return http::ErrorResponse(codes::kNotFound, kAccountsOff);
+net::awaitable<Result<json>> AuthService::Logout(RouteCall& call) {
+  if (!accounts_) co_return Status(codes::kNotFound, kAccountsOff);
   if (std::optional<std::string> token =
-          accounts::SessionTokenFrom(request[bhttp::field::cookie], secure_cookies_)) {
+          accounts::SessionTokenFrom(call.request[bhttp::field::cookie], secure_cookies_)) {
     const std::string hash = accounts::HashSessionToken(*token);
-    Status st = co_await pool_.Run(
-        [&hash](core::store::Database& db) { return core::accounts::DeleteSession(db, hash); });
-    if (!st.ok()) co_return Failure(st, "logout");
+    ENSEMBLE_CO_RETURN_IF_ERROR(co_await pool_.Run(
+        [&hash](core::store::Database& db) { return core::accounts::DeleteSession(db, hash); }));
   }
   // Signing out twice, or without a session, ends in the same place.
-  http::StringResponse res = http::JsonResponse(bhttp::status::ok, {{"ok", true}});
-  res.set(bhttp::field::set_cookie, accounts::ClearedSessionCookie(secure_cookies_));
-  co_return res;
+  call.headers.emplace_back(bhttp::field::set_cookie,
+                            accounts::ClearedSessionCookie(secure_cookies_));
+  co_return json{{"ok", true}};
 }
 
-net::awaitable<http::Response> AuthService::Me(const http::Request& request, const http::Target&) {
-  if (!accounts_) {
-    co_return http::JsonResponse(bhttp::status::ok,
-                                 {{"mode", "local"}, {"account", {{"id", kLocalAccountId}}}});
-  }
-  Result<Caller> caller = co_await Authenticate(request);
-  if (!caller.ok()) co_return Failure(caller.status(), "me");
-  Result<json> body = co_await pool_.Run(
-      [&caller](core::store::Database& db) { return AccountJson(db, caller->account_id); });
-  if (!body.ok()) co_return Failure(body.status(), "me");
-  co_return http::JsonResponse(bhttp::status::ok, *body);
+net::awaitable<Result<json>> AuthService::Me(RouteCall& call) {
+  if (!accounts_) co_return json{{"mode", "local"}, {"account", {{"id", kLocalAccountId}}}};
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(Caller caller, co_await Authenticate(call.request));
+  co_return co_await pool_.Run(
+      [&caller](core::store::Database& db) { return AccountJson(db, caller.account_id); });
 }
 
 net::awaitable<Result<Caller>> AuthService::Authenticate(const http::Request& request) {

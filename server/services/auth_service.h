@@ -30,6 +30,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <cstddef>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "core/accounts/sign_in_limits.h"
@@ -53,11 +54,16 @@ inline constexpr size_t kMaxQueuedPasswordHashes = 16;
 // The Retry-After of that 503, in seconds.
 inline constexpr int kBusyRetryAfterSeconds = 1;
 
+struct RouteCall;  // server/services/json_route.h
+
 // The account a request acts as.
 struct Caller {
   std::string account_id;
   bool local = false;  // Local mode: trusted with every space.
 };
+
+// The caller of a route open to anyone (signing in): no account.
+inline const Caller kNobody{};
 
 class AuthService {
  public:
@@ -67,14 +73,12 @@ class AuthService {
 
   bool accounts_enabled() const { return accounts_; }
 
-  boost::asio::awaitable<http::Response> Signup(const http::Request& request,
-                                                const http::Target& target);
-  boost::asio::awaitable<http::Response> Login(const http::Request& request,
-                                               const http::Target& target);
-  boost::asio::awaitable<http::Response> Logout(const http::Request& request,
-                                                const http::Target& target);
-  boost::asio::awaitable<http::Response> Me(const http::Request& request,
-                                            const http::Target& target);
+  // The auth routes, JSON routes open to anyone (App::AddOpenJson): signup
+  // and login answer with the session cookie, logout with its removal.
+  boost::asio::awaitable<core::Result<nlohmann::json>> Signup(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Login(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Logout(RouteCall& call);
+  boost::asio::awaitable<core::Result<nlohmann::json>> Me(RouteCall& call);
 
   // In local mode the local Caller, at once; in accounts mode the account of
   // the request's unexpired session, or UNAUTHENTICATED.
@@ -107,11 +111,11 @@ class AuthService {
   // Counts an attempt for the limits; a failure to count is logged only.
   boost::asio::awaitable<void> Count(core::accounts::Attempt kind, const std::string& email,
                                      const std::string& peer);
-  // The response to a signup or login that made session `token` for the
-  // account, listing its spaces.
-  boost::asio::awaitable<http::Response> SignedIn(boost::beast::http::status status,
-                                                  const std::string& account_id,
-                                                  const std::string& token);
+  // {account, spaces} of the account a signup or login made session `token`
+  // for, with the session's cookie set on `call`.
+  boost::asio::awaitable<core::Result<nlohmann::json>> SignedIn(RouteCall& call,
+                                                                const std::string& account_id,
+                                                                const std::string& token);
 
   store::StorePool& pool_;
   core::platform::Env env_;

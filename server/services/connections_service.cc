@@ -35,25 +35,12 @@ json ConnectionJson(const connections::Connection& c) {
 // Who owns what is added: the account, or "" for the trusted local person.
 std::string OwnerOf(const Caller& caller) { return caller.local ? "" : caller.account_id; }
 
-// Reads {spaceId, app, name, url}; INVALID_ARGUMENT naming the field. The
-// link's own problems are named without repeating it.
+// Reads {spaceId, app, name, url} from a body of those keys; INVALID_ARGUMENT
+// naming the field. The link's own problems are named without repeating it.
 Status ReadAddBody(const json& body, connections::Connection& c, std::string& link) {
-  if (!body.is_object()) {
-    return core::InvalidArgument("the body is {spaceId, app, name, url}");
-  }
-  for (const auto& [key, _] : body.items()) {
-    if (key != "spaceId" && key != "app" && key != "name" && key != "url") {
-      return core::InvalidArgument("unknown field " + key +
-                                   "; the body is {spaceId, app, name, url}");
-    }
-  }
   for (auto [key, out] : {std::pair{"spaceId", &c.space_id}, std::pair{"app", &c.app},
                           std::pair{"name", &c.name}, std::pair{"url", &link}}) {
-    auto it = body.find(key);
-    if (it == body.end() || !it->is_string()) {
-      return core::InvalidArgument(std::string(key) + " is required and must be a string");
-    }
-    *out = it->get<std::string>();
+    ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadText(body, key, "", {}, out));
   }
   if (c.app != connections::kCalendarLinkApp) {
     return core::InvalidArgument("app must be calendar-link: the only app connected by a link");
@@ -87,7 +74,7 @@ net::awaitable<Result<json>> ConnectionsService::List(RouteCall& call) {
 }
 
 net::awaitable<Result<json>> ConnectionsService::Add(RouteCall& call) {
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"spaceId", "app", "name", "url"}));
   connections::Connection c;
   std::string link;
   ENSEMBLE_CO_RETURN_IF_ERROR(ReadAddBody(body, c, link));

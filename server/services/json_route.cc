@@ -11,6 +11,12 @@ using nlohmann::json;
 
 Result<json> RouteCall::Body() const { return ParseJsonBody(request.body()); }
 
+Result<json> RouteCall::ObjectBody(std::initializer_list<std::string_view> known) const {
+  ENSEMBLE_ASSIGN_OR_RETURN(json body, Body());
+  ENSEMBLE_RETURN_IF_ERROR(kBodyFields.CheckKnownKeys(body, "the body", known));
+  return body;
+}
+
 Result<std::string> RouteCall::Param(std::string_view name, std::string_view missing) const {
   std::optional<std::string> value = target.PathParam(name);
   if (!value || value->empty()) return Status(core::codes::kNotFound, std::string(missing));
@@ -19,8 +25,10 @@ Result<std::string> RouteCall::Param(std::string_view name, std::string_view mis
 
 http::Response JsonRouteResponse(const RouteCall& call, const Result<json>& result,
                                  std::string_view route, core::platform::Logger& logger) {
-  if (!result.ok()) return FailureResponse(result.status(), route, logger);
-  return http::JsonResponse(call.status, *result);
+  http::StringResponse response = result.ok() ? http::JsonResponse(call.status, *result)
+                                              : FailureResponse(result.status(), route, logger);
+  for (const auto& [field, value] : call.headers) response.set(field, value);
+  return response;
 }
 
 }  // namespace ensemble::server::services

@@ -8,8 +8,8 @@
 // service method, so no route reads segments by position or builds its own
 // error body.
 //
-// Routes whose answer is not one JSON body (a stream, a cookie, a file) keep
-// the router's own handlers.
+// Routes whose answer is not one JSON body (a stream, a file) keep the
+// router's own handlers.
 //
 // Thread-safety: RouteCall refers to the request being served; the rest is
 // stateless.
@@ -21,17 +21,26 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <functional>
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/base/status.h"
 #include "core/platform/env.h"
+#include "core/text/json_fields.h"
 #include "server/http/message.h"
 #include "server/http/url.h"
 #include "server/services/auth_service.h"
 
 namespace ensemble::server::services {
+
+// The reader of request bodies' fields, so every route words a refusal alike:
+// "the body has an unknown key "x"", "name is required", "name must be a
+// string".
+inline constexpr core::text::JsonFields kBodyFields;
 
 // One request to a JSON route, as its handler sees it.
 struct RouteCall {
@@ -41,9 +50,15 @@ struct RouteCall {
   // The status of a success: a handler that made something sets 201, one
   // that only queued it 202.
   boost::beast::http::status status = boost::beast::http::status::ok;
+  // Headers the response carries, a success or a refusal: the session cookie
+  // of a sign-in, the Retry-After of "try again later".
+  std::vector<std::pair<boost::beast::http::field, std::string>> headers;
 
   // The body parsed (ParseJsonBody: MALFORMED_JSON when it is not JSON).
   core::Result<nlohmann::json> Body() const;
+  // The body parsed as an object whose keys are all in `known`: as Body(),
+  // then INVALID_ARGUMENT when it is not an object or names another key.
+  core::Result<nlohmann::json> ObjectBody(std::initializer_list<std::string_view> known) const;
   // The path's parameter `name` (":name" in the route), or NOT_FOUND with
   // `missing` when the path has none.
   core::Result<std::string> Param(std::string_view name, std::string_view missing) const;

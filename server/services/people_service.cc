@@ -77,12 +77,9 @@ net::awaitable<Result<json>> PeopleService::MergeSuggestions(RouteCall& call) {
 net::awaitable<Result<json>> PeopleService::Merge(RouteCall& call) {
   std::optional<std::string> id = call.target.PathParam("id");
   if (!id || !core::IsValidId(*id)) co_return Status(codes::kNotFound, "no person with that id");
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  if (!body.is_object() || !body.contains("into") || !body["into"].is_string() ||
-      body.size() != 1) {
-    co_return core::InvalidArgument("the body is {into: the id of the person to keep}");
-  }
-  const std::string into = body["into"].get<std::string>();
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"into"}));
+  std::string into;  // The id of the person to keep.
+  ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, "into", "", {}, &into));
   const json mutation =
       json::array({{{"name", "person.merge"}, {"args", {{"id", *id}, {"into", into}}}}});
   const int64_t now = env_.clock->NowMillis();

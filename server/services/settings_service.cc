@@ -79,19 +79,13 @@ net::awaitable<Result<json>> SettingsService::GetModel(RouteCall& call) {
 }
 
 net::awaitable<Result<json>> SettingsService::PutModel(RouteCall& call) {
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  if (!body.is_object()) {
-    co_return core::InvalidArgument("the body must be an object with provider, baseUrl and model");
-  }
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body,
+                               call.ObjectBody({"provider", "baseUrl", "model", "apiKey"}));
   core::accounts::ModelSettings settings;
   for (auto [key, out] :
        {std::pair{"provider", &settings.provider}, std::pair{"baseUrl", &settings.base_url},
         std::pair{"model", &settings.model}}) {
-    auto it = body.find(key);
-    if (it == body.end() || !it->is_string()) {
-      co_return core::InvalidArgument(std::string(key) + " is required and must be a string");
-    }
-    *out = it->get<std::string>();
+    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, key, "", {}, out));
   }
   KeyChange change = KeyChange::kKeep;
   std::string new_key;

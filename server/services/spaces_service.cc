@@ -56,14 +56,12 @@ json InvitationsJson(const std::vector<spaces::Invitation>& list) {
   return out;
 }
 
-constexpr core::text::JsonFields kFields;
-
-// The string `key` of an object body, or INVALID_ARGUMENT naming it.
-Result<std::string> StringMember(const json& body, const char* key) {
-  if (!body.is_object()) return kFields.Invalid("the body must be an object");
-  std::string value;
-  ENSEMBLE_RETURN_IF_ERROR(kFields.ReadText(body, key, "", {}, &value));
-  return value;
+// The name of a body {name}, or INVALID_ARGUMENT.
+Result<std::string> NameOf(const RouteCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json body, call.ObjectBody({"name"}));
+  std::string name;
+  ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadText(body, "name", "", {}, &name));
+  return name;
 }
 
 Result<std::string> SpaceIdOf(const RouteCall& call) { return call.Param("id", "no such space"); }
@@ -105,8 +103,7 @@ net::awaitable<Result<json>> SpacesService::List(RouteCall& call) {
 
 net::awaitable<Result<json>> SpacesService::Create(RouteCall& call) {
   ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, StringMember(body, "name"));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, NameOf(call));
   const std::string id = core::NewId(*env_.clock, *env_.random);
   ENSEMBLE_CO_ASSIGN_OR_RETURN(spaces::SpaceInfo made,
                                co_await pool_.RunInTransaction([&](core::store::Database& db) {
@@ -119,8 +116,7 @@ net::awaitable<Result<json>> SpacesService::Create(RouteCall& call) {
 net::awaitable<Result<json>> SpacesService::Rename(RouteCall& call) {
   ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
   ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, StringMember(body, "name"));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string name, NameOf(call));
   ENSEMBLE_CO_ASSIGN_OR_RETURN(
       std::vector<spaces::SpaceInfo> after,
       co_await pool_.Run([&](core::store::Database& db) -> Result<std::vector<spaces::SpaceInfo>> {
@@ -150,9 +146,10 @@ net::awaitable<Result<json>> SpacesService::Members(RouteCall& call) {
 net::awaitable<Result<json>> SpacesService::PutMember(RouteCall& call) {
   ENSEMBLE_CO_RETURN_IF_ERROR(CheckAccounts(call));
   ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string id, SpaceIdOf(call));
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.Body());
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string email, StringMember(body, "email"));
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(std::string role_name, StringMember(body, "role"));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(json body, call.ObjectBody({"email", "role"}));
+  std::string email, role_name;
+  ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, "email", "", {}, &email));
+  ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, "role", "", {}, &role_name));
   std::optional<core::sync::Role> role = core::sync::ParseRole(role_name);
   if (!role)
     co_return Status(codes::kInvalidArgument, "role must be owner, editor, guest or viewer");

@@ -221,8 +221,19 @@ TEST_P(AssistantTest, ConversationsAreCreatedListedAndDeleted) {
   list = Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
   ASSERT_EQ(list.json()["conversations"].size(), 1u);
   EXPECT_EQ(list.json()["conversations"][0]["id"], b);
-  EXPECT_EQ(PostJson("/api/assistant/conversations", json::object()).error_code(),
-            codes::kInvalidArgument);
+  for (const json& bad : {json::object(), json{{"spaceId", ""}}, json{{"spaceId", 7}},
+                          json{{"spaceId", kSpace}, {"title", 7}},
+                          json{{"spaceId", kSpace}, {"routineId", "r"}}, json::array()}) {
+    EXPECT_EQ(PostJson("/api/assistant/conversations", bad).error_code(), codes::kInvalidArgument)
+        << bad.dump();
+  }
+  // No title, a null or an empty one: the default.
+  HttpReply untitled =
+      PostJson("/api/assistant/conversations", {{"spaceId", kSpace}, {"title", nullptr}});
+  ASSERT_EQ(untitled.status, 201) << untitled.body();
+  EXPECT_EQ(untitled.json()["title"], "New chat");
+  list = Send(bhttp::verb::get, std::string("/api/assistant/conversations?spaceId=") + kSpace);
+  EXPECT_EQ(list.json()["conversations"].size(), 2u);
 }
 
 TEST_P(AssistantTest, AnAnswerStreamsRefsThenTextThenDoneAndBothMessagesAreSaved) {

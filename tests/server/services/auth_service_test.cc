@@ -181,6 +181,8 @@ TEST_P(AuthRoutes, BadInputGetsStableCodes) {
       {{{"email", "x@example.com"}, {"password", kPassword}}, codes::kInvalidArgument},
       {{{"email", 5}, {"password", kPassword}, {"name", "A"}}, codes::kInvalidArgument},
       {json::array(), codes::kInvalidArgument},
+      {{{"email", "x@example.com"}, {"password", kPassword}, {"name", "A"}, {"admin", true}},
+       codes::kInvalidArgument},
       {{{"email", "Taken@example.com"}, {"password", kPassword}, {"name", "A"}},
        codes::kAlreadyExists},
   };
@@ -194,6 +196,12 @@ TEST_P(AuthRoutes, BadInputGetsStableCodes) {
   EXPECT_EQ(Login("taken@example.com", "").error_code(), codes::kBadCredentials);
   EXPECT_EQ(PostJson("/api/auth/login", {{"email", "taken@example.com"}}).error_code(),
             codes::kInvalidArgument);
+  HttpReply password_number =
+      PostJson("/api/auth/login", {{"email", "taken@example.com"}, {"password", 12345678}});
+  EXPECT_EQ(password_number.error_code(), codes::kInvalidArgument);
+  EXPECT_EQ(password_number.json()["error"]["message"], "password must be a string");
+  // A refused sign-in sets no cookie.
+  EXPECT_TRUE(password_number.header(bhttp::field::set_cookie).empty());
   EXPECT_EQ(core::store::AsInt(store().Query("SELECT COUNT(*) FROM accounts")->rows[0][0]), 1);
 }
 

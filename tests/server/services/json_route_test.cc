@@ -98,5 +98,35 @@ TEST_F(JsonRouteTest, BodyIsParsedOrMalformed) {
   EXPECT_EQ(bad.status().message().find("Team"), std::string::npos);
 }
 
+TEST_F(JsonRouteTest, ObjectBodyRefusesOtherShapesAndNamesAnUnknownKey) {
+  RouteCall call{request_, target_, caller_};
+  request_.body() = R"({"name":"Team","spaceId":"sp-1"})";
+  ASSERT_TRUE(call.ObjectBody({"name", "spaceId"}).ok());
+  EXPECT_EQ((*call.ObjectBody({"name", "spaceId"}))["spaceId"], "sp-1");
+
+  core::Result<json> unknown = call.ObjectBody({"name"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().code(), codes::kInvalidArgument);
+  EXPECT_EQ(unknown.status().message(), "the body has an unknown key \"spaceId\"");
+
+  request_.body() = R"(["name"])";
+  EXPECT_EQ(call.ObjectBody({"name"}).status().message(), "the body must be an object");
+  request_.body() = "{";
+  EXPECT_EQ(call.ObjectBody({"name"}).status().code(), codes::kMalformedJson);
+}
+
+TEST_F(JsonRouteTest, TheCallsHeadersGoOnASuccessAndOnARefusal) {
+  RouteCall call{request_, target_, caller_};
+  call.headers.emplace_back(boost::beast::http::field::retry_after, "7");
+  for (const core::Result<json>& result :
+       {core::Result<json>(json{{"ok", true}}),
+        core::Result<json>(core::Status(codes::kNotFound, "not here"))}) {
+    http::Response response = JsonRouteResponse(call, result, "things", logger_);
+    const auto& r = std::get<http::StringResponse>(response);
+    EXPECT_EQ(r[boost::beast::http::field::retry_after], "7") << r.body();
+    EXPECT_EQ(r[boost::beast::http::field::content_type], "application/json") << r.body();
+  }
+}
+
 }  // namespace
 }  // namespace ensemble::server::services

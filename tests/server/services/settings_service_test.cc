@@ -162,6 +162,11 @@ TEST_P(LocalSettings, BadSettingsAreRefusedWithoutQuotingTheKey) {
        {"model", "m"},
        {"apiKey", std::string(4097, 'k')}},
       {{"baseUrl", "https://example.com"}, {"model", "m"}, {"apiKey", kKey}},
+      {{"provider", "openai"},
+       {"baseUrl", "https://example.com"},
+       {"model", "m"},
+       {"apiKey", kKey},
+       {"temperature", 1}},
   };
   for (const json& body : cases) {
     HttpReply r = Put(body);
