@@ -10,21 +10,16 @@
 #include "core/meetings/captions.h"
 #include "core/meetings/detect.h"
 #include "core/meetings/extract.h"
-#include "core/meetings/phrases.h"
 #include "core/meetings/json_formats.h"
+#include "core/meetings/phrases.h"
 #include "core/meetings/scan.h"
 #include "core/meetings/text_formats.h"
 #include "core/meetings/zip/docx.h"
 #include "core/meetings/zip/zip_reader.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::meetings {
 namespace {
-
-size_t CountChars(std::string_view s) {
-  size_t n = 0;
-  for (char c : s) n += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
-  return n;
-}
 
 // Consecutive turns by one named speaker become one, up to
 // kMaxMergedTurnChars; in place, so no second vector of turns is built.
@@ -33,7 +28,7 @@ void MergeTurns(std::vector<Turn>* turns) {
   size_t last_chars = 0;
   for (size_t r = 0; r < turns->size(); ++r) {
     Turn& turn = (*turns)[r];
-    size_t chars = CountChars(turn.text);
+    size_t chars = text::CountCodePoints(turn.text);
     if (kept > 0) {
       Turn& last = (*turns)[kept - 1];
       if (!turn.speaker.empty() && last.speaker == turn.speaker &&
@@ -75,7 +70,8 @@ void Finish(Transcript* t, std::string_view file_name) {
   if (t->duration_seconds == kNoTime) {
     int64_t first = kNoTime, last = kNoTime;
     for (const Turn& turn : t->turns) {
-      if (turn.start_ms != kNoTime && (first == kNoTime || turn.start_ms < first)) first = turn.start_ms;
+      if (turn.start_ms != kNoTime && (first == kNoTime || turn.start_ms < first))
+        first = turn.start_ms;
       int64_t end = std::max(turn.start_ms, turn.end_ms);
       if (end != kNoTime && end > last) last = end;
     }
@@ -144,11 +140,13 @@ Result<Transcript> Parse(std::string_view input, std::string_view file_name, boo
       t.turns.push_back(Turn{std::move(cue.voice), cue.start_ms, cue.end_ms, std::move(cue.text)});
     }
     if (captions.unreadable > 0) t.warnings.emplace_back(kUnreadableCuesWarning);
-    if (t.turns.empty()) return Status(codes::kInvalidArgument, "The captions file has no cues with text.");
+    if (t.turns.empty())
+      return Status(codes::kInvalidArgument, "The captions file has no cues with text.");
   } else {
     t.format = std::string(internal::DetectTextFormat(text, from_docx));
     internal::ReadTextTranscript(text, t.format, &t);
-    if (t.turns.empty()) return Status(codes::kInvalidArgument, "The transcript has no text to read.");
+    if (t.turns.empty())
+      return Status(codes::kInvalidArgument, "The transcript has no text to read.");
     if (t.format == formats::kPlain) t.warnings.emplace_back(kPlainWarning);
   }
   if (truncated) t.warnings.emplace_back(kTruncatedWarning);
@@ -158,7 +156,8 @@ Result<Transcript> Parse(std::string_view input, std::string_view file_name, boo
 
 // Legacy Word (OLE compound file) signature.
 bool LooksLikeOle(std::string_view bytes) {
-  return bytes.size() >= 8 && bytes.substr(0, 8) == std::string_view("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8);
+  return bytes.size() >= 8 &&
+         bytes.substr(0, 8) == std::string_view("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1", 8);
 }
 
 }  // namespace
@@ -182,8 +181,9 @@ Result<Transcript> ParseTranscriptFile(std::string_view bytes, std::string_view 
   // Text files never hold NUL bytes; anything that does is some other binary.
   size_t probe = std::min<size_t>(bytes.size(), 8192);
   if (std::string_view(bytes.data(), probe).find('\0') != std::string_view::npos) {
-    return Status(codes::kInvalidArgument,
-                  "This file is not text; upload a .vtt, .srt, .txt, .md, .json or .docx transcript.");
+    return Status(
+        codes::kInvalidArgument,
+        "This file is not text; upload a .vtt, .srt, .txt, .md, .json or .docx transcript.");
   }
   return Parse(bytes, file_name, /*from_docx=*/false);
 }

@@ -37,19 +37,6 @@ bool PlainAscii8(const char* p) {
   return (special & kHigh) == 0;
 }
 
-void AppendUtf8(unsigned code, std::string* out) {
-  if (code < 0x80) {
-    out->push_back(static_cast<char>(code));
-  } else if (code < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (code >> 6)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xE0 | (code >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((code >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (code & 0x3F)));
-  }
-}
-
 }  // namespace
 
 JsonReader::JsonReader(std::string_view text) : text_(text) {}
@@ -171,7 +158,7 @@ bool JsonReader::DecodeEscapes(std::size_t start, std::string_view* out) {
         // at most three, so decoded_ keeps within its reservation.
         if (code >= 0xD800 && code <= 0xDFFF) return false;
         pos_ += 4;
-        AppendUtf8(code, &decoded_);
+        AppendUtf8(static_cast<char32_t>(code), &decoded_);
         break;
       }
       default:

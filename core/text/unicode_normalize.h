@@ -16,17 +16,14 @@
 #include <string>
 #include <string_view>
 
-namespace ensemble::core::text {
+#include "core/text/utf8.h"  // AppendUtf8 and kReplacementCharacter.
 
-// The replacement for each ill-formed UTF-8 sequence when decoding.
-inline constexpr char32_t kReplacementCharacter = 0xFFFD;
+namespace ensemble::core::text {
 
 // Appends the code points of `utf8` to `out`; each maximal ill-formed
 // subpart (overlong, surrogate, past U+10FFFF, truncated) becomes one U+FFFD,
 // as text::RepairUtf8 and a browser's TextDecoder replace them.
 void DecodeUtf8(std::string_view utf8, std::u32string* out);
-// Appends `c` as UTF-8 (a surrogate or a value past U+10FFFF as U+FFFD).
-void AppendUtf8(char32_t c, std::string* out);
 
 // Replaces `text` with its NFKC form (UAX #15).
 void NfkcInPlace(std::u32string* text);

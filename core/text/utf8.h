@@ -7,9 +7,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace ensemble::core::text {
+
+// The replacement for each ill-formed UTF-8 sequence when decoding.
+inline constexpr char32_t kReplacementCharacter = 0xFFFD;
 
 // One step of UTF-8 decoding (RFC 3629): either a well-formed sequence, or the
 // bytes that one U+FFFD replaces: the maximal subpart of an ill-formed one
@@ -26,7 +30,6 @@ struct Utf8Step {
 // replacement covers. Inline: validity checks run over every byte of a
 // transcript or a request.
 inline Utf8Step DecodeUtf8Step(std::string_view s, size_t i) {
-  constexpr char32_t kReplacement = 0xFFFD;
   const auto c = static_cast<unsigned char>(s[i]);
   if (c < 0x80) return {c, 1, true};
   uint32_t need;
@@ -47,18 +50,22 @@ inline Utf8Step DecodeUtf8Step(std::string_view s, size_t i) {
     if (c == 0xF0) lower = 0x90;
     if (c == 0xF4) upper = 0x8F;
   } else {
-    return {kReplacement, 1, false};
+    return {kReplacementCharacter, 1, false};
   }
   for (uint32_t k = 1; k <= need; ++k) {
-    if (i + k >= s.size()) return {kReplacement, k, false};
+    if (i + k >= s.size()) return {kReplacementCharacter, k, false};
     const auto b = static_cast<unsigned char>(s[i + k]);
-    if (b < lower || b > upper) return {kReplacement, k, false};
+    if (b < lower || b > upper) return {kReplacementCharacter, k, false};
     cp = (cp << 6) | (b & 0x3F);
     lower = 0x80;
     upper = 0xBF;
   }
   return {cp, need + 1, true};
 }
+
+// Appends `c` as UTF-8 (a surrogate or a value past U+10FFFF as U+FFFD). The
+// one UTF-8 encoder of the core.
+void AppendUtf8(char32_t c, std::string* out);
 
 // True if `s` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
 bool IsValidUtf8(std::string_view s);

@@ -3,27 +3,14 @@
 #include <cstdint>
 
 #include "core/meetings/zip/zip_reader.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::meetings::zip {
 namespace {
 
+// A NUL in a document is no text; the rest as text::AppendUtf8.
 void AppendCodePoint(uint32_t cp, std::string* out) {
-  if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  if (cp < 0x80) {
-    *out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    *out += static_cast<char>(0xC0 | (cp >> 6));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    *out += static_cast<char>(0xE0 | (cp >> 12));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    *out += static_cast<char>(0xF0 | (cp >> 18));
-    *out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    *out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    *out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  text::AppendUtf8(cp == 0 ? text::kReplacementCharacter : static_cast<char32_t>(cp), out);
 }
 
 // Character data with XML entities decoded.

@@ -70,6 +70,23 @@ TEST(Utf8, StepReplacesEachMaximalSubpartOnce) {
   EXPECT_EQ(cut.length, 2u);
 }
 
+TEST(Utf8, AppendEncodesWhatTheStepDecodesAndReplacesNonCharacters) {
+  for (char32_t c : {U'\0', U'A', U'\u00EB', U'\u20AC', U'\U0001F389', U'\U0010FFFF'}) {
+    std::string out;
+    AppendUtf8(c, &out);
+    ASSERT_FALSE(out.empty());
+    const Utf8Step step = DecodeUtf8Step(out, 0);
+    EXPECT_TRUE(step.ok) << static_cast<uint32_t>(c);
+    EXPECT_EQ(step.code_point, c);
+    EXPECT_EQ(step.length, out.size());
+  }
+  for (char32_t bad : {char32_t{0xD800}, char32_t{0xDFFF}, char32_t{0x110000}}) {
+    std::string out;
+    AppendUtf8(bad, &out);
+    EXPECT_EQ(out, "\uFFFD") << static_cast<uint32_t>(bad);
+  }
+}
+
 TEST(Utf8, CountsCodePointsNotBytes) { EXPECT_EQ(CountCodePoints("Zoë🎉"), 4u); }
 
 TEST(Utf8, TrimsAsciiWhiteSpaceOnly) {
