@@ -8,10 +8,9 @@
 #ifndef ENSEMBLE_SERVER_SERVICES_RETENTION_JOB_H_
 #define ENSEMBLE_SERVER_SERVICES_RETENTION_JOB_H_
 
-// clang-format off
-#include <utility>  // Boost 1.74's awaitable.hpp misses it under GCC 12.
+#include "server/boost_prelude.h"
+
 #include <boost/asio/awaitable.hpp>
-// clang-format on
 #include <boost/asio/io_context.hpp>
 #include <chrono>
 
