@@ -52,7 +52,7 @@ struct RouteCall {
   boost::beast::http::status status = boost::beast::http::status::ok;
   // Headers the response carries, a success or a refusal: the session cookie
   // of a sign-in, the Retry-After of "try again later".
-  std::vector<std::pair<boost::beast::http::field, std::string>> headers;
+  std::vector<std::pair<boost::beast::http::field, std::string>> headers = {};
 
   // The body parsed (ParseJsonBody: MALFORMED_JSON when it is not JSON).
   core::Result<nlohmann::json> Body() const;
