@@ -34,6 +34,15 @@ const readMembers = oneAtATime(async (space) => {
     api('GET', `/api/spaces/${encodeURIComponent(space)}/members`),
     api('GET', '/api/invitations'),
   ]);
+  // Signed out meanwhile (a refused sign-in signs out at once): nothing read
+  // stands for this key, so the next sign-in reads again.
+  if ([listed, mine].some((r) => r.status === 'rejected' && r.reason.status === 401)) {
+    await loadSpaces();
+    if (state.account?.signedOut) {
+      membersOf = null;
+      return;
+    }
+  }
   invitations = mine.status === 'fulfilled' ? mine.value.invitations : [];
   if (listed.status === 'fulfilled') {
     members = listed.value.members;
@@ -197,6 +206,7 @@ export function render() {
     return;
   }
   if (account.signedOut) {
+    membersOf = null;
     fill(body);
     return;
   }
