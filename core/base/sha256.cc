@@ -106,16 +106,17 @@ Sha256Digest Sha256Of(std::string_view bytes) {
   return h.Finish();
 }
 
-std::string Sha256Hex(std::string_view bytes) {
+std::string DigestHex(const Sha256Digest& digest) {
   static constexpr char kHex[] = "0123456789abcdef";
-  const Sha256Digest d = Sha256Of(bytes);
   std::string out;
-  out.reserve(2 * d.size());
-  for (uint8_t b : d) {
+  out.reserve(2 * digest.size());
+  for (uint8_t b : digest) {
     out.push_back(kHex[b >> 4]);
     out.push_back(kHex[b & 0xF]);
   }
   return out;
 }
+
+std::string Sha256Hex(std::string_view bytes) { return DigestHex(Sha256Of(bytes)); }
 
 }  // namespace ensemble::core

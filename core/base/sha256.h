@@ -41,6 +41,9 @@ class Sha256 {
 
 Sha256Digest Sha256Of(std::string_view bytes);
 
+// Lower-case hex of a digest (64 characters).
+std::string DigestHex(const Sha256Digest& digest);
+
 // Lower-case hex of the digest of `bytes` (64 characters).
 std::string Sha256Hex(std::string_view bytes);
 

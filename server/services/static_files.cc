@@ -1,10 +1,14 @@
 #include "server/services/static_files.h"
 
+#include <algorithm>
 #include <cctype>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <system_error>
 #include <tuple>
 
+#include "core/base/sha256.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::services {
@@ -16,6 +20,90 @@ constexpr std::string_view kWasmMount = "/wasm/";
 constexpr std::string_view kApiPrefix = "/api/";
 constexpr std::string_view kIndexFile = "index.html";
 constexpr std::string_view kDefaultContentType = "application/octet-stream";
+constexpr std::string_view kManifestFile = "manifest.json";
+constexpr size_t kHashReadChunk = 1 << 16;
+
+// A precompressed sibling a file may have, in the order they are preferred.
+struct Coding {
+  std::string_view name;    // As in Accept-Encoding and Content-Encoding.
+  std::string_view suffix;  // Of the sibling file.
+};
+constexpr Coding kCodings[] = {{"br", ".br"}, {"gzip", ".gz"}};
+
+bool IsCompressedSibling(const std::filesystem::path& file) {
+  const std::string ext = file.extension().string();
+  for (const Coding& c : kCodings) {
+    if (ext == c.suffix) return true;
+  }
+  return false;
+}
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The q-value of one Accept-Encoding element's parameters ("q=0.5"): 1 when
+// absent, 0 when malformed (an element we cannot read allows nothing).
+double QValue(std::string_view params) {
+  while (!params.empty()) {
+    size_t semi = params.find(';');
+    std::string_view param = Trim(params.substr(0, semi));
+    params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
+    if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' ||
+        param[1] != '=') {
+      continue;
+    }
+    std::string_view v = param.substr(2);
+    if (v.empty() || v.size() > 5 || (v[0] != '0' && v[0] != '1')) return 0;
+    double q = v[0] - '0';
+    if (v.size() > 1) {
+      if (v[1] != '.') return 0;
+      double scale = 0.1;
+      for (char c : v.substr(2)) {
+        if (!std::isdigit(static_cast<unsigned char>(c))) return 0;
+        q += (c - '0') * scale;
+        scale /= 10;
+      }
+    }
+    return q > 1 ? 0 : q;
+  }
+  return 1;
+}
+
+// Whether If-None-Match names `etag` (weak comparison, as RFC 9110 §13.1.2
+// asks for GET) or is "*".
+bool NoneMatchHits(std::string_view if_none_match, std::string_view etag) {
+  while (!if_none_match.empty()) {
+    size_t comma = if_none_match.find(',');
+    std::string_view tag = Trim(if_none_match.substr(0, comma));
+    if_none_match =
+        comma == std::string_view::npos ? std::string_view() : if_none_match.substr(comma + 1);
+    if (tag.starts_with("W/")) tag.remove_prefix(2);
+    if (tag == "*" || tag == etag) return true;
+  }
+  return false;
+}
+
+bool IsFreshSibling(const std::filesystem::path& sibling,
+                    std::filesystem::file_time_type original) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(sibling, ec)) return false;
+  auto t = std::filesystem::last_write_time(sibling, ec);
+  return !ec && t >= original;
+}
 
 http::StringResponse NotFound(std::string_view path) {
   return http::ErrorResponse(core::codes::kNotFound, "no file at " + std::string(path));
@@ -82,8 +170,88 @@ std::optional<std::filesystem::path> SafeRelativePath(std::string_view encoded) 
   return out;
 }
 
+bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding) {
+  double listed = -1;
+  double any = -1;
+  while (!accept_encoding.empty()) {
+    size_t comma = accept_encoding.find(',');
+    std::string_view element = accept_encoding.substr(0, comma);
+    accept_encoding =
+        comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
+    size_t semi = element.find(';');
+    std::string_view name = Trim(element.substr(0, semi));
+    double q =
+        QValue(semi == std::string_view::npos ? std::string_view() : element.substr(semi + 1));
+    if (EqualsIgnoringCase(name, coding)) listed = std::max(listed, q);
+    if (name == "*") any = std::max(any, q);
+  }
+  // A coding named explicitly wins over "*" (so "br;q=0, *" refuses br).
+  return (listed >= 0 ? listed : any) > 0;
+}
+
 StaticFiles::StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir)
     : web_root_(std::move(web_root)), wasm_dir_(std::move(wasm_dir)) {}
+
+std::string StaticFiles::ContentHash(const std::filesystem::path& file) const {
+  std::error_code ec;
+  const uintmax_t size = std::filesystem::file_size(file, ec);
+  if (ec) return "";
+  const auto modified = std::filesystem::last_write_time(file, ec);
+  if (ec) return "";
+  {
+    std::lock_guard lock(mu_);
+    auto it = hashes_.find(file);
+    if (it != hashes_.end() && it->second.size == size && it->second.modified == modified) {
+      return it->second.hash;
+    }
+  }
+  // Hashed outside the lock: two threads may both hash a new file, and agree.
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return "";
+  core::Sha256 sha;
+  std::string chunk(kHashReadChunk, '\0');
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    sha.Update(std::string_view(chunk.data(), static_cast<size_t>(in.gcount())));
+  }
+  if (in.bad()) return "";
+  std::string hash = core::DigestHex(sha.Finish()).substr(0, kAssetHashChars);
+  std::lock_guard lock(mu_);
+  hashes_[file] = Hashed{size, modified, hash};
+  return hash;
+}
+
+std::string StaticFiles::Manifest() const {
+  nlohmann::json out = nlohmann::json::object();
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(wasm_dir_, ec)) {
+    const std::filesystem::path& file = entry.path();
+    const std::string name = file.filename().string();
+    std::error_code file_ec;
+    if (!entry.is_regular_file(file_ec) || name.front() == '.' || IsCompressedSibling(file) ||
+        name == kManifestFile) {
+      continue;
+    }
+    std::string hash = ContentHash(file);
+    if (hash.empty()) continue;
+    out[name] =
+        std::string(kWasmMount) + file.stem().string() + "." + hash + file.extension().string();
+  }
+  return out.dump();
+}
+
+std::optional<std::filesystem::path> StaticFiles::Unhashed(
+    const std::filesystem::path& relative) const {
+  if (relative.has_parent_path()) return std::nullopt;
+  const std::filesystem::path stem = relative.stem();  // "<name>.<hash>"
+  const std::string hash = stem.extension().string();
+  if (hash.size() != kAssetHashChars + 1) return std::nullopt;
+  const std::filesystem::path real =
+      wasm_dir_ / (stem.stem().string() + relative.extension().string());
+  const std::string current = ContentHash(real);
+  if (current.empty() || current != std::string_view(hash).substr(1)) return std::nullopt;
+  return real;
+}
 
 http::Response StaticFiles::Serve(const http::Request& request, const http::Target& target) const {
   const std::string& path = target.path;
@@ -101,18 +269,74 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
   }
   if (!relative) return NotFound(path);
 
-  const std::filesystem::path file = *root / *relative;
+  std::string_view cache_control = "no-cache";
+  std::filesystem::path file = *root / *relative;
   std::error_code fs_ec;
+  if (root == &wasm_dir_ && *relative == kManifestFile) {
+    std::string manifest = Manifest();
+    const std::string etag = "\"" + core::Sha256Hex(manifest).substr(0, kAssetHashChars) + "\"";
+    if (NoneMatchHits(request[bhttp::field::if_none_match], etag)) {
+      http::EmptyResponse res(bhttp::status::not_modified, request.version());
+      res.set(bhttp::field::etag, etag);
+      res.set(bhttp::field::cache_control, cache_control);
+      return res;
+    }
+    http::StringResponse res(bhttp::status::ok, request.version());
+    res.set(bhttp::field::content_type, "application/json");
+    res.set(bhttp::field::cache_control, cache_control);
+    res.set(bhttp::field::etag, etag);
+    res.body() = std::move(manifest);
+    res.prepare_payload();
+    return res;
+  }
+  if (!std::filesystem::is_regular_file(file, fs_ec) && root == &wasm_dir_) {
+    std::optional<std::filesystem::path> real = Unhashed(*relative);
+    if (!real) return NotFound(path);
+    file = *real;
+    cache_control = kImmutableCacheControl;
+  }
   if (!std::filesystem::is_regular_file(file, fs_ec)) return NotFound(path);
+  const std::string hash = ContentHash(file);
+  if (hash.empty()) return NotFound(path);
+  const auto modified = std::filesystem::last_write_time(file, fs_ec);
+  if (fs_ec) return NotFound(path);
+
+  // The representation: a fresh precompressed sibling the client accepts,
+  // else the file itself. Each has its own ETag.
+  std::filesystem::path send = file;
+  std::string_view coding;
+  bool has_sibling = false;
+  for (const Coding& c : kCodings) {
+    std::filesystem::path sibling = file;
+    sibling += std::string(c.suffix);
+    if (!IsFreshSibling(sibling, modified)) continue;
+    has_sibling = true;
+    if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
+      send = std::move(sibling);
+      coding = c.name;
+    }
+  }
+  const std::string etag = "\"" + hash + (coding.empty() ? "" : "." + std::string(coding)) + "\"";
+  auto headers = [&](auto& res) {
+    res.set(bhttp::field::cache_control, cache_control);
+    res.set(bhttp::field::etag, etag);
+    if (has_sibling) res.set(bhttp::field::vary, "Accept-Encoding");
+  };
+  if (NoneMatchHits(request[bhttp::field::if_none_match], etag)) {
+    http::EmptyResponse res(bhttp::status::not_modified, request.version());
+    headers(res);
+    return res;
+  }
 
   boost::beast::error_code ec;
   bhttp::file_body::value_type body;
-  body.open(file.c_str(), boost::beast::file_mode::scan, ec);
+  body.open(send.c_str(), boost::beast::file_mode::scan, ec);
   if (ec) return NotFound(path);
   http::FileResponse res(std::piecewise_construct, std::make_tuple(std::move(body)),
                          std::make_tuple(bhttp::status::ok, request.version()));
-  res.set(bhttp::field::content_type, ContentTypeFor(relative->filename().string()));
-  res.set(bhttp::field::cache_control, "no-cache");
+  res.set(bhttp::field::content_type, ContentTypeFor(file.filename().string()));
+  if (!coding.empty()) res.set(bhttp::field::content_encoding, coding);
+  headers(res);
   res.prepare_payload();
   return res;
 }

@@ -4,16 +4,31 @@
 //   GET /<file>       -> <web root>/<file>
 // Only plain files under the two folders are served: a path that decodes to
 // an empty, dot-led ("..", ".git") or backslashed segment, or that is not
-// origin-form ("/..."), is 404, exactly like a missing file. Every response
-// says Cache-Control: no-cache, so a rebuilt file is picked up at once.
+// origin-form ("/..."), is 404, exactly like a missing file.
 //
-// Thread-safety: immutable after construction; Serve may run on any thread.
+// Caching: every file has a strong ETag from its content (If-None-Match
+// answers 304) and says Cache-Control: no-cache, so a rebuilt file is picked
+// up at once and an unchanged one is not sent again. The wasm folder's files
+// are also served under content-hashed names, "<stem>.<hash>.<ext>", with
+// `immutable` caching: GET /wasm/manifest.json (no-cache) maps each file to
+// its current hashed URL, and a hash that is not the current content is 404.
+//
+// Compression: a file's precompressed siblings "<file>.br" and "<file>.gz"
+// (made at build time; older ones than the file are ignored as stale) are
+// sent instead when Accept-Encoding allows them, Brotli first.
+//
+// Thread-safety: Serve may run on any thread at once; the content hashes it
+// remembers (by path, size and modification time) are behind a mutex.
 
 #ifndef ENSEMBLE_SERVER_SERVICES_STATIC_FILES_H_
 #define ENSEMBLE_SERVER_SERVICES_STATIC_FILES_H_
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "server/http/message.h"
@@ -29,6 +44,15 @@ std::string_view ContentTypeFor(std::string_view file_name);
 // mount point), or nullopt when it must not be served.
 std::optional<std::filesystem::path> SafeRelativePath(std::string_view encoded);
 
+// Whether an Accept-Encoding header value allows content coding `coding`
+// (RFC 9110 §12.5.3: listed or "*" with a q-value above 0).
+bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding);
+
+// Hex digits of a content hash in a hashed asset name.
+inline constexpr size_t kAssetHashChars = 16;
+// What a hashed asset URL may be cached for: a year, the usual "forever".
+inline constexpr std::string_view kImmutableCacheControl = "public, max-age=31536000, immutable";
+
 class StaticFiles {
  public:
   StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir);
@@ -36,8 +60,24 @@ class StaticFiles {
   http::Response Serve(const http::Request& request, const http::Target& target) const;
 
  private:
+  struct Hashed {
+    uintmax_t size = 0;
+    std::filesystem::file_time_type modified;
+    std::string hash;  // kAssetHashChars hex digits of the content's SHA-256.
+  };
+
+  // The content hash of `file`, read again only when its size or time moved;
+  // empty when it cannot be read.
+  std::string ContentHash(const std::filesystem::path& file) const;
+  // {"<file>": "/wasm/<stem>.<hash>.<ext>"} for each file of the wasm folder.
+  std::string Manifest() const;
+  // The wasm folder's file a hashed name stands for, when the hash is current.
+  std::optional<std::filesystem::path> Unhashed(const std::filesystem::path& relative) const;
+
   std::filesystem::path web_root_;
   std::filesystem::path wasm_dir_;
+  mutable std::mutex mu_;
+  mutable std::map<std::filesystem::path, Hashed> hashes_;  // Guarded by mu_.
 };
 
 }  // namespace ensemble::server::services

@@ -40,7 +40,8 @@ HttpConnection::HttpConnection(uint16_t port) : socket_(ioc_) {
 }
 
 HttpReply HttpConnection::Send(bhttp::verb method, const std::string& target,
-                               const std::string& body, const std::string& content_type) {
+                               const std::string& body, const std::string& content_type,
+                               const HttpHeaders& headers) {
   HttpReply reply;
   if (!socket_.is_open()) {
     reply.error = "not connected";
@@ -48,6 +49,7 @@ HttpReply HttpConnection::Send(bhttp::verb method, const std::string& target,
   }
   bhttp::request<bhttp::string_body> req(method, target, 11);
   req.set(bhttp::field::host, "127.0.0.1");
+  for (const auto& [name, value] : headers) req.set(name, value);
   if (!body.empty()) {
     req.set(bhttp::field::content_type, content_type);
     req.body() = body;
@@ -78,6 +80,11 @@ HttpReply HttpClient::Send(bhttp::verb method, const std::string& target,
                            const std::string& body) const {
   HttpConnection connection(port_);
   return connection.Send(method, target, body);
+}
+
+HttpReply HttpClient::Get(const std::string& target, const HttpHeaders& headers) const {
+  HttpConnection connection(port_);
+  return connection.Send(bhttp::verb::get, target, "", "application/json", headers);
 }
 
 }  // namespace ensemble::testing

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ensemble::testing {
 
@@ -35,6 +37,9 @@ struct HttpReply {
   std::string error_code() const;
 };
 
+// Extra request headers, such as Accept-Encoding or If-None-Match.
+using HttpHeaders = std::vector<std::pair<boost::beast::http::field, std::string>>;
+
 class HttpConnection {
  public:
   explicit HttpConnection(uint16_t port);
@@ -42,8 +47,8 @@ class HttpConnection {
 
   // Sends one request and reads its response.
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
-                 const std::string& body = "",
-                 const std::string& content_type = "application/json");
+                 const std::string& body = "", const std::string& content_type = "application/json",
+                 const HttpHeaders& headers = {});
 
  private:
   boost::asio::io_context ioc_;
@@ -56,9 +61,7 @@ class HttpClient {
 
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
                  const std::string& body = "") const;
-  HttpReply Get(const std::string& target) const {
-    return Send(boost::beast::http::verb::get, target);
-  }
+  HttpReply Get(const std::string& target, const HttpHeaders& headers = {}) const;
   HttpReply Head(const std::string& target) const {
     return Send(boost::beast::http::verb::head, target);
   }

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <string>
 
 #include "tests/server/server_fixture.h"
@@ -52,10 +54,123 @@ TEST_P(StaticRoutes, ServesFilesWithTheRightContentType) {
     EXPECT_EQ(r.status, 200) << c.target << " " << r.error;
     EXPECT_EQ(r.header(field::content_type), c.type) << c.target;
     EXPECT_EQ(r.header(field::cache_control), "no-cache") << c.target;
+    EXPECT_EQ(r.header(field::content_encoding), "") << c.target;
   }
   EXPECT_EQ(client().Get("/").body(), "<!doctype html><title>Ensemble</title>");
   EXPECT_EQ(client().Get("/wasm/ensemble.wasm").body(), std::string("\0asm\1\0\0\0", 8));
   EXPECT_EQ(client().Get("/app.js?v=3").body(), "export const x = 1;\n");
+}
+
+// The ETag a GET of `target` carries.
+std::string EtagOf(const HttpClient& client, const std::string& target) {
+  return client.Get(target).header(field::etag);
+}
+
+TEST_P(StaticRoutes, AnUnchangedFileIsNotSentAgain) {
+  HttpReply first = client().Get("/app.js");
+  const std::string etag = first.header(field::etag);
+  EXPECT_EQ(etag.size(), server::services::kAssetHashChars + 2) << etag;
+  EXPECT_EQ(etag.front(), '"');
+  for (std::string asked : {etag, "W/" + etag, "\"other\", " + etag, std::string("*")}) {
+    HttpReply again = client().Get("/app.js", {{field::if_none_match, asked}});
+    EXPECT_EQ(again.status, 304) << asked;
+    EXPECT_TRUE(again.body().empty()) << asked;
+    EXPECT_EQ(again.header(field::etag), etag) << asked;
+    EXPECT_EQ(again.header(field::cache_control), "no-cache") << asked;
+  }
+  EXPECT_EQ(client().Get("/app.js", {{field::if_none_match, "\"other\""}}).status, 200);
+
+  // A rebuilt file is a new representation: the old validator gets it whole.
+  WriteFile(web_root() / "app.js", "export const x = 2;\n");
+  HttpReply changed = client().Get("/app.js", {{field::if_none_match, etag}});
+  EXPECT_EQ(changed.status, 200);
+  EXPECT_EQ(changed.body(), "export const x = 2;\n");
+  EXPECT_NE(changed.header(field::etag), etag);
+}
+
+TEST_P(StaticRoutes, PrecompressedSiblingsAreChosenByAcceptEncoding) {
+  WriteFile(web_root() / "app.js.br", "BROTLI");
+  WriteFile(web_root() / "app.js.gz", "GZIP");
+  struct Case {
+    std::string accept, encoding, body;
+  };
+  for (const Case& c :
+       {Case{"gzip, deflate, br", "br", "BROTLI"}, Case{"br", "br", "BROTLI"},
+        Case{"gzip", "gzip", "GZIP"}, Case{"br;q=0, gzip;q=0.5", "gzip", "GZIP"},
+        Case{"BR;Q=1", "br", "BROTLI"}, Case{"*", "br", "BROTLI"},
+        Case{"br;q=0, *", "gzip", "GZIP"}, Case{"identity", "", "export const x = 1;\n"},
+        Case{"gzip;q=0, br;q=0.0", "", "export const x = 1;\n"},
+        Case{"br;q=x", "", "export const x = 1;\n"}, Case{"", "", "export const x = 1;\n"}}) {
+    HttpReply r = client().Get("/app.js", {{field::accept_encoding, c.accept}});
+    EXPECT_EQ(r.status, 200) << c.accept;
+    EXPECT_EQ(r.header(field::content_encoding), c.encoding) << c.accept;
+    EXPECT_EQ(r.body(), c.body) << c.accept;
+    EXPECT_EQ(r.header(field::content_type), "text/javascript; charset=utf-8") << c.accept;
+    EXPECT_EQ(r.header(field::vary), "Accept-Encoding") << c.accept;
+  }
+  // Each coding has its own validator, so a cache never mixes them up.
+  const std::string br =
+      client().Get("/app.js", {{field::accept_encoding, "br"}}).header(field::etag);
+  const std::string gz =
+      client().Get("/app.js", {{field::accept_encoding, "gzip"}}).header(field::etag);
+  const std::string plain = EtagOf(client(), "/app.js");
+  EXPECT_NE(br, gz);
+  EXPECT_NE(br, plain);
+  EXPECT_EQ(
+      client().Get("/app.js", {{field::accept_encoding, "br"}, {field::if_none_match, br}}).status,
+      304);
+  EXPECT_EQ(client()
+                .Get("/app.js", {{field::accept_encoding, "gzip"}, {field::if_none_match, br}})
+                .status,
+            200);
+
+  // A sibling older than its file is stale and never sent.
+  const auto now = std::filesystem::last_write_time(web_root() / "app.js");
+  std::filesystem::last_write_time(web_root() / "app.js.br", now - std::chrono::hours(1));
+  HttpReply stale = client().Get("/app.js", {{field::accept_encoding, "br, gzip"}});
+  EXPECT_EQ(stale.header(field::content_encoding), "gzip");
+  EXPECT_EQ(stale.body(), "GZIP");
+}
+
+TEST_P(StaticRoutes, HashedWasmNamesAreImmutableAndFollowTheContent) {
+  HttpReply listed = client().Get("/wasm/manifest.json");
+  ASSERT_EQ(listed.status, 200) << listed.error;
+  EXPECT_EQ(listed.header(field::cache_control), "no-cache");
+  nlohmann::json manifest = listed.json();
+  ASSERT_TRUE(manifest.contains("ensemble.wasm")) << listed.body();
+  ASSERT_TRUE(manifest.contains("ensemble.mjs")) << listed.body();
+  const std::string url = manifest["ensemble.wasm"];
+  EXPECT_TRUE(url.starts_with("/wasm/ensemble.") && url.ends_with(".wasm")) << url;
+  EXPECT_EQ(url.size(),
+            std::string("/wasm/ensemble..wasm").size() + server::services::kAssetHashChars);
+
+  HttpReply hashed = client().Get(url);
+  EXPECT_EQ(hashed.status, 200) << url;
+  EXPECT_EQ(hashed.body(), std::string("\0asm\1\0\0\0", 8));
+  EXPECT_EQ(hashed.header(field::content_type), "application/wasm");
+  EXPECT_EQ(hashed.header(field::cache_control), server::services::kImmutableCacheControl);
+  EXPECT_EQ(client().Get("/wasm/ensemble.wasm").header(field::cache_control), "no-cache");
+  EXPECT_EQ(client().Get("/wasm/ensemble.0123456789abcdef.wasm").status, 404);
+  EXPECT_EQ(client().Get("/wasm/ensemble.0123.wasm").status, 404);
+
+  // Precompressed siblings serve the hashed name too, and are not listed.
+  WriteFile(wasm_dir() / "ensemble.wasm.br", "BROTLI");
+  HttpReply br = client().Get(url, {{field::accept_encoding, "br"}});
+  EXPECT_EQ(br.header(field::content_encoding), "br");
+  EXPECT_EQ(br.body(), "BROTLI");
+  EXPECT_FALSE(client().Get("/wasm/manifest.json").json().contains("ensemble.wasm.br"));
+
+  // A new build: the old name is gone, the manifest names the new one.
+  const std::string manifest_etag = listed.header(field::etag);
+  EXPECT_EQ(client().Get("/wasm/manifest.json", {{field::if_none_match, manifest_etag}}).status,
+            304);
+  WriteFile(wasm_dir() / "ensemble.wasm", std::string("\0asm\1\0\0\0\1", 9));
+  EXPECT_EQ(client().Get(url).status, 404);
+  HttpReply relisted = client().Get("/wasm/manifest.json", {{field::if_none_match, manifest_etag}});
+  EXPECT_EQ(relisted.status, 200);
+  const std::string next = relisted.json()["ensemble.wasm"];
+  EXPECT_NE(next, url);
+  EXPECT_EQ(client().Get(next).body(), std::string("\0asm\1\0\0\0\1", 9));
 }
 
 TEST_P(StaticRoutes, HeadSendsHeadersOnly) {
@@ -111,6 +226,21 @@ TEST(ServerStaticFileRules, ContentTypes) {
   EXPECT_EQ(ContentTypeFor("favicon.ico"), "image/x-icon");
   EXPECT_EQ(ContentTypeFor("README"), "application/octet-stream");
   EXPECT_EQ(ContentTypeFor("dir.d/file"), "application/octet-stream");
+}
+
+TEST(ServerStaticFileRules, AcceptEncodingHonoursQValues) {
+  using server::services::AcceptsEncoding;
+  EXPECT_TRUE(AcceptsEncoding("gzip, deflate, br", "br"));
+  EXPECT_TRUE(AcceptsEncoding(" br ; q=0.001 ", "br"));
+  EXPECT_TRUE(AcceptsEncoding("*;q=0.5", "gzip"));
+  EXPECT_FALSE(AcceptsEncoding("", "br"));
+  EXPECT_FALSE(AcceptsEncoding("gzip", "br"));
+  EXPECT_FALSE(AcceptsEncoding("br;q=0", "br"));
+  EXPECT_FALSE(AcceptsEncoding("br;q=0.000", "br"));
+  EXPECT_FALSE(AcceptsEncoding("br;q=0, *", "br"));
+  EXPECT_FALSE(AcceptsEncoding("br;q=2", "br"));
+  EXPECT_FALSE(AcceptsEncoding("br;q=1.0001", "br"));
+  EXPECT_FALSE(AcceptsEncoding("brotli", "br"));
 }
 
 TEST(ServerStaticFileRules, SafeRelativePaths) {
