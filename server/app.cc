@@ -38,7 +38,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       link_reader_(*secret_box_,
                    connectors::FetchLimits{.allow_private_addresses = config.private_links}),
       connections_(*pool_, *secret_box_, env),
-      static_files_(config.web_root, config.wasm_dir),
+      static_files_(config.web_root, config.wasm_dir, config.web_compressed_dir),
       router_(*env.logger) {}
 
 App::~App() {

@@ -72,6 +72,7 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   if (const char* v = get("ENSEMBLE_DATABASE_URL")) config.database_url = v;
   if (const char* v = get("ENSEMBLE_WEB_ROOT")) config.web_root = v;
   if (const char* v = get("ENSEMBLE_WASM_DIR")) config.wasm_dir = v;
+  if (const char* v = get("ENSEMBLE_WEB_COMPRESSED_DIR")) config.web_compressed_dir = v;
   if (const char* v = get("ENSEMBLE_ACCOUNTS")) {
     ENSEMBLE_ASSIGN_OR_RETURN(config.accounts, ParseSwitch("ENSEMBLE_ACCOUNTS", v));
   }

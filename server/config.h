@@ -49,6 +49,8 @@ inline constexpr uint16_t kDefaultPort = 8080;
 inline constexpr char kDefaultDataDir[] = ".data";
 inline constexpr char kDefaultWebRoot[] = "web-shell";
 inline constexpr char kDefaultWasmDir[] = "build/wasm/wasm";
+// Where the wasm build leaves the web shell's precompressed copies.
+inline constexpr char kDefaultWebCompressedDir[] = "build/wasm/web-shell";
 // PostgreSQL connections (and store worker threads) per server process: a
 // request mostly waits on the store, so a few more than the cores keep both
 // busy. The embedded SQLite store always has one.
@@ -72,6 +74,7 @@ struct Config {
   std::string database_url;  // Empty: the embedded SQLite store in data_dir.
   std::string web_root = kDefaultWebRoot;
   std::string wasm_dir = kDefaultWasmDir;
+  std::string web_compressed_dir = kDefaultWebCompressedDir;
   // GET /api/events subscribers this process keeps at once.
   size_t max_event_subscribers = events::kMaxEventSubscribers;
   size_t max_connections = http::kMaxConnections;

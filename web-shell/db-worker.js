@@ -11,8 +11,6 @@
 // handles are exclusive anyway. A second tab waits and shows that the app is
 // open elsewhere; it takes over when the first tab closes.
 
-import createEnsembleCore from '/wasm/ensemble_core.js';
-
 import {SyncLoop} from './sync.js';
 
 const kDbDir = 'ensemble';
@@ -64,6 +62,27 @@ function milestone(name) {
   timings[name] = performance.timeOrigin + performance.now();
 }
 milestone('started');
+
+// The module under its content-hashed names (the server's /wasm/manifest.json
+// maps each file to one): the browser keeps those for good, with the wasm's
+// compiled code, so a reload neither downloads nor recompiles the module, and
+// a new build is a new name. The glue streams the wasm into the compiler as it
+// arrives (instantiateStreaming). Without a manifest (offline before the
+// service worker kept one) the plain names, which the service worker keeps.
+const moduleFactory = (async () => {
+  let manifest = {};
+  try {
+    const res = await fetch('/wasm/manifest.json');
+    if (res.ok) manifest = await res.json();
+  } catch {
+    // The plain names below.
+  }
+  const url = (name) => manifest[name] ?? `/wasm/${name}`;
+  const {default: createEnsembleCore} = await import(url('ensemble_core.js'));
+  milestone('glueLoaded');
+  return () => createEnsembleCore({locateFile: (name) => url(name)});
+})();
+moduleFactory.catch(() => {});  // Reported by start().
 
 function emit(message) {
   self.postMessage(message);
@@ -123,7 +142,7 @@ async function openPool() {
 
 async function start() {
   try {
-    core = await createEnsembleCore();
+    core = await (await moduleFactory)();
   } catch (e) {
     loadedReject(e);
     throw e;

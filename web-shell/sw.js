@@ -4,8 +4,14 @@
 // start always gets the current files) and every good answer is kept in the
 // cache, which answers when the network cannot. The sync API and the health
 // check are never cached: a stale answer there would lie about the server.
+// The wasm module's content-hashed files never change, so they are answered
+// from the cache first; /wasm/manifest.json names the current ones, and a
+// new manifest drops the files of older builds from the cache.
 
-const kCacheName = 'ensemble-shell-v3';
+const kCacheName = 'ensemble-shell-v4';
+// "<name>.<16 hex>.<ext>": the server's content-hashed asset names.
+const kHashedAsset = /^\/wasm\/[^/]+\.[0-9a-f]{16}\.[a-z]+$/;
+const kManifest = '/wasm/manifest.json';
 const kShell = [
   '/',
   '/index.html',
@@ -47,15 +53,34 @@ const kShell = [
   '/toast.js',
   '/styles.css',
   '/favicon.svg',
-  '/wasm/ensemble_core.js',
-  '/wasm/ensemble_core.wasm',
+  '/wasm/manifest.json',
 ];
+
+// The hashed files a manifest response names.
+async function manifestFiles(response) {
+  try {
+    return Object.values(await response.clone().json()).filter((u) => kHashedAsset.test(u));
+  } catch {
+    return [];
+  }
+}
+
+// Drops cached hashed files that the current manifest no longer names.
+async function pruneOldBuilds(cache, manifest) {
+  const keep = new Set(await manifestFiles(manifest));
+  for (const request of await cache.keys()) {
+    const path = new URL(request.url).pathname;
+    if (kHashedAsset.test(path) && !keep.has(path)) await cache.delete(request);
+  }
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
     const cache = await caches.open(kCacheName);
     // 'reload' skips the HTTP cache: the shell must be the server's current one.
     await cache.addAll(kShell.map((url) => new Request(url, {cache: 'reload'})));
+    const manifest = await cache.match(kManifest);
+    if (manifest) await cache.addAll(await manifestFiles(manifest));
     await self.skipWaiting();
   })());
 });
@@ -81,6 +106,7 @@ async function networkFirst(request) {
     const response = await fetch(request);
     if (response.ok && response.type === 'basic') {
       await cache.put(request, response.clone());
+      if (new URL(request.url).pathname === kManifest) await pruneOldBuilds(cache, response);
     }
     return response;
   } catch (networkError) {
@@ -94,10 +120,19 @@ async function networkFirst(request) {
   }
 }
 
+async function cacheFirst(request) {
+  const cache = await caches.open(kCacheName);
+  const cached = await cache.match(request);
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
+  return response;
+}
+
 self.addEventListener('fetch', (event) => {
   const {request} = event;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (bypassesCache(url)) return;  // Straight to the network, never cached.
-  event.respondWith(networkFirst(request));
+  event.respondWith(kHashedAsset.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
 });

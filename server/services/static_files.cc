@@ -7,6 +7,7 @@
 #include <string>
 #include <system_error>
 #include <tuple>
+#include <vector>
 
 #include "core/base/sha256.h"
 #include "server/http/json_response.h"
@@ -189,8 +190,11 @@ bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding) 
   return (listed >= 0 ? listed : any) > 0;
 }
 
-StaticFiles::StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir)
-    : web_root_(std::move(web_root)), wasm_dir_(std::move(wasm_dir)) {}
+StaticFiles::StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir,
+                         std::filesystem::path web_compressed_dir)
+    : web_root_(std::move(web_root)),
+      wasm_dir_(std::move(wasm_dir)),
+      web_compressed_dir_(std::move(web_compressed_dir)) {}
 
 std::string StaticFiles::ContentHash(const std::filesystem::path& file) const {
   std::error_code ec;
@@ -303,17 +307,24 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
 
   // The representation: a fresh precompressed sibling the client accepts,
   // else the file itself. Each has its own ETag.
+  std::vector<std::filesystem::path> bases = {file};
+  if (root == &web_root_ && !web_compressed_dir_.empty()) {
+    bases.push_back(web_compressed_dir_ / *relative);
+  }
   std::filesystem::path send = file;
   std::string_view coding;
   bool has_sibling = false;
   for (const Coding& c : kCodings) {
-    std::filesystem::path sibling = file;
-    sibling += std::string(c.suffix);
-    if (!IsFreshSibling(sibling, modified)) continue;
-    has_sibling = true;
-    if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
-      send = std::move(sibling);
-      coding = c.name;
+    for (const std::filesystem::path& base : bases) {
+      std::filesystem::path sibling = base;
+      sibling += std::string(c.suffix);
+      if (!IsFreshSibling(sibling, modified)) continue;
+      has_sibling = true;
+      if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
+        send = std::move(sibling);
+        coding = c.name;
+      }
+      break;
     }
   }
   const std::string etag = "\"" + hash + (coding.empty() ? "" : "." + std::string(coding)) + "\"";

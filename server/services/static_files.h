@@ -15,7 +15,9 @@
 //
 // Compression: a file's precompressed siblings "<file>.br" and "<file>.gz"
 // (made at build time; older ones than the file are ignored as stale) are
-// sent instead when Accept-Encoding allows them, Brotli first.
+// sent instead when Accept-Encoding allows them, Brotli first. The web
+// root's siblings may also live in a mirror folder (the build's, so the
+// source tree holds no build output).
 //
 // Thread-safety: Serve may run on any thread at once; the content hashes it
 // remembers (by path, size and modification time) are behind a mutex.
@@ -55,7 +57,10 @@ inline constexpr std::string_view kImmutableCacheControl = "public, max-age=3153
 
 class StaticFiles {
  public:
-  StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir);
+  // `web_compressed_dir` (may be empty or missing) mirrors the web root with
+  // precompressed siblings only.
+  StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir,
+              std::filesystem::path web_compressed_dir = {});
 
   http::Response Serve(const http::Request& request, const http::Target& target) const;
 
@@ -76,6 +81,7 @@ class StaticFiles {
 
   std::filesystem::path web_root_;
   std::filesystem::path wasm_dir_;
+  std::filesystem::path web_compressed_dir_;
   mutable std::mutex mu_;
   mutable std::map<std::filesystem::path, Hashed> hashes_;  // Guarded by mu_.
 };

@@ -19,6 +19,8 @@ void ServerTest::SetUp() {
   std::filesystem::create_directories(wasm_dir_);
   config.web_root = web_root_.string();
   config.wasm_dir = wasm_dir_.string();
+  web_compressed_dir_ = store_->dir() / "web-compressed";
+  config.web_compressed_dir = web_compressed_dir_.string();
   Configure(config);
 
   auto app = server::App::Create(config, core::platform::Env{&clock_, &random_, &logger_});

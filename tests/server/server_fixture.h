@@ -38,6 +38,7 @@ class ServerTest : public ::testing::TestWithParam<StoreKind> {
   uint16_t port() const { return app_->port(); }
   const std::filesystem::path& web_root() const { return web_root_; }
   const std::filesystem::path& wasm_dir() const { return wasm_dir_; }
+  const std::filesystem::path& web_compressed_dir() const { return web_compressed_dir_; }
   const std::filesystem::path& scratch_dir() const { return store_->dir(); }
   // The test's own connection to the server's store, for checking rows.
   core::store::Database& store();
@@ -52,6 +53,7 @@ class ServerTest : public ::testing::TestWithParam<StoreKind> {
   std::unique_ptr<core::store::Database> db_;
   std::filesystem::path web_root_;
   std::filesystem::path wasm_dir_;
+  std::filesystem::path web_compressed_dir_;
   FakeClock clock_;
   FakeRandom random_;
   // Warnings and errors from the server show up in the test output.

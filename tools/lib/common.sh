@@ -10,6 +10,8 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   chromium chromium-driver
   unicode-data bzip2  # NormalizationTest.txt(.bz2): the NFKC conformance test runs all of it.
+  brotli  # The wasm build precompresses what the server sends (.br beside each file).
+  haproxy  # The load balancer in front of three servers in the cluster test.
 )
 PG_BIN=/usr/lib/postgresql/15/bin
 PG_STATE_FILE="$ROOT/build/pg/state"
@@ -68,6 +70,7 @@ dev_serve() {
   export ENSEMBLE_DATA_DIR="${ENSEMBLE_DATA_DIR:-$ROOT/.data}"
   export ENSEMBLE_WEB_ROOT="$ROOT/web-shell"
   export ENSEMBLE_WASM_DIR="$ROOT/build/wasm/wasm"
+  export ENSEMBLE_WEB_COMPRESSED_DIR="$ROOT/build/wasm/web-shell"
   log "serving http://$ENSEMBLE_HTTP_ADDR:$ENSEMBLE_PORT (data in $ENSEMBLE_DATA_DIR)"
   exec "$ROOT/build/native/server/ensemble_server"
 }

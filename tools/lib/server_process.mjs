@@ -46,6 +46,9 @@ export class ServerProcess {
       ENSEMBLE_DATA_DIR: dataDir,
       ENSEMBLE_WEB_ROOT: webRoot,
       ENSEMBLE_WASM_DIR: wasmDir,
+      // The build's precompressed copies of web-shell/ (none for another root).
+      ENSEMBLE_WEB_COMPRESSED_DIR: webRoot === path.join(repoRoot, 'web-shell')
+        ? path.join(repoRoot, 'build', 'wasm', 'web-shell') : '',
     };
     if (databaseUrl) {
       this.env.ENSEMBLE_DATABASE_URL = databaseUrl;

@@ -132,6 +132,20 @@ TEST_P(StaticRoutes, PrecompressedSiblingsAreChosenByAcceptEncoding) {
   EXPECT_EQ(stale.body(), "GZIP");
 }
 
+TEST_P(StaticRoutes, TheWebRootsCompressedCopiesMayLiveInTheBuildsMirror) {
+  WriteFile(web_compressed_dir() / "lib/util.mjs.br", "BROTLI");
+  WriteFile(web_compressed_dir() / "only-here.js.br", "ORPHAN");
+  HttpReply r = client().Get("/lib/util.mjs", {{field::accept_encoding, "br"}});
+  EXPECT_EQ(r.header(field::content_encoding), "br");
+  EXPECT_EQ(r.body(), "BROTLI");
+  // A copy without its file serves nothing; an edited file outdates its copy.
+  EXPECT_EQ(client().Get("/only-here.js", {{field::accept_encoding, "br"}}).status, 404);
+  WriteFile(web_root() / "lib/util.mjs", "export const edited = 1;\n");
+  HttpReply edited = client().Get("/lib/util.mjs", {{field::accept_encoding, "br"}});
+  EXPECT_EQ(edited.header(field::content_encoding), "");
+  EXPECT_EQ(edited.body(), "export const edited = 1;\n");
+}
+
 TEST_P(StaticRoutes, HashedWasmNamesAreImmutableAndFollowTheContent) {
   HttpReply listed = client().Get("/wasm/manifest.json");
   ASSERT_EQ(listed.status, 200) << listed.error;
