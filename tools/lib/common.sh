@@ -217,6 +217,7 @@ dev_test() {
   run_suite "browser end-to-end (node --test)" node --test --test-concurrency=1 tests/e2e/
   run_suite "security, browser (node --test)" node --test --test-concurrency=1 tests/security/
   run_suite "crash: kill -9 mid-push (node --test)" node --test --test-concurrency=1 tests/crash/
+  run_suite "cluster: three servers behind HAProxy (node --test)" node --test --test-concurrency=1 tests/cluster/
   run_fuzzers "${ENSEMBLE_FUZZ_SECONDS:-20}"
   if ((${#FAILED_SUITES[@]})); then
     log "what failed:"
