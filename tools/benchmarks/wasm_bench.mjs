@@ -2,12 +2,25 @@
 // The wasm suite of tools/bench: prints one JSON object per line,
 // {"metric", "value", "unit", "better"}.
 //
-//   wasm.size_raw_kb, wasm.size_gzip_kb   ensemble_core.wasm + ensemble_core.js as
-//                                         shipped (gzip: node:zlib, level 9)
-//   wasm.cold_start_ms                    headless Chromium, 5,000 tasks in the OPFS
-//                                         database: navigation start to
-//                                         performance.mark('tasks-listed') on a
-//                                         reload, median of several runs
+//   wasm.size_raw_kb, wasm.size_gzip_kb,  every module's .wasm + .js as shipped
+//   wasm.size_br_kb                       (gzip: node:zlib, level 9; Brotli: the
+//                                         build's .br copies, as served), and
+//   wasm.size_gzip_kb.<module>, ...br_kb  per module
+//   wasm.first_visit_ms                   headless Chromium, nothing cached, 5,000
+//                                         tasks on the server: navigation start to
+//                                         performance.mark('tasks-listed')
+//   wasm.first_load_kb.br                 what that first visit received (bodies
+//                                         and headers, as encoded on the wire:
+//                                         Chromium asks for Brotli) until the list
+//                                         showed, the page's and its worker's
+//   wasm.cold_start_ms                    5,000 tasks in the OPFS database:
+//                                         navigation start to 'tasks-listed' on a
+//                                         reload (module cached), median of runs
+//   wasm.cold_start_ms.50k                the same with 50,000 tasks
+//   wasm.trace.<phase>_ms                 the median reload's timeline: page
+//                                         document, worker started, module glue
+//                                         loaded, wasm compiled and instantiated,
+//                                         database open, tasks read, list shown
 //   wasm.commit_ms.rows1k, .rows50k       one single-row commit (task.create: the
 //                                         row, its outbox entry, the counters) in
 //                                         the OPFS database holding 1,000 and
@@ -16,7 +29,9 @@
 //                                         incremental
 //
 // Spawns the server (ENSEMBLE_SERVER_BIN, default build/native/server/
-// ensemble_server) on a free port with a throwaway data directory.
+// ensemble_server) on a free port with a throwaway data directory; the app
+// from ENSEMBLE_BENCH_WEB_ROOT and ENSEMBLE_WASM_DIR when set (an older
+// build's, to compare in one run).
 // --quick: fewer runs. Progress goes to stderr.
 
 import fs from 'node:fs';
@@ -29,6 +44,7 @@ const quick = process.argv.includes('--quick');
 const kColdRuns = quick ? 3 : 7;
 const kCommitSamples = quick ? 15 : 40;
 const kColdTasks = 5000;
+const kColdTasksLarge = 50000;
 const kSeedBatch = 5000;
 
 const log = (...args) => console.error('[wasm_bench]', ...args);
@@ -48,24 +64,34 @@ function benchId(prefix, n) {
   return `01${prefix}`.padEnd(16, '0') + s;
 }
 
+// Sizes as shipped: the app's module set in total (the names the suite has
+// always printed), and per module (<name>.wasm + <name>.js).
 function sizes() {
-  const files = ['ensemble_core.wasm', 'ensemble_core.js'].map((f) => path.join(wasmDir, f));
-  let raw = 0;
-  let gz = 0;
-  for (const f of files) {
-    const bytes = fs.readFileSync(f);
-    raw += bytes.length;
-    gz += zlib.gzipSync(bytes, {level: 9}).length;
+  const modules = fs.readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')).map((f) => f.slice(0, -5));
+  const total = {raw: 0, gz: 0, br: 0};
+  for (const module of modules.sort()) {
+    const size = {raw: 0, gz: 0, br: 0};
+    for (const file of [`${module}.wasm`, `${module}.js`].map((f) => path.join(wasmDir, f))) {
+      const bytes = fs.readFileSync(file);
+      size.raw += bytes.length;
+      size.gz += zlib.gzipSync(bytes, {level: 9}).length;
+      // The build's copy, as served (an older build has none: NaN, not printed).
+      size.br += fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : NaN;
+    }
+    emit(`wasm.size_gzip_kb.${module}`, size.gz / 1024, 'KiB', 'lower');
+    if (size.br) emit(`wasm.size_br_kb.${module}`, size.br / 1024, 'KiB', 'lower');
+    for (const k of Object.keys(total)) total[k] += size[k];
   }
-  emit('wasm.size_raw_kb', raw / 1024, 'KiB', 'lower');
-  emit('wasm.size_gzip_kb', gz / 1024, 'KiB', 'lower');
+  emit('wasm.size_raw_kb', total.raw / 1024, 'KiB', 'lower');
+  emit('wasm.size_gzip_kb', total.gz / 1024, 'KiB', 'lower');
+  if (total.br) emit('wasm.size_br_kb', total.br / 1024, 'KiB', 'lower');
 }
 
-// Pushes `count` task.create mutations to the server as one client.
-async function seedServer(server, count) {
+// Pushes task.create mutations `from`..`count` to the server as one client.
+async function seedServer(server, count, from = 1) {
   const clientId = benchId('BENCHC', 1);
   const clientTime = Date.UTC(2026, 0, 1);
-  for (let first = 1; first <= count; first += 1000) {
+  for (let first = from; first <= count; first += 1000) {
     const mutations = [];
     for (let id = first; id < Math.min(first + 1000, count + 1); id++) {
       mutations.push({
@@ -90,8 +116,59 @@ async function waitListed(page) {
                              {timeout: 60000});
   return page.evaluate(() => {
     const [mark] = performance.getEntriesByName('tasks-listed');
-    return {ms: mark.startTime, count: mark.detail?.count};
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    const [nav] = performance.getEntriesByType('navigation');
+    return {
+      ms: mark.startTime, count: mark.detail?.count,
+      // The reload's timeline, each phase ending at its milestone.
+      trace: {
+        document: nav.responseEnd, pageScripts: nav.domContentLoadedEventEnd,
+        workerStarted: at('worker:started'), glueLoaded: at('worker:glueLoaded'),
+        coreLoaded: at('worker:coreLoaded'), dbOpen: at('worker:dbOpen'),
+        tasksFetched: at('tasks-fetched'), tasksListed: mark.startTime,
+      },
+    };
   });
+}
+
+async function taskCount(page) {
+  return page.evaluate(async () =>
+    (await window.ensemble.rpc('core', {name: 'listTasks'})).tasks.length);
+}
+
+// A first visit with nothing cached: how long to the list, and how many
+// bytes the page and its worker received by then.
+async function firstVisit(browser, server) {
+  const {context, page} = browser;
+  const finished = [];
+  const onFinished = (request) => {
+    if (!request.serviceWorker()) finished.push(request);  // The worker's install is not waited on.
+  };
+  context.on('requestfinished', onFinished);
+  await page.goto(`${server.url}/`);
+  const {ms} = await waitListed(page);
+  context.off('requestfinished', onFinished);
+  let bytes = 0;
+  for (const request of finished) {
+    const sizes = await request.sizes();
+    bytes += Math.max(0, sizes.responseBodySize) + sizes.responseHeadersSize;
+  }
+  log(`first visit: ${ms.toFixed(1)} ms, ${finished.length} requests, ${(bytes / 1024).toFixed(0)} KiB`);
+  return {ms, kb: bytes / 1024};
+}
+
+// Reloads with `tasks` tasks in the OPFS database; the median run and its trace.
+async function reloads(page, tasks) {
+  const runs = [];
+  for (let i = 0; i < kColdRuns + 1; i++) {
+    await page.reload();
+    const run = await waitListed(page);
+    if (run.count !== tasks) throw new Error(`listed ${run.count} tasks, expected ${tasks}`);
+    if (i > 0) runs.push(run);  // The first reload warms the HTTP and code caches.
+    log(`cold start ${tasks} ${i}: ${run.ms.toFixed(1)} ms ${JSON.stringify(run.trace)}`);
+  }
+  runs.sort((a, b) => a.ms - b.ms);
+  return runs[(runs.length - 1) >> 1];
 }
 
 async function coldStart(server) {
@@ -99,25 +176,39 @@ async function coldStart(server) {
   const browser = await launchBrowser();
   try {
     const {page} = browser;
-    await page.goto(`${server.url}/`);
+    const first = await firstVisit(browser, server);
+    emit('wasm.first_visit_ms', first.ms, 'ms', 'lower');
+    emit('wasm.first_load_kb.br', first.kb, 'KiB', 'lower');
     // The first visit pulls the 5,000 tasks into the OPFS database.
-    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="task-row"]').length === n,
-                               kColdTasks, {timeout: 120000});
     await page.waitForFunction(
       () => document.querySelector('[data-testid="pending-count"]').textContent === '0' &&
             document.querySelector('[data-testid="app"]').dataset.offlineReady === 'true',
       null, {timeout: 60000});
-    const runs = [];
-    for (let i = 0; i < kColdRuns + 1; i++) {
-      await page.reload();
-      const {ms, count} = await waitListed(page);
-      if (count !== kColdTasks) throw new Error(`listed ${count} tasks, expected ${kColdTasks}`);
-      if (i > 0) runs.push(ms);  // The first reload warms the HTTP and code caches.
-      log(`cold start ${i}: ${ms.toFixed(1)} ms`);
+    await waitForTasks(page, kColdTasks);
+    const median = await reloads(page, kColdTasks);
+    emit('wasm.cold_start_ms', median.ms, 'ms', 'lower');
+    let before = 0;
+    for (const [phase, at] of Object.entries(median.trace)) {
+      emit(`wasm.trace.${phase}_ms`, at - before, 'ms', 'lower');
+      if (Number.isFinite(at)) before = at;
     }
-    emit('wasm.cold_start_ms', median(runs), 'ms', 'lower');
+
+    await seedServer(server, kColdTasksLarge, kColdTasks + 1);
+    await page.evaluate(() => window.ensemble.rpc('syncNow'));
+    await waitForTasks(page, kColdTasksLarge);
+    emit('wasm.cold_start_ms.50k', (await reloads(page, kColdTasksLarge)).ms, 'ms', 'lower');
   } finally {
     await browser.close();
+  }
+}
+
+async function waitForTasks(page, n) {
+  const deadline = Date.now() + 180000;
+  for (;;) {
+    const count = await taskCount(page);
+    if (count === n) return;
+    if (Date.now() > deadline) throw new Error(`the page holds ${count} tasks, expected ${n}`);
+    await page.waitForTimeout(500);  // Polling the worker's database: no event says "all pulled".
   }
 }
 
@@ -188,7 +279,9 @@ async function commitCost(server) {
 async function main() {
   sizes();
   const dataDir = tempDir('ensemble-bench-');
-  const server = new ServerProcess({port: await freePort(), dataDir});
+  // ENSEMBLE_BENCH_WEB_ROOT: another web shell (an older commit's), to compare.
+  const webRoot = process.env.ENSEMBLE_BENCH_WEB_ROOT || undefined;
+  const server = new ServerProcess({port: await freePort(), dataDir, webRoot});
   try {
     await server.start();
     await coldStart(server);
