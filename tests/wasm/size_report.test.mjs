@@ -56,7 +56,7 @@ test('areas follow our namespaces first, then the library a name comes from', ()
   assert.equal(areaOf('std::__2::basic_regex<char>::__parse(char const*)'), 'std::regex');
   assert.equal(areaOf('nlohmann::json_abi_v3_11_2::basic_json<>::dump() const'), 'nlohmann::json');
   assert.equal(areaOf('std::__2::basic_string<char>::append(char const*)'), 'libc++ / libc++abi');
-  assert.equal(areaOf('dlmalloc'), 'libc / other');
+  assert.equal(areaOf('dlmalloc'), 'C, unprefixed (SQLite statics, libc, dlmalloc)');
   const {rows, code} = report(module());
   assert.equal(rows[0].area, 'core/tasks');
   assert.equal(rows.reduce((n, r) => n + r.bytes, 0), code);

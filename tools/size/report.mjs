@@ -33,7 +33,7 @@ export function areaOf(name) {
     const m = name.match(re);
     if (m) return label(m);
   }
-  return 'libc / other';
+  return 'C, unprefixed (SQLite statics, libc, dlmalloc)';
 }
 
 export function report(bytes) {
