@@ -305,26 +305,36 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
   const auto modified = std::filesystem::last_write_time(file, fs_ec);
   if (fs_ec) return NotFound(path);
 
-  // The representation: a fresh precompressed sibling the client accepts,
-  // else the file itself. Each has its own ETag.
-  std::vector<std::filesystem::path> bases = {file};
+  // The representation: a precompressed copy the client accepts, else the
+  // file itself; each has its own ETag. A copy beside the file must be at
+  // least as new as it; one in the mirror names the content it was made from
+  // ("<file>.<hash>.br"), so it can never stand for other content (a mirror
+  // of another web root, an edited file).
+  std::filesystem::path mirrored;
   if (root == &web_root_ && !web_compressed_dir_.empty()) {
-    bases.push_back(web_compressed_dir_ / *relative);
+    mirrored = web_compressed_dir_ / *relative;
+    mirrored += "." + hash;
   }
   std::filesystem::path send = file;
   std::string_view coding;
   bool has_sibling = false;
   for (const Coding& c : kCodings) {
-    for (const std::filesystem::path& base : bases) {
-      std::filesystem::path sibling = base;
-      sibling += std::string(c.suffix);
-      if (!IsFreshSibling(sibling, modified)) continue;
-      has_sibling = true;
-      if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
-        send = std::move(sibling);
-        coding = c.name;
-      }
-      break;
+    std::filesystem::path beside = file;
+    beside += std::string(c.suffix);
+    std::optional<std::filesystem::path> sibling;
+    std::error_code exists_ec;
+    if (IsFreshSibling(beside, modified)) {
+      sibling = std::move(beside);
+    } else if (!mirrored.empty()) {
+      std::filesystem::path in_mirror = mirrored;
+      in_mirror += std::string(c.suffix);
+      if (std::filesystem::is_regular_file(in_mirror, exists_ec)) sibling = std::move(in_mirror);
+    }
+    if (!sibling) continue;
+    has_sibling = true;
+    if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
+      send = std::move(*sibling);
+      coding = c.name;
     }
   }
   const std::string etag = "\"" + hash + (coding.empty() ? "" : "." + std::string(coding)) + "\"";

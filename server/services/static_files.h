@@ -16,8 +16,9 @@
 // Compression: a file's precompressed siblings "<file>.br" and "<file>.gz"
 // (made at build time; older ones than the file are ignored as stale) are
 // sent instead when Accept-Encoding allows them, Brotli first. The web
-// root's siblings may also live in a mirror folder (the build's, so the
-// source tree holds no build output).
+// root's copies may also live in a mirror folder (the build's, so the source
+// tree holds no build output) as "<file>.<hash>.br" and ".gz", named by the
+// content hash of the file they were made from.
 //
 // Thread-safety: Serve may run on any thread at once; the content hashes it
 // remembers (by path, size and modification time) are behind a mutex.
@@ -58,7 +59,7 @@ inline constexpr std::string_view kImmutableCacheControl = "public, max-age=3153
 class StaticFiles {
  public:
   // `web_compressed_dir` (may be empty or missing) mirrors the web root with
-  // precompressed siblings only.
+  // precompressed copies only, named by their file's content hash.
   StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir,
               std::filesystem::path web_compressed_dir = {});
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "core/base/sha256.h"
 #include "tests/server/server_fixture.h"
 
 namespace ensemble::testing {
@@ -132,18 +133,32 @@ TEST_P(StaticRoutes, PrecompressedSiblingsAreChosenByAcceptEncoding) {
   EXPECT_EQ(stale.body(), "GZIP");
 }
 
+// The mirror's name for a copy of `content` (core/base/sha256.h).
+std::string MirrorName(const std::string& file, const std::string& content, const char* suffix) {
+  return file + "." + core::Sha256Hex(content).substr(0, server::services::kAssetHashChars) +
+         suffix;
+}
+
 TEST_P(StaticRoutes, TheWebRootsCompressedCopiesMayLiveInTheBuildsMirror) {
-  WriteFile(web_compressed_dir() / "lib/util.mjs.br", "BROTLI");
+  const std::string source = "export {};\n";  // lib/util.mjs, as SetUp wrote it.
+  WriteFile(web_compressed_dir() / MirrorName("lib/util.mjs", source, ".br"), "BROTLI");
   WriteFile(web_compressed_dir() / "only-here.js.br", "ORPHAN");
   HttpReply r = client().Get("/lib/util.mjs", {{field::accept_encoding, "br"}});
   EXPECT_EQ(r.header(field::content_encoding), "br");
   EXPECT_EQ(r.body(), "BROTLI");
-  // A copy without its file serves nothing; an edited file outdates its copy.
+  EXPECT_EQ(r.header(field::vary), "Accept-Encoding");
+  // A copy without its file serves nothing.
   EXPECT_EQ(client().Get("/only-here.js", {{field::accept_encoding, "br"}}).status, 404);
+  // A copy made from other content never stands for the file: an edited
+  // file, or a mirror of another web root, however new the copy is.
   WriteFile(web_root() / "lib/util.mjs", "export const edited = 1;\n");
+  WriteFile(web_compressed_dir() / MirrorName("lib/util.mjs", source, ".br"), "BROTLI");
   HttpReply edited = client().Get("/lib/util.mjs", {{field::accept_encoding, "br"}});
   EXPECT_EQ(edited.header(field::content_encoding), "");
   EXPECT_EQ(edited.body(), "export const edited = 1;\n");
+  WriteFile(web_compressed_dir() / "lib/util.mjs.br", "UNNAMED");
+  EXPECT_EQ(client().Get("/lib/util.mjs", {{field::accept_encoding, "br"}}).body(),
+            "export const edited = 1;\n");
 }
 
 TEST_P(StaticRoutes, HashedWasmNamesAreImmutableAndFollowTheContent) {
