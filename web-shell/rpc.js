@@ -1,13 +1,9 @@
 // The page's side of the db worker (db-worker.js): a promise per call, and
 // the worker's events ('db', 'sync', 'changed') handed to whoever listens.
-// index.html loads this module first, so the worker starts before the views
-// have loaded: an event that arrives before anyone listens is kept (the last
-// of each type) and handed to the first listener.
 
 const worker = new Worker('/db-worker.js', {type: 'module', name: 'ensemble-db'});
 const calls = new Map();
 const listeners = new Map();
-const unheard = new Map();  // type -> the last event nobody listened to yet.
 let nextCallId = 1;
 
 // Resolves with {result, workerMs}: workerMs is the time the call took in
@@ -28,17 +24,10 @@ export function rpc(method, params) {
 export function onWorker(type, fn) {
   if (!listeners.has(type)) listeners.set(type, []);
   listeners.get(type).push(fn);
-  if (unheard.has(type)) {
-    const msg = unheard.get(type);
-    unheard.delete(type);
-    fn(msg);
-  }
 }
 
 const fire = (type, msg) => {
-  const heard = listeners.get(type) ?? [];
-  if (!heard.length) unheard.set(type, msg);
-  for (const fn of heard) fn(msg);
+  for (const fn of listeners.get(type) ?? []) fn(msg);
 };
 
 worker.addEventListener('message', (event) => {

@@ -113,11 +113,6 @@ export function refresh() {
   return refreshing;
 }
 
-// Sent once, as soon as the module loads: before the database's 'ready', so
-// the views have the limits by their first render with data.
-onWorker('limits', (msg) => {
-  state.limits = msg.limits;
-});
 onWorker('db', (msg) => {
   state.db = msg;
   notify('db');
@@ -127,6 +122,11 @@ onWorker('db', (msg) => {
     }
     refresh();
   }
+});
+// Sent once, as soon as the module loads: before the database's 'ready', so
+// the views have the limits by their first render with data.
+onWorker('limits', (msg) => {
+  state.limits = msg.limits;
 });
 onWorker('sync', (msg) => {
   state.sync = msg;

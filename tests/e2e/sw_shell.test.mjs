@@ -27,23 +27,3 @@ test('every script, style and icon of the web shell is in the offline shell', ()
     assert.ok(fs.existsSync(path.join(webRoot, f)), `${f} is in the shell but not in web-shell/`);
   }
 });
-
-test('index.html preloads every module the page imports, and starts the worker first', () => {
-  const html = fs.readFileSync(path.join(webRoot, 'index.html'), 'utf8');
-  const preloaded = new Set([...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)]
-    .map((m) => m[1]));
-  // The worker's own modules load in the worker, where a page preload is no use.
-  const workerOnly = new Set(['/sw.js', '/db-worker.js', '/sync.js', '/rpc.js']);
-  const pageModules = [];
-  for (const dir of ['', 'views']) {
-    for (const name of fs.readdirSync(path.join(webRoot, dir))) {
-      const url = `/${dir ? `${dir}/` : ''}${name}`;
-      if (name.endsWith('.js') && !workerOnly.has(url)) pageModules.push(url);
-    }
-  }
-  assert.deepEqual(pageModules.filter((m) => !preloaded.has(m)), [],
-                   'add a <link rel="modulepreload"> for these to web-shell/index.html');
-  for (const m of preloaded) assert.ok(fs.existsSync(path.join(webRoot, m)), `${m} is preloaded but missing`);
-  const rpcScript = html.indexOf('<script type="module" async src="/rpc.js">');
-  assert.ok(rpcScript > 0 && rpcScript < html.indexOf('src="/app.js"'), 'rpc.js starts before app.js');
-});
