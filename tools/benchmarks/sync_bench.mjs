@@ -22,27 +22,33 @@
 //   sync.pgbench_tps.c1, .c50          pgbench, a single-row INSERT per
 //                                      transaction, same PostgreSQL, 1 and 50
 //                                      clients
-//   sync.push_ratio_pgbench            batch-1 push rate / pgbench TPS, both
-//                                      with one client
-//   sync.push_ratio_pgbench.c50        the same with 50 clients
 //   sync.healthz_req_s.pg              GET /healthz (one SELECT 1 through the
 //                                      store) one after another, one client:
 //                                      the ceiling for a request that reaches
 //                                      the store
-//   sync.healthz_ratio_pgbench         that rate / pgbench TPS (one client):
-//                                      the ceiling of push_ratio_pgbench
+//   sync.push_ratio_node_peer          our batch-1 pushes/s ÷ the Node peer's
+//                                      (node_push_peer.mjs: a Replicache-style
+//                                      push handler on node-postgres, same
+//                                      cluster, same client and body), one
+//                                      client, in rounds alternating between
+//                                      the two (ours-peer, peer-ours, …)
+//   sync.push_ratio_node_peer.c50      the same with 50 clients at once
+//   sync.push_per_s.batch1.pg, .c50.pg the two sides' pushes/s in those rounds
+//   sync.node_peer_push_per_s.batch1,  (a ratio is the quotient of its two)
+//     .c50
 //
 // PostgreSQL: ENSEMBLE_TEST_DATABASE_URL names an admin connection; each
 // store run gets a fresh database, dropped afterwards. Without it the .pg
 // metrics are skipped (tools/bench sync starts its own cluster).
 // --quick: fewer mutations per measurement. Progress goes to stderr.
 
-import {execFileSync} from 'node:child_process';
+import {execFileSync, spawn} from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import {fileURLToPath} from 'node:url';
 
 import {createPgDatabase, freePort, ServerProcess, tempDir} from '../lib/harness.mjs';
 import {loadCore, ok} from '../lib/core_loader.mjs';
@@ -59,6 +65,20 @@ const kPgbenchSeconds = quick ? 3 : 8;
 const kHealthRequests = quick ? 2000 : 5000;
 const kMaxPullPages = 1000;
 const kPgBin = process.env.ENSEMBLE_PG_BIN ?? '/usr/lib/postgresql/15/bin';
+// Against the Node peer: rounds per side, alternating, and pushes per round
+// (one client; each of the 50 clients). A round lasts under a second, short
+// enough that the machine's load is about the same for the two sides of a
+// pair; the sum over the rounds gives a steady rate. The warm-up is long
+// because the peer's rate climbs for its first 3,000 or so pushes (V8
+// compiling the handler and pg's protocol code), from a quarter or a third
+// of its steady rate; ours by about a third. After only 100 pushes each the
+// ratio came out 1.3-1.6 instead of the steady 0.8-0.9.
+const kPeerRounds = quick ? 8 : 16;
+const kPeerPushesPerRound = quick ? 250 : 500;
+const kPeerConcurrentPushesEach = quick ? 10 : 20;
+const kPeerWarmupPushes = 4000;
+const kPeerConcurrentWarmupPushes = 2000;  // In all, from the 50 clients.
+const kPeerScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'node_push_peer.mjs');
 
 // The replica logs each pending mutation that no longer applies during a
 // rebase (one line per mutation per pull page) through console.log, which
@@ -282,6 +302,102 @@ async function withStore(kind, adminUrl, fn) {
   }
 }
 
+// The Node peer (node_push_peer.mjs) as a child process with a fresh database
+// of the same cluster. It also exits when its stdin closes, so it does not
+// outlive a bench that fails before the finally below.
+async function withPeer(adminUrl, fn) {
+  const pg = createPgDatabase(adminUrl);
+  const child = spawn(process.execPath, [kPeerScript], {
+    env: {...process.env, PEER_DATABASE_URL: pg.url},
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let peerLog = '';
+  child.stderr.on('data', (chunk) => { peerLog += chunk; });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  try {
+    const port = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk) => {
+        out += chunk;
+        const m = out.match(/listening (\d+)\n/);
+        if (m) resolve(Number(m[1]));
+      });
+      exited.then((code) => reject(new Error(`the peer exited at start (${code})`)));
+    });
+    return await fn(`http://127.0.0.1:${port}`);
+  } catch (e) {
+    e.message += `\n--- peer log ---\n${peerLog}`;
+    throw e;
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    pg.drop();
+  }
+}
+
+// Runs `round.ours()` and `round.peer()` one after the other, `kPeerRounds`
+// times each, and returns each side's pushes per second over all its rounds.
+// Alternating gives both sides the same machine: a burst of load from
+// elsewhere lands on a round of each rather than on one side's whole figure.
+// Pairs go ours-peer, then peer-ours, and so on, so that a rate drifting
+// through the run favours neither side.
+async function alternate(round) {
+  const pushes = {ours: 0, peer: 0};
+  const ms = {ours: 0, peer: 0};
+  const rounds = [];
+  for (let i = 0; i < kPeerRounds; ++i) {
+    const rate = {};
+    for (const side of i % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours']) {
+      const start = now();
+      const count = await round[side]();
+      const elapsed = now() - start;
+      pushes[side] += count;
+      ms[side] += elapsed;
+      rate[side] = Math.round(count / (elapsed / 1000));
+    }
+    rounds.push(`${rate.ours}/${rate.peer}`);
+  }
+  log(`  push/s per round, ours/peer: ${rounds.join(' ')}`);
+  return {ours: pushes.ours / (ms.ours / 1000), peer: pushes.peer / (ms.peer / 1000)};
+}
+
+async function pushSequentially(client, count) {
+  for (let i = 0; i < count; ++i) await client.push(1);
+  return count;
+}
+
+async function pushConcurrently(clients, each) {
+  await Promise.all(clients.map((c) => pushSequentially(c, each)));
+  return clients.length * each;
+}
+
+// Our server and the Node peer, each with a fresh database of the same
+// cluster, driven by the same RawClient (same body, same keep-alive
+// node:http connection per client), batch-1 pushes: one client, then 50.
+async function compareWithPeer(adminUrl) {
+  return withStore('pg', adminUrl, (oursUrl) => withPeer(adminUrl, async (peerUrl) => {
+    const url = {ours: oursUrl, peer: peerUrl};
+    const one = {ours: new RawClient(url.ours), peer: new RawClient(url.peer)};
+    // Warm-up: connections, prepared statements, the JIT of both processes.
+    for (const side of ['ours', 'peer']) await pushSequentially(one[side], kPeerWarmupPushes);
+    const sequential = await alternate({
+      ours: () => pushSequentially(one.ours, kPeerPushesPerRound),
+      peer: () => pushSequentially(one.peer, kPeerPushesPerRound),
+    });
+    const many = {};
+    for (const side of ['ours', 'peer']) {
+      many[side] = Array.from({length: kConcurrentClients}, () => new RawClient(url[side]));
+      // Every store connection opened, and the concurrent paths warm.
+      await pushConcurrently(many[side], kPeerConcurrentWarmupPushes / kConcurrentClients);
+    }
+    const concurrent = await alternate({
+      ours: () => pushConcurrently(many.ours, kPeerConcurrentPushesEach),
+      peer: () => pushConcurrently(many.peer, kPeerConcurrentPushesEach),
+    });
+    return {sequential, concurrent};
+  }));
+}
+
 // pgbench: one single-row INSERT per transaction into a table shaped like a
 // small task row, `clients` connections, against a fresh database.
 function pgbench(adminUrl, clients) {
@@ -310,24 +426,19 @@ async function main() {
   const adminUrl = process.env.ENSEMBLE_TEST_DATABASE_URL;
   const stores = adminUrl ? ['pg', 'sqlite'] : ['sqlite'];
   if (!adminUrl) log('ENSEMBLE_TEST_DATABASE_URL is not set: PostgreSQL metrics skipped');
-  const batch1 = {};
   const catchup = {};
-  let c50 = null;
-  let health = null;
   for (const store of stores) {
     await withStore(store, adminUrl, async (url) => {
       for (const batch of [1, 100, 1000]) {
         log(`${store}: pushing ${kPushMutations[batch]} mutations in batches of ${batch}`);
         const rate = await pushRate(url, batch);
-        if (batch === 1) batch1[store] = rate;
         emit(`sync.push_mut_s.batch${batch}.${store}`, rate, 'mut/s', 'higher');
       }
       if (store === 'pg') {
         log(`pg: ${kHealthRequests} health checks from one client`);
-        health = await healthRate(url);
-        emit('sync.healthz_req_s.pg', health, 'req/s', 'higher');
+        emit('sync.healthz_req_s.pg', await healthRate(url), 'req/s', 'higher');
         log(`pg: ${kConcurrentClients} clients pushing batch-1`);
-        c50 = await concurrentPushes(url);
+        const c50 = await concurrentPushes(url);
         emit('sync.push_p99_ms.c50', c50.p99, 'ms', 'lower');
         emit('sync.push_mut_s.c50.pg', c50.rate, 'mut/s', 'higher');
       }
@@ -348,14 +459,21 @@ async function main() {
   }
   emit('sync.catchup_10k_s', catchup.pg ?? catchup.sqlite, 's', 'lower');
   if (adminUrl) {
+    log(`node peer: ${kPeerRounds} rounds each of ${kPeerPushesPerRound} batch-1 pushes from one` +
+        ` client, then of ${kPeerConcurrentPushesEach} from each of ${kConcurrentClients}, alternating`);
+    const {sequential, concurrent} = await compareWithPeer(adminUrl);
+    const c = `c${kConcurrentClients}`;
+    emit('sync.push_per_s.batch1.pg', sequential.ours, 'push/s', 'higher');
+    emit('sync.node_peer_push_per_s.batch1', sequential.peer, 'push/s', 'higher');
+    emit('sync.push_ratio_node_peer', sequential.ours / sequential.peer, 'ratio', 'higher');
+    emit(`sync.push_per_s.${c}.pg`, concurrent.ours, 'push/s', 'higher');
+    emit(`sync.node_peer_push_per_s.${c}`, concurrent.peer, 'push/s', 'higher');
+    emit(`sync.push_ratio_node_peer.${c}`, concurrent.ours / concurrent.peer, 'ratio', 'higher');
     log(`pgbench: ${kPgbenchSeconds} s with 1 client, then ${kConcurrentClients}`);
     const tps1 = pgbench(adminUrl, 1);
     const tps50 = pgbench(adminUrl, kConcurrentClients);
     emit('sync.pgbench_tps.c1', tps1, 'tx/s', 'higher');
     emit(`sync.pgbench_tps.c${kConcurrentClients}`, tps50, 'tx/s', 'higher');
-    emit('sync.push_ratio_pgbench', batch1.pg / tps1, 'ratio', 'higher');
-    emit('sync.healthz_ratio_pgbench', health / tps1, 'ratio', 'higher');
-    emit(`sync.push_ratio_pgbench.c${kConcurrentClients}`, c50.rate / tps50, 'ratio', 'higher');
   }
 }
 
