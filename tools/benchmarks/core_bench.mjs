@@ -14,6 +14,8 @@
 //   route.select_us.native       the routing and tool selection alone, from a
 //                                parsed request (no JSON text either way)
 //   route.wasm_over_native       the wasm time over the native time
+//   format.wasm_over_native      format.mb_s.native over format.mb_s.wasm (issue 30:
+//                                the browser's core within 2x of the server's)
 //
 // The native numbers come from core_bench (ENSEMBLE_BENCH_DIR), given the same
 // input files this script writes, so both builds time the same work. Every
@@ -196,7 +198,9 @@ export async function main() {
     const first = JSON.parse(core.formatEntityText(reply, refsJson, '{}'));
     if (first.error) throw new Error(`formatEntityText: ${first.error.message}`);
     const {runs, ms} = timeLoop(() => core.formatEntityText(reply, refsJson, '{}'), quick ? 500 : 2000);
-    emit('format.mb_s.wasm', (Buffer.byteLength(reply) * runs) / (ms / 1000) / 1e6, 'MB/s', 'higher');
+    const formatMbS = (Buffer.byteLength(reply) * runs) / (ms / 1000) / 1e6;
+    emit('format.mb_s.wasm', formatMbS, 'MB/s', 'higher');
+    emit('format.wasm_over_native', native['format.mb_s.native'].value / formatMbS, 'ratio', 'lower');
   } finally {
     fs.rmSync(dir, {recursive: true, force: true});
   }
