@@ -1,6 +1,7 @@
 #include "server/services/static_files.h"
 
 #include <algorithm>
+#include <boost/beast/core/string.hpp>
 #include <cctype>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "core/base/sha256.h"
+#include "core/text/utf8.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::services {
@@ -39,22 +41,7 @@ bool IsCompressedSibling(const std::filesystem::path& file) {
   return false;
 }
 
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-bool EqualsIgnoringCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
+using core::text::Trim;
 
 // The q-value of one Accept-Encoding element's parameters ("q=0.5"): 1 when
 // absent, 0 when malformed (an element we cannot read allows nothing).
@@ -183,7 +170,7 @@ bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding) 
     std::string_view name = Trim(element.substr(0, semi));
     double q =
         QValue(semi == std::string_view::npos ? std::string_view() : element.substr(semi + 1));
-    if (EqualsIgnoringCase(name, coding)) listed = std::max(listed, q);
+    if (boost::beast::iequals(name, coding)) listed = std::max(listed, q);
     if (name == "*") any = std::max(any, q);
   }
   // A coding named explicitly wins over "*" (so "br;q=0, *" refuses br).
