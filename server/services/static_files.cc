@@ -24,6 +24,12 @@ constexpr std::string_view kApiPrefix = "/api/";
 constexpr std::string_view kIndexFile = "index.html";
 constexpr std::string_view kDefaultContentType = "application/octet-stream";
 constexpr std::string_view kManifestFile = "manifest.json";
+constexpr std::string_view kShellManifestPath = "/shell-manifest.json";
+// The service worker's script must keep its URL: a browser updates a
+// registration by fetching that same URL again.
+constexpr std::string_view kServiceWorkerFile = "sw.js";
+// The web root's files served under hashed names: the page's modules and styles.
+constexpr std::string_view kHashedShellExtensions[] = {".js", ".mjs", ".css"};
 constexpr size_t kHashReadChunk = 1 << 16;
 
 // A precompressed sibling a file may have, in the order they are preferred.
@@ -91,6 +97,42 @@ bool IsFreshSibling(const std::filesystem::path& sibling,
   if (!std::filesystem::is_regular_file(sibling, ec)) return false;
   auto t = std::filesystem::last_write_time(sibling, ec);
   return !ec && t >= original;
+}
+
+// Whether a web-root path may be named in the import map as it is: plain
+// URL characters only, so it needs no escaping in a URL, in JSON or in HTML.
+bool IsPlainUrlPath(std::string_view path) {
+  return std::all_of(path.begin(), path.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '.' || c == '_' ||
+           c == '-';
+  });
+}
+
+// "<dir>/<stem>.<hash><ext>" for `relative`.
+std::string HashedName(const std::filesystem::path& relative, std::string_view hash) {
+  std::filesystem::path out = relative.parent_path();
+  out /= relative.stem().string() + "." + std::string(hash) + relative.extension().string();
+  return out.generic_string();
+}
+
+// A generated answer (a manifest, the index page with its import map):
+// no-cache, validated by the hash of the body itself.
+http::Response Generated(const http::Request& request, std::string body,
+                         std::string_view content_type) {
+  const std::string etag = "\"" + core::Sha256Hex(body).substr(0, kAssetHashChars) + "\"";
+  if (NoneMatchHits(request[bhttp::field::if_none_match], etag)) {
+    http::EmptyResponse res(bhttp::status::not_modified, request.version());
+    res.set(bhttp::field::etag, etag);
+    res.set(bhttp::field::cache_control, "no-cache");
+    return res;
+  }
+  http::StringResponse res(bhttp::status::ok, request.version());
+  res.set(bhttp::field::content_type, content_type);
+  res.set(bhttp::field::cache_control, "no-cache");
+  res.set(bhttp::field::etag, etag);
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
 }
 
 http::StringResponse NotFound(std::string_view path) {
@@ -225,23 +267,112 @@ std::string StaticFiles::Manifest() const {
     }
     std::string hash = ContentHash(file);
     if (hash.empty()) continue;
-    out[name] =
-        std::string(kWasmMount) + file.stem().string() + "." + hash + file.extension().string();
+    out[name] = std::string(kWasmMount) + HashedName(file.filename(), hash);
   }
   return out.dump();
 }
 
+std::map<std::string, std::string> StaticFiles::ShellManifest() const {
+  std::map<std::string, std::string> out;
+  std::error_code ec;
+  std::filesystem::recursive_directory_iterator it(
+      web_root_, std::filesystem::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    const std::filesystem::path& file = it->path();
+    const std::string name = file.filename().string();
+    std::error_code file_ec;
+    if (name.front() == '.') {  // Never served, so never named.
+      if (it->is_directory(file_ec)) it.disable_recursion_pending();
+      continue;
+    }
+    const std::string ext = file.extension().string();
+    if (!it->is_regular_file(file_ec) ||
+        std::find(std::begin(kHashedShellExtensions), std::end(kHashedShellExtensions), ext) ==
+            std::end(kHashedShellExtensions)) {
+      continue;
+    }
+    const std::filesystem::path relative = file.lexically_relative(web_root_);
+    const std::string url = "/" + relative.generic_string();
+    if (relative == kServiceWorkerFile || !IsPlainUrlPath(url)) continue;
+    std::string hash = ContentHash(file);
+    if (!hash.empty()) out[url] = "/" + HashedName(relative, hash);
+  }
+  return out;
+}
+
 std::optional<std::filesystem::path> StaticFiles::Unhashed(
-    const std::filesystem::path& relative) const {
-  if (relative.has_parent_path()) return std::nullopt;
+    const std::filesystem::path& root, const std::filesystem::path& relative) const {
+  if (root == wasm_dir_ && relative.has_parent_path()) return std::nullopt;
   const std::filesystem::path stem = relative.stem();  // "<name>.<hash>"
   const std::string hash = stem.extension().string();
   if (hash.size() != kAssetHashChars + 1) return std::nullopt;
-  const std::filesystem::path real =
-      wasm_dir_ / (stem.stem().string() + relative.extension().string());
+  const std::string ext = relative.extension().string();
+  if (root == web_root_ &&
+      std::find(std::begin(kHashedShellExtensions), std::end(kHashedShellExtensions), ext) ==
+          std::end(kHashedShellExtensions)) {
+    return std::nullopt;
+  }
+  const std::filesystem::path real = root / relative.parent_path() / (stem.stem().string() + ext);
   const std::string current = ContentHash(real);
   if (current.empty() || current != std::string_view(hash).substr(1)) return std::nullopt;
   return real;
+}
+
+std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls) {
+  nlohmann::json imports = nlohmann::json::object();
+  for (const auto& [plain, hashed] : urls) imports[plain] = hashed;
+  const std::string map_script =
+      "<script type=\"importmap\">" + nlohmann::json{{"imports", imports}}.dump() + "</script>";
+  std::string out;
+  out.reserve(html.size() + map_script.size() + 64 * urls.size());
+  // The map goes before the first script or link: a browser uses only a map
+  // it has read before any module starts to load. A page with neither loads
+  // no modules and gets no map.
+  size_t insert_at = std::string_view::npos;
+  for (size_t at = html.find('<'); at != std::string_view::npos; at = html.find('<', at + 1)) {
+    std::string_view tag = html.substr(at + 1);
+    auto starts = [&](std::string_view name) {
+      return tag.size() > name.size() && boost::beast::iequals(tag.substr(0, name.size()), name) &&
+             (tag[name.size()] == '>' ||
+              std::isspace(static_cast<unsigned char>(tag[name.size()])));
+    };
+    if (starts("script") || starts("link")) {
+      insert_at = at;
+      break;
+    }
+  }
+  // The page's own src= and href= attributes: an import map rewrites imports
+  // only, not the entry script or the style sheet.
+  size_t copied = 0;
+  bool inserted = false;
+  auto copy_to = [&](size_t end) {
+    if (!inserted && insert_at != std::string_view::npos && insert_at <= end) {
+      inserted = true;
+      out.append(html.substr(copied, insert_at - copied));
+      out += map_script;
+      copied = insert_at;
+    }
+    out.append(html.substr(copied, end - copied));
+    copied = end;
+  };
+  for (size_t at = 0; at < html.size();) {
+    size_t src = html.find("src=\"", at);
+    size_t href = html.find("href=\"", at);
+    size_t found = std::min(src, href);
+    if (found == std::string_view::npos) break;
+    size_t value = found + (found == src ? 5 : 6);
+    size_t close = html.find('"', value);
+    if (close == std::string_view::npos) break;
+    auto hit = urls.find(std::string(html.substr(value, close - value)));
+    if (hit != urls.end()) {
+      copy_to(value);
+      out += hit->second;
+      copied = close;
+    }
+    at = close + 1;
+  }
+  copy_to(html.size());
+  return out;
 }
 
 http::Response StaticFiles::Serve(const http::Request& request, const http::Target& target) const {
@@ -264,24 +395,21 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
   std::filesystem::path file = *root / *relative;
   std::error_code fs_ec;
   if (root == &wasm_dir_ && *relative == kManifestFile) {
-    std::string manifest = Manifest();
-    const std::string etag = "\"" + core::Sha256Hex(manifest).substr(0, kAssetHashChars) + "\"";
-    if (NoneMatchHits(request[bhttp::field::if_none_match], etag)) {
-      http::EmptyResponse res(bhttp::status::not_modified, request.version());
-      res.set(bhttp::field::etag, etag);
-      res.set(bhttp::field::cache_control, cache_control);
-      return res;
-    }
-    http::StringResponse res(bhttp::status::ok, request.version());
-    res.set(bhttp::field::content_type, "application/json");
-    res.set(bhttp::field::cache_control, cache_control);
-    res.set(bhttp::field::etag, etag);
-    res.body() = std::move(manifest);
-    res.prepare_payload();
-    return res;
+    return Generated(request, Manifest(), "application/json");
   }
-  if (!std::filesystem::is_regular_file(file, fs_ec) && root == &wasm_dir_) {
-    std::optional<std::filesystem::path> real = Unhashed(*relative);
+  if (path == kShellManifestPath) {
+    return Generated(request, nlohmann::json(ShellManifest()).dump(), "application/json");
+  }
+  if (root == &web_root_ && *relative == kIndexFile) {
+    if (!std::filesystem::is_regular_file(file, fs_ec)) return NotFound(path);
+    std::ifstream in(file, std::ios::binary);
+    if (!in) return NotFound(path);
+    std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return NotFound(path);
+    return Generated(request, WithImportMap(html, ShellManifest()), ContentTypeFor(kIndexFile));
+  }
+  if (!std::filesystem::is_regular_file(file, fs_ec)) {
+    std::optional<std::filesystem::path> real = Unhashed(*root, *relative);
     if (!real) return NotFound(path);
     file = *real;
     cache_control = kImmutableCacheControl;
@@ -299,7 +427,8 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
   // of another web root, an edited file).
   std::filesystem::path mirrored;
   if (root == &web_root_ && !web_compressed_dir_.empty()) {
-    mirrored = web_compressed_dir_ / *relative;
+    // Named for the file itself, also when asked for by its hashed name.
+    mirrored = web_compressed_dir_ / file.lexically_relative(web_root_);
     mirrored += "." + hash;
   }
   std::filesystem::path send = file;

@@ -8,10 +8,13 @@
 //
 // Caching: every file has a strong ETag from its content (If-None-Match
 // answers 304) and says Cache-Control: no-cache, so a rebuilt file is picked
-// up at once and an unchanged one is not sent again. The wasm folder's files
-// are also served under content-hashed names, "<stem>.<hash>.<ext>", with
-// `immutable` caching: GET /wasm/manifest.json (no-cache) maps each file to
-// its current hashed URL, and a hash that is not the current content is 404.
+// up at once and an unchanged one is not sent again. The wasm folder's files,
+// and the web root's scripts and styles, are also served under content-hashed
+// names, "<stem>.<hash>.<ext>", with `immutable` caching; a hash that is not
+// the current content is 404. GET /wasm/manifest.json and
+// GET /shell-manifest.json (no-cache) map each file to its hashed URL, and
+// index.html is served with the shell's map as an import map and its own
+// src/href attributes rewritten, so a reload revalidates the page alone.
 //
 // Compression: a file's precompressed siblings "<file>.br" and "<file>.gz"
 // (made at build time; older ones than the file are ignored as stale) are
@@ -56,6 +59,11 @@ inline constexpr size_t kAssetHashChars = 16;
 // What a hashed asset URL may be cached for: a year, the usual "forever".
 inline constexpr std::string_view kImmutableCacheControl = "public, max-age=31536000, immutable";
 
+// `html` with an import map of `urls` ({"/app.js": "/app.<hash>.js"}) before
+// its first <script> or <link> (none without them), and each src="..." and
+// href="..." attribute that names a key of `urls` naming its value instead.
+std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls);
+
 class StaticFiles {
  public:
   // `web_compressed_dir` (may be empty or missing) mirrors the web root with
@@ -77,8 +85,13 @@ class StaticFiles {
   std::string ContentHash(const std::filesystem::path& file) const;
   // {"<file>": "/wasm/<stem>.<hash>.<ext>"} for each file of the wasm folder.
   std::string Manifest() const;
-  // The wasm folder's file a hashed name stands for, when the hash is current.
-  std::optional<std::filesystem::path> Unhashed(const std::filesystem::path& relative) const;
+  // {"/<path>": "/<dir>/<stem>.<hash>.<ext>"} for the web root's scripts and
+  // styles (not the service worker, which must keep its URL).
+  std::map<std::string, std::string> ShellManifest() const;
+  // The file under `root` (the wasm folder or the web root) that a hashed
+  // name stands for, when the hash is its current content.
+  std::optional<std::filesystem::path> Unhashed(const std::filesystem::path& root,
+                                                const std::filesystem::path& relative) const;
 
   std::filesystem::path web_root_;
   std::filesystem::path wasm_dir_;

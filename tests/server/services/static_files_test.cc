@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "core/base/sha256.h"
@@ -202,6 +203,58 @@ TEST_P(StaticRoutes, HashedWasmNamesAreImmutableAndFollowTheContent) {
   EXPECT_EQ(client().Get(next).body(), std::string("\0asm\1\0\0\0\1", 9));
 }
 
+TEST_P(StaticRoutes, TheShellsModulesHaveHashedNamesInTheIndexsImportMap) {
+  WriteFile(web_root() / "index.html",
+            "<!doctype html><head><link rel=\"stylesheet\" href=\"/style.css\">"
+            "<script type=\"module\" src=\"/app.js\"></script></head>");
+  WriteFile(web_root() / "sw.js", "self.x = 1;\n");
+  WriteFile(web_root() / ".hidden/x.js", "hidden\n");
+  HttpReply listed = client().Get("/shell-manifest.json");
+  ASSERT_EQ(listed.status, 200) << listed.error;
+  EXPECT_EQ(listed.header(field::cache_control), "no-cache");
+  const nlohmann::json manifest = listed.json();
+  auto hashed = [](const std::string& dir_stem, const std::string& content,
+                   const std::string& ext) {
+    return dir_stem + "." + core::Sha256Hex(content).substr(0, server::services::kAssetHashChars) +
+           ext;
+  };
+  EXPECT_EQ(manifest,
+            (nlohmann::json{{"/app.js", hashed("/app", "export const x = 1;\n", ".js")},
+                            {"/lib/util.mjs", hashed("/lib/util", "export {};\n", ".mjs")},
+                            {"/style.css", hashed("/style", "body{}", ".css")}}))
+      << listed.body();  // Not the service worker, images, data or hidden files.
+
+  // The page names the hashed files and maps every import to them.
+  HttpReply page = client().Get("/");
+  ASSERT_EQ(page.status, 200);
+  EXPECT_EQ(page.header(field::cache_control), "no-cache");
+  const std::string map =
+      "<script type=\"importmap\">" + nlohmann::json{{"imports", manifest}}.dump() + "</script>";
+  EXPECT_EQ(page.body(), "<!doctype html><head>" + map + "<link rel=\"stylesheet\" href=\"" +
+                             manifest["/style.css"].get<std::string>() +
+                             "\"><script type=\"module\" src=\"" +
+                             manifest["/app.js"].get<std::string>() + "\"></script></head>");
+  EXPECT_EQ(client().Get("/", {{field::if_none_match, page.header(field::etag)}}).status, 304);
+
+  // Hashed names are immutable, nested ones too, and use the mirror's copies.
+  const std::string util = manifest["/lib/util.mjs"];
+  WriteFile(web_compressed_dir() / MirrorName("lib/util.mjs", "export {};\n", ".br"), "BROTLI");
+  HttpReply module = client().Get(util, {{field::accept_encoding, "br"}});
+  EXPECT_EQ(module.status, 200) << util;
+  EXPECT_EQ(module.body(), "BROTLI");
+  EXPECT_EQ(module.header(field::cache_control), server::services::kImmutableCacheControl);
+  EXPECT_EQ(module.header(field::content_type), "text/javascript; charset=utf-8");
+  EXPECT_EQ(client().Get("/icon.0123456789abcdef.svg").status, 404);
+
+  // An edited module: its old name is gone, and the page names the new one.
+  const std::string app = manifest["/app.js"];
+  WriteFile(web_root() / "app.js", "export const x = 2;\n");
+  EXPECT_EQ(client().Get(app).status, 404);
+  HttpReply again = client().Get("/", {{field::if_none_match, page.header(field::etag)}});
+  EXPECT_EQ(again.status, 200);
+  EXPECT_NE(again.body().find(hashed("/app", "export const x = 2;\n", ".js")), std::string::npos);
+}
+
 TEST_P(StaticRoutes, HeadSendsHeadersOnly) {
   HttpReply r = client().Head("/app.js");
   EXPECT_EQ(r.status, 200) << r.error;
@@ -270,6 +323,20 @@ TEST(ServerStaticFileRules, AcceptEncodingHonoursQValues) {
   EXPECT_FALSE(AcceptsEncoding("br;q=2", "br"));
   EXPECT_FALSE(AcceptsEncoding("br;q=1.0001", "br"));
   EXPECT_FALSE(AcceptsEncoding("brotli", "br"));
+}
+
+TEST(ServerStaticFileRules, TheImportMapComesBeforeTheFirstScriptOrLink) {
+  using server::services::WithImportMap;
+  const std::map<std::string, std::string> urls{{"/a.js", "/a.1.js"}};
+  const std::string map = R"(<script type="importmap">{"imports":{"/a.js":"/a.1.js"}}</script>)";
+  EXPECT_EQ(WithImportMap(R"(<HEAD><Script src="/a.js"></script>)", urls),
+            "<HEAD>" + map + R"(<Script src="/a.1.js"></script>)");
+  EXPECT_EQ(WithImportMap("<header></header><linked><LINK\nhref=\"/b.js\">", urls),
+            "<header></header><linked>" + map + "<LINK\nhref=\"/b.js\">");
+  // No script and no link: no modules load, so no map.
+  EXPECT_EQ(WithImportMap(R"(<a href="/a.js">x</a><scripts>)", urls),
+            R"(<a href="/a.1.js">x</a><scripts>)");
+  EXPECT_EQ(WithImportMap(R"(<script src="/a.js)", urls), map + R"(<script src="/a.js)");
 }
 
 TEST(ServerStaticFileRules, SafeRelativePaths) {
