@@ -55,7 +55,7 @@ Status RegisterAssistantTools(tools::ToolRegistry& registry) {
                  {.prepare = account_tools::PrepareUpdateSettings,
                   .preview = account_tools::PreviewUpdateSettings,
                   .run = account_tools::RunUpdateSettings})),
-      Read("hub_how_to", areas::kCore,
+      Read(kHowToTool, areas::kCore,
            "Load a playbook by name for how to work in an area; \"map\" lists them all.",
            Object({{"name", Text(40, "Playbook name, or map")}}, {"name"})),
       Hold(

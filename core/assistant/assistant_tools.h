@@ -7,10 +7,15 @@
 #ifndef ENSEMBLE_CORE_ASSISTANT_ASSISTANT_TOOLS_H_
 #define ENSEMBLE_CORE_ASSISTANT_ASSISTANT_TOOLS_H_
 
+#include <string_view>
+
 #include "core/base/status.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::assistant {
+
+// The playbook reader's name: the turn loop answers it itself (turn_loop.h).
+inline constexpr std::string_view kHowToTool = "hub_how_to";
 
 // Registers the assistant's own tools into `registry`; fails on the first
 // refusal.

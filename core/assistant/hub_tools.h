@@ -2,9 +2,10 @@
 // lines) and the core tools, each declared once in its area's table with its
 // description, write flags, JSON Schema input (spec 000 §4, §6, §10; names
 // from 002) and hooks. The tables are the domains' (core/<domain>/*_tools.h;
-// the calendar's in core/calendar/tools/, above core/tools) and, for the
-// tools of no one domain, core/assistant's tools_core.cc and
-// tools_settings.cc.
+// the calendar's in core/calendar/tools/, above core/tools); the tools of no
+// one domain are core/context's (search, item context, the open view),
+// core/trash's, and core/assistant's own (assistant_tools.cc: playbooks,
+// workflows, approvals, settings).
 //
 // core/hub registers them once (hub::HubToolRegistry()), with the build's
 // record kinds.

@@ -9,6 +9,7 @@
 #include "core/base/id.h"
 #include "core/calendar/week_date.h"
 #include "core/refs/summary.h"
+#include "core/tasks/task_tools.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/text/typography.h"
@@ -24,10 +25,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kCreateTasks = "hub_create_tasks";
-constexpr std::string_view kListTasks = "hub_list_tasks";
-constexpr std::string_view kUpdateTask = "hub_update_task";
-constexpr std::string_view kListDue = "hub_list_due";
+constexpr std::string_view kCreateTasks = tasks::kCreateTasksTool;
+constexpr std::string_view kListTasks = tasks::kListTasksTool;
+constexpr std::string_view kUpdateTask = tasks::kUpdateTaskTool;
+constexpr std::string_view kListDue = tasks::kListDueTool;
 
 constexpr std::string_view kUntitled = "an untitled task";
 

@@ -39,6 +39,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/assistant/assistant_tools.h"
 #include "core/assistant/instructions.h"
 #include "core/assistant/turn_limits.h"
 #include "core/base/status.h"
@@ -47,11 +48,12 @@
 #include "core/playbooks/router.h"
 #include "core/tools/tool.h"
 #include "core/tools/tool_registry.h"
+#include "core/web/web_tools.h"
 
 namespace ensemble::core::assistant {
 
-inline constexpr std::string_view kHowToTool = "hub_how_to";
-inline constexpr std::string_view kWebSearchTool = "hub_web_search";
+// Tools the loop answers itself, named where their table entries are.
+using web::kWebSearchTool;
 
 // What the model is told when it searches a fourth time.
 inline constexpr std::string_view kSearchLimitMessage =

@@ -84,22 +84,24 @@ Status RegisterBoardTools(tools::ToolRegistry& registry) {
           {.prepare = PrepareRemove, .preview = PreviewRemove, .run = RunRemove}),
       Read("hub_read_layout", areas::kBoards, "Read the board overview's layout and its version.",
            Object({{"layoutId", Id()}}), {.run = RunReadLayout}),
-      Write("hub_edit_layout", areas::kBoards,
-            "Change the board overview's layout (the space owner only); send the version you "
-            "read.",
-            Object({{"version", Int(0, 1000000000)},
-                    {"tiles", Array(Object({{"id", Id("The board's id")},
-                                            {"x", Int(0, kMaxLayoutColumn)},
-                                            {"y", Int(0, kMaxLayoutRow)},
-                                            {"w", Int(1, kMaxLayoutSpan)},
-                                            {"h", Int(1, kMaxLayoutSpan)}},
-                                           {"id"}),
-                                    kMaxLayoutTiles,
-                                    "The complete list of tiles, each a board and its place "
-                                    "(x, y from the top left; w, h in grid cells)")}},
-                   {"version", "tiles"}),
-            Risk::kMedium, false,
-            {.prepare = PrepareEditLayout, .preview = PreviewEditLayout, .run = RunEditLayout}),
+      // The overview's layout is the owner's own (002 §2).
+      ForOwner(Write(
+          "hub_edit_layout", areas::kBoards,
+          "Change the board overview's layout (the space owner only); send the version you "
+          "read.",
+          Object({{"version", Int(0, 1000000000)},
+                  {"tiles", Array(Object({{"id", Id("The board's id")},
+                                          {"x", Int(0, kMaxLayoutColumn)},
+                                          {"y", Int(0, kMaxLayoutRow)},
+                                          {"w", Int(1, kMaxLayoutSpan)},
+                                          {"h", Int(1, kMaxLayoutSpan)}},
+                                         {"id"}),
+                                  kMaxLayoutTiles,
+                                  "The complete list of tiles, each a board and its place "
+                                  "(x, y from the top left; w, h in grid cells)")}},
+                 {"version", "tiles"}),
+          Risk::kMedium, false,
+          {.prepare = PrepareEditLayout, .preview = PreviewEditLayout, .run = RunEditLayout})),
   };
   return tools::RegisterAll(registry, std::move(defs));
 }

@@ -28,19 +28,21 @@ Status RegisterImportTools(tools::ToolRegistry& registry) {
   std::vector<tools::ToolDef> defs = {
       // Not an outside write: what it writes are Hub people, applied with the
       // Hub's calls and undone with them; the app is only read (in prepare).
-      Hold(Write("hub_import_people", areas::kPeople,
-                 "Bring in a connected app's people; waits for Apply.",
-                 Object({{"connectionId", Id("From hub_list_connections")},
-                         {"query", Str(kMaxQueryChars,
-                                       "Only people whose name or "
-                                       "address has these words")},
-                         {"emails", Array(Str(people::kMaxEmailChars),
-                                          connections::kMaxImportPeople, "Only these addresses")}},
-                        {"connectionId"}),
-                 Risk::kMedium, true,
-                 {.prepare = connection_runs::PrepareImport,
-                  .preview = connection_runs::PreviewImport,
-                  .run = connection_runs::RunImport})),
+      // Imports come from the owner's apps.
+      Hold(ForOwner(
+          Write("hub_import_people", areas::kPeople,
+                "Bring in a connected app's people; waits for Apply.",
+                Object({{"connectionId", Id("From hub_list_connections")},
+                        {"query", Str(kMaxQueryChars,
+                                      "Only people whose name or "
+                                      "address has these words")},
+                        {"emails", Array(Str(people::kMaxEmailChars), connections::kMaxImportPeople,
+                                         "Only these addresses")}},
+                       {"connectionId"}),
+                Risk::kMedium, true,
+                {.prepare = connection_runs::PrepareImport,
+                 .preview = connection_runs::PreviewImport,
+                 .run = connection_runs::RunImport}))),
   };
   return tools::RegisterAll(registry, std::move(defs));
 }

@@ -43,13 +43,14 @@ Status RegisterMeetingTools(tools::ToolRegistry& registry) {
                "Suggest tasks quoted from a meeting's text, as proposals to create with "
                "hub_create_tasks.",
                Object({{"id", Id()}}, {"id"})),
-          Outside(Hold(Write("hub_import_meeting_notes", areas::kMeetings,
+          Outside(Hold(
+              ForOwner(Write("hub_import_meeting_notes", areas::kMeetings,
                              "Import notes from a connected meeting app; waits for Apply.",
                              Object({{"connectionId", Id("From hub_list_connections")},
                                      {"item", Text(kMaxUrlChars, "The app's meeting id or link")},
                                      {"meetingId", Id("Existing notes to add to")}},
                                     {"connectionId", "item"}),
-                             Risk::kMedium, true))),
+                             Risk::kMedium, true)))),
       });
 }
 

@@ -70,7 +70,8 @@ struct ToolDef {
   bool outside_transaction = false;  // Network work: never inside a Hub transaction.
   std::string module;                // Hidden without this module; "" = core.
   // A write: the least role in the space that may run it (viewers never
-  // write). Set by the hub's permission table (core/tools/tool_permissions.h).
+  // write). Its table entry (ForGuests, ForOwner) and the rules by area
+  // decide it at registration (core/tools/tool_permissions.h).
   sync::Role least_role = sync::Role::kEditor;
   std::optional<AppMeta> app;
   // Any hook may be empty: a tool without a run is listed but cannot be called.

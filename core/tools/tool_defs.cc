@@ -39,9 +39,19 @@ ToolDef Outside(ToolDef def) {
   return def;
 }
 
+ToolDef ForGuests(ToolDef def) {
+  def.least_role = sync::Role::kGuest;
+  return def;
+}
+
+ToolDef ForOwner(ToolDef def) {
+  def.least_role = sync::Role::kOwner;
+  return def;
+}
+
 Status RegisterAll(ToolRegistry& registry, std::vector<ToolDef> defs) {
   for (ToolDef& def : defs) {
-    if (def.is_write) def.least_role = LeastRoleFor(def.name, def.area);
+    if (def.is_write) def.least_role = LeastRoleFor(def.least_role, def.area);
     ENSEMBLE_RETURN_IF_ERROR(registry.Register(std::move(def)));
   }
   return Status::Ok();

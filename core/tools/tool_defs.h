@@ -27,6 +27,10 @@ ToolDef Write(std::string_view name, std::string_view area, std::string_view des
 ToolDef Hold(ToolDef def);
 // Network work: never inside a Hub transaction.
 ToolDef Outside(ToolDef def);
+// A content write a guest of a shared space may run too (000 §7).
+ToolDef ForGuests(ToolDef def);
+// A write of an otherwise shared area that stays the space owner's.
+ToolDef ForOwner(ToolDef def);
 
 // Registers each of `defs`, a write with its least role (LeastRoleFor);
 // fails on the first refusal.

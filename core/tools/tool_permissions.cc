@@ -11,19 +11,6 @@ namespace {
 
 using sync::Role;
 
-// Writes a guest of a shared space may run: content, not structure.
-constexpr std::string_view kGuestTools[] = {
-    "hub_create_tasks", "hub_update_task",   "hub_create_page",
-    "hub_update_page",  "hub_manage_record",
-};
-
-// Writes of otherwise shared areas that stay the owner's.
-constexpr std::string_view kOwnerTools[] = {
-    "hub_edit_layout",           // The board overview's layout (002 §2).
-    "hub_import_people",         // Imports come from the owner's apps.
-    "hub_import_meeting_notes",  // The same.
-};
-
 // Areas that are the person's own account, whatever their role in the space.
 constexpr std::string_view kPersonalAreas[] = {areas::kSettings, areas::kSkills};
 
@@ -37,9 +24,9 @@ bool In(std::span<const std::string_view> list, std::string_view s) {
 
 }  // namespace
 
-Role LeastRoleFor(std::string_view name, std::string_view area) {
-  if (In(kOwnerTools, name) || In(kOwnerAreas, area)) return Role::kOwner;
-  if (In(kGuestTools, name) || In(kPersonalAreas, area)) return Role::kGuest;
+Role LeastRoleFor(Role from_table, std::string_view area) {
+  if (from_table == Role::kOwner || In(kOwnerAreas, area)) return Role::kOwner;
+  if (from_table == Role::kGuest || In(kPersonalAreas, area)) return Role::kGuest;
   return Role::kEditor;
 }
 

@@ -1,7 +1,8 @@
-// Who may run which hub write tool (spec 000 §7 "Layers"; 002 §2): the one
-// table of the role × tool matrix, applied to every hub tool as it is
-// registered (ToolDef::least_role) and checked by routing (ToolsFor, the
-// fast router) and again by Apply (apply_calls.cc).
+// Who may run which hub write tool (spec 000 §7 "Layers"; 002 §2): the rules
+// by area, applied to every hub tool as it is registered (ToolDef::least_role)
+// and checked by routing (ToolsFor, the fast router) and again by Apply
+// (apply_calls.cc). A tool that differs from its area's rule says so in its
+// own table entry (tools::ForGuests, tools::ForOwner in tool_defs.h).
 //
 //   viewer  no write tools.
 //   guest   content edits: creating and changing tasks and pages, comments
@@ -31,8 +32,9 @@
 
 namespace ensemble::core::tools {
 
-// The least role that may run the write tool `name` of `area`.
-sync::Role LeastRoleFor(std::string_view name, std::string_view area);
+// The least role that may run a write tool of `area` whose table entry asks
+// for `from_table` (kEditor unless it says ForGuests or ForOwner).
+sync::Role LeastRoleFor(sync::Role from_table, std::string_view area);
 
 // OK when `account_id` (empty: the trusted local person) holds a role in
 // `space_id` that may run `tool`; FORBIDDEN naming the tool otherwise, and

@@ -20,6 +20,8 @@
 namespace ensemble::core::tools::table {
 
 using namespace tools::schema;  // NOLINT: re-exported as the table's vocabulary.
+using tools::ForGuests;
+using tools::ForOwner;
 using tools::Hold;
 using tools::Hooks;
 using tools::Outside;

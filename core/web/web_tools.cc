@@ -20,7 +20,7 @@ Status RegisterWebTools(tools::ToolRegistry& registry) {
       registry,
       {
           Outside(
-              Read("hub_web_search", areas::kWeb,
+              Read(kWebSearchTool, areas::kWeb,
                    "Search the public web for facts that change; then read the sources.",
                    Object({{"query", Text(kMaxQueryChars)}, {"limit", Int(1, kMaxSearchResults)}},
                           {"query"}))),

@@ -8,10 +8,15 @@
 #ifndef ENSEMBLE_CORE_WEB_WEB_TOOLS_H_
 #define ENSEMBLE_CORE_WEB_WEB_TOOLS_H_
 
+#include <string_view>
+
 #include "core/base/status.h"
 #include "core/tools/tool_registry.h"
 
 namespace ensemble::core::web {
+
+// The search tool's name: the turn loop answers it itself (turn_loop.h).
+inline constexpr std::string_view kWebSearchTool = "hub_web_search";
 
 // Registers the web tools into `registry`; fails on the first refusal.
 Status RegisterWebTools(tools::ToolRegistry& registry);

@@ -1,5 +1,6 @@
 // The role × tool matrix (spec 000 §7, 002 §2) over every hub tool: what each
-// role is offered, from the one table in core/tools/tool_permissions.cc.
+// role is offered, from the tables' entries (ForGuests, ForOwner) and the
+// rules by area in core/tools/tool_permissions.cc.
 
 #include "core/tools/tool_permissions.h"
 
