@@ -156,16 +156,15 @@ void AppendWords(std::string_view s, std::string* out) {
       }
       continue;
     }
-    size_t len = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2;
-    len = std::min(len, s.size() - i);
-    const char32_t c = text::DecodeUtf8Step(s.substr(i, len), 0).code_point;
+    const text::Utf8Step step = text::DecodeUtf8Step(s, i);
+    const char32_t c = step.code_point;
     if (text::IsWordCodePoint(c)) {
       begin_char();
       text::AppendUtf8(c, out);
     } else if (!IsApostrophe(c)) {
       pending_space = true;
     }
-    i += len;
+    i += step.length;
   }
 }
 

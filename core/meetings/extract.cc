@@ -5,6 +5,7 @@
 #include "core/meetings/dates.h"
 #include "core/meetings/detect.h"
 #include "core/meetings/scan.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::meetings::internal {
 namespace {
@@ -205,8 +206,7 @@ SectionKind HeadingKind(std::string_view line) {
                            static_cast<unsigned char>(line[0]) >= 0xE2)) {
     if (static_cast<unsigned char>(line[0]) >= 0xE2) {
       // Skip one multi-byte character (emoji, symbols) and any variation selector.
-      size_t n = static_cast<unsigned char>(line[0]) >= 0xF0 ? 4 : 3;
-      line.remove_prefix(std::min(n, line.size()));
+      line.remove_prefix(text::DecodeUtf8Step(line, 0).length);
     } else {
       line.remove_prefix(1);
     }
