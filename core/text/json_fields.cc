@@ -41,25 +41,51 @@ Status JsonFields::CheckKnownKeys(const nlohmann::json& object, std::string_view
 Status JsonFields::ReadText(const nlohmann::json& object, const char* key, std::string_view where,
                             const TextRule& rule, std::string* out) const {
   const auto it = object.find(key);
-  if (it == object.end()) {
+  if (it == object.end() || (rule.allow_null && it->is_null())) {
     return rule.required ? Invalid(FieldName(where, key) + " is required") : Status::Ok();
   }
-  if (!it->is_string()) return Invalid(FieldName(where, key) + " must be a string");
-  const std::string& value = it->get_ref<const std::string&>();
-  if (value.size() > rule.max_bytes) {
-    return Invalid(FieldName(where, key) + " is longer than " + std::to_string(rule.max_bytes) +
-                   " bytes");
+  return CheckText(*it, FieldName(where, key), rule, out);
+}
+
+Status JsonFields::ReadTextList(const nlohmann::json& object, const char* key,
+                                std::string_view where, size_t min_items, size_t max_items,
+                                const TextRule& item_rule, std::vector<std::string>* out) const {
+  const auto it = object.find(key);
+  if (it == object.end() || (item_rule.allow_null && it->is_null())) {
+    return item_rule.required ? Invalid(FieldName(where, key) + " is required") : Status::Ok();
+  }
+  const std::string name = FieldName(where, key);
+  if (!it->is_array() || it->size() < min_items || it->size() > max_items) {
+    const std::string count = min_items == max_items
+                                  ? FormatCount(max_items)
+                                  : FormatCount(min_items) + " to " + FormatCount(max_items);
+    return Invalid(name + " must be a list of " + count + " strings");
+  }
+  std::vector<std::string> items(it->size());
+  for (size_t i = 0; i < it->size(); ++i) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        CheckText((*it)[i], name + "[" + std::to_string(i) + "]", item_rule, &items[i]));
+  }
+  *out = std::move(items);
+  return Status::Ok();
+}
+
+Status JsonFields::CheckText(const nlohmann::json& value, const std::string& name,
+                             const TextRule& rule, std::string* out) const {
+  if (!value.is_string()) return Invalid(name + " must be a string");
+  const std::string& text = value.get_ref<const std::string&>();
+  if (text.size() > rule.max_bytes) {
+    return Invalid(name + " is longer than " + std::to_string(rule.max_bytes) + " bytes");
   }
   const bool counts_chars = rule.max_chars != TextRule::kNoLimit;
-  if ((rule.check_utf8 || counts_chars) && !IsValidUtf8(value)) {
-    return Invalid(FieldName(where, key) + " is not valid UTF-8");
+  if ((rule.check_utf8 || counts_chars) && !IsValidUtf8(text)) {
+    return Invalid(name + " is not valid UTF-8");
   }
-  if (counts_chars && CountCodePoints(value) > rule.max_chars) {
-    return Invalid(FieldName(where, key) + " has more than " + FormatCount(rule.max_chars) +
-                   " characters");
+  if (counts_chars && CountCodePoints(text) > rule.max_chars) {
+    return Invalid(name + " has more than " + FormatCount(rule.max_chars) + " characters");
   }
-  if (!rule.allow_empty && value.empty()) return Invalid(FieldName(where, key) + " is empty");
-  *out = value;
+  if (!rule.allow_empty && text.empty()) return Invalid(name + " is empty");
+  *out = text;
   return Status::Ok();
 }
 

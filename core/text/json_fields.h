@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/base/status.h"
 
@@ -29,6 +30,8 @@ struct TextRule {
   static constexpr size_t kNoLimit = std::numeric_limits<size_t>::max();
 
   bool required = true;
+  // A null value reads as if the key were absent.
+  bool allow_null = false;
   bool allow_empty = true;
   bool check_utf8 = false;
   size_t max_bytes = kNoLimit;
@@ -58,8 +61,19 @@ class JsonFields {
   // field `where.key`, or `key` alone when `where` is empty.
   Status ReadText(const nlohmann::json& object, const char* key, std::string_view where,
                   const TextRule& rule, std::string* out) const;
+  // Reads the list of strings at `key` into *out if it has `min_items` to
+  // `max_items` items, each keeping `item_rule`; absent (or null, when
+  // `item_rule.allow_null`) leaves *out as it was unless the list is
+  // required (`item_rule.required`).
+  Status ReadTextList(const nlohmann::json& object, const char* key, std::string_view where,
+                      size_t min_items, size_t max_items, const TextRule& item_rule,
+                      std::vector<std::string>* out) const;
 
  private:
+  // Checks one value named `name` against `rule` and copies it to *out.
+  Status CheckText(const nlohmann::json& value, const std::string& name, const TextRule& rule,
+                   std::string* out) const;
+
   std::string_view prefix_;
   char key_quote_;
 };

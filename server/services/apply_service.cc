@@ -40,32 +40,18 @@ struct Target {
   CallIds call_ids;
 };
 
-Result<Target> ReadTarget(const std::string& body_text) {
-  ENSEMBLE_ASSIGN_OR_RETURN(json body, ParseJsonBody(body_text));
-  if (!body.is_object()) {
-    return Status(codes::kInvalidArgument,
-                  "the body must be {conversationId, messageId, callIds?}");
-  }
+Result<Target> ReadTarget(const RouteCall& call) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json body, call.ObjectBody({"conversationId", "messageId", "callIds"}));
   Target t;
-  for (auto [key, out] :
-       {std::pair{"conversationId", &t.conversation_id}, std::pair{"messageId", &t.message_id}}) {
-    auto it = body.find(key);
-    if (it == body.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
-      return Status(codes::kInvalidArgument, std::string(key) + " is required");
-    }
-    *out = it->get<std::string>();
-  }
-  if (auto it = body.find("callIds"); it != body.end() && !it->is_null()) {
-    if (!it->is_array() || it->empty() || it->size() > core::assistant::kMaxProposalCalls) {
-      return Status(codes::kInvalidArgument, "callIds must list 1 to 64 call ids");
-    }
-    std::vector<std::string> ids;
-    for (const json& id : *it) {
-      if (!id.is_string()) return Status(codes::kInvalidArgument, "callIds must be strings");
-      ids.push_back(id.get<std::string>());
-    }
-    t.call_ids = std::move(ids);
-  }
+  ENSEMBLE_RETURN_IF_ERROR(
+      kBodyFields.ReadText(body, "conversationId", "", {.allow_empty = false}, &t.conversation_id));
+  ENSEMBLE_RETURN_IF_ERROR(
+      kBodyFields.ReadText(body, "messageId", "", {.allow_empty = false}, &t.message_id));
+  std::vector<std::string> ids;
+  ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadTextList(body, "callIds", "", 1,
+                                                    core::assistant::kMaxProposalCalls,
+                                                    {.required = false, .allow_null = true}, &ids));
+  if (!ids.empty()) t.call_ids = std::move(ids);
   return t;
 }
 
@@ -274,7 +260,7 @@ net::awaitable<Result<json>> Serve(store::StorePool& pool,
                                    core::platform::Env env, const ApplyService::OnCommit& on_commit,
                                    connectors::LinkReader* app_reader, const RouteCall& call,
                                    Action action) {
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(Target target, ReadTarget(call.request.body()));
+  ENSEMBLE_CO_ASSIGN_OR_RETURN(Target target, ReadTarget(call));
   events::Poke poke;
   auto work = [&](core::store::Database& db) -> Result<core::assistant::Proposal> {
     ApplyRun run(db, env, credentials, call.caller, app_reader);

@@ -5,7 +5,9 @@
 #include "core/assistant/answer_check.h"
 #include "core/context/surface_tool_run.h"
 #include "core/sync/authorization.h"
+#include "core/text/trim.h"
 #include "core/text/utf8.h"
+#include "server/services/json_route.h"
 
 namespace ensemble::server::services {
 
@@ -78,46 +80,37 @@ json ApprovalJson(const core::assistant::Approval& a) {
 }
 
 core::Result<PostedMessage> ParsePostedMessage(const json& body) {
-  if (!body.is_object()) {
-    return Status(codes::kInvalidArgument, "the body must be an object with text");
-  }
+  ENSEMBLE_RETURN_IF_ERROR(
+      kBodyFields.CheckKnownKeys(body, "the body", {"text", "mentions", "surface", "verify"}));
   PostedMessage out;
-  for (const auto& [key, value] : body.items()) {
-    if (key == "text") {
-      if (!value.is_string()) return Status(codes::kInvalidArgument, "text must be a string");
-      out.text = value.get<std::string>();
-    } else if (key == "mentions") {
-      if (value.is_null()) continue;
-      if (!value.is_array() || value.size() > kMaxPostedMentions) {
-        return Status(codes::kInvalidArgument,
-                      "mentions must be a list of at most " + std::to_string(kMaxPostedMentions));
-      }
-      for (const json& m : value) {
-        if (!m.is_object() || !m.contains("kind") || !m["kind"].is_string() || !m.contains("id") ||
-            !m["id"].is_string() || (m.contains("label") && !m["label"].is_string())) {
-          return Status(codes::kInvalidArgument,
-                        "each mention must be {kind, id, label} with string values");
-        }
-        out.mentions.push_back(
-            {{"kind", m["kind"]}, {"id", m["id"]}, {"label", m.value("label", "")}});
-      }
-    } else if (key == "surface") {
-      ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::context::CheckSurface(value));
-      if (out.surface.is_object()) out.open_path = out.surface.value("path", "");
-    } else if (key == "verify") {
-      if (value.is_null()) continue;
-      ENSEMBLE_ASSIGN_OR_RETURN(out.checklist, core::assistant::ParseVerifyHook(value));
-    } else {
-      return Status(codes::kInvalidArgument, "unknown field " + key);
+  ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadText(
+      body, "text", "", {.max_chars = core::assistant::kMaxMessageChars}, &out.text));
+  if (core::text::Trim(out.text).empty()) return kBodyFields.Invalid("text is required");
+  if (auto it = body.find("mentions"); it != body.end() && !it->is_null()) {
+    if (!it->is_array() || it->size() > kMaxPostedMentions) {
+      return kBodyFields.Invalid("mentions must be a list of at most " +
+                                 std::to_string(kMaxPostedMentions));
+    }
+    for (size_t i = 0; i < it->size(); ++i) {
+      const json& m = (*it)[i];
+      const std::string where = "mentions[" + std::to_string(i) + "]";
+      // Other keys a client keeps on a mention (the menu's own) are ignored.
+      if (!m.is_object()) return kBodyFields.Invalid(where + " must be an object");
+      std::string kind, id, label;
+      ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadText(m, "kind", where, {}, &kind));
+      ENSEMBLE_RETURN_IF_ERROR(kBodyFields.ReadText(m, "id", where, {}, &id));
+      ENSEMBLE_RETURN_IF_ERROR(
+          kBodyFields.ReadText(m, "label", where, {.required = false}, &label));
+      out.mentions.push_back(
+          {{"kind", std::move(kind)}, {"id", std::move(id)}, {"label", std::move(label)}});
     }
   }
-  if (core::text::Trim(out.text).empty()) {
-    return Status(codes::kInvalidArgument, "text is required");
+  if (auto it = body.find("surface"); it != body.end()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(out.surface, core::context::CheckSurface(*it));
+    if (out.surface.is_object()) out.open_path = out.surface.value("path", "");
   }
-  if (core::text::CountCodePoints(out.text) > core::assistant::kMaxMessageChars) {
-    return Status(codes::kInvalidArgument, "a message has at most " +
-                                               std::to_string(core::assistant::kMaxMessageChars) +
-                                               " characters");
+  if (auto it = body.find("verify"); it != body.end() && !it->is_null()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(out.checklist, core::assistant::ParseVerifyHook(*it));
   }
   return out;
 }

@@ -71,9 +71,8 @@ net::awaitable<Result<json>> AssistantService::CreateConversation(RouteCall& cal
       kBodyFields.ReadText(body, "spaceId", "", {.allow_empty = false}, &space_id));
   // No title, a null or an empty one: the chat is named by its default.
   std::string title;
-  if (body.contains("title") && !body["title"].is_null()) {
-    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, "title", "", {}, &title));
-  }
+  ENSEMBLE_CO_RETURN_IF_ERROR(
+      kBodyFields.ReadText(body, "title", "", {.required = false, .allow_null = true}, &title));
   if (title.empty()) title = "New chat";
   std::string id = core::NewId(*env_.clock, *env_.random);
   const int64_t now = env_.clock->NowMillis();

@@ -87,17 +87,13 @@ net::awaitable<Result<json>> SettingsService::PutModel(RouteCall& call) {
         std::pair{"model", &settings.model}}) {
     ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(body, key, "", {}, out));
   }
+  // apiKey: absent keeps the key, null removes it, a string replaces it.
   KeyChange change = KeyChange::kKeep;
   std::string new_key;
-  if (auto it = body.find("apiKey"); it != body.end()) {
-    if (it->is_null()) {
-      change = KeyChange::kRemove;
-    } else if (it->is_string()) {
-      change = KeyChange::kReplace;
-      new_key = it->get<std::string>();
-    } else {
-      co_return core::InvalidArgument("apiKey must be a string (a new key) or null (no key)");
-    }
+  if (body.contains("apiKey")) {
+    change = body["apiKey"].is_null() ? KeyChange::kRemove : KeyChange::kReplace;
+    ENSEMBLE_CO_RETURN_IF_ERROR(kBodyFields.ReadText(
+        body, "apiKey", "", {.required = false, .allow_null = true}, &new_key));
   }
   const int64_t now = env_.clock->NowMillis();
   ENSEMBLE_CO_ASSIGN_OR_RETURN(

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace ensemble::core::text {
 namespace json_fields_test {
@@ -130,6 +131,44 @@ TEST(JsonFields, RefusesAnEmptyStringOnlyWhenAsked) {
   EXPECT_EQ(InvalidMessage(fields.ReadText({{"message", ""}}, "message", "exchanges[0]",
                                            {.allow_empty = false}, &out)),
             "exchanges[0].message is empty");
+}
+
+TEST(JsonFields, ReadsNullAsAbsentOnlyWhenAllowed) {
+  const JsonFields fields;
+  std::string out = "kept";
+  const json body = {{"title", nullptr}};
+  EXPECT_TRUE(
+      fields.ReadText(body, "title", "", {.required = false, .allow_null = true}, &out).ok());
+  EXPECT_EQ(out, "kept");
+  EXPECT_EQ(InvalidMessage(fields.ReadText(body, "title", "", {.allow_null = true}, &out)),
+            "title is required");
+  EXPECT_EQ(InvalidMessage(fields.ReadText(body, "title", "", {.required = false}, &out)),
+            "title must be a string");
+}
+
+TEST(JsonFields, ReadsAListOfStringsWithinItsBounds) {
+  const JsonFields fields("apply: ");
+  std::vector<std::string> out = {"kept"};
+  EXPECT_TRUE(fields.ReadTextList({{"ids", {"a", "b"}}}, "ids", "", 1, 3, {}, &out).ok());
+  EXPECT_EQ(out, (std::vector<std::string>{"a", "b"}));
+  out = {"kept"};
+  const TextRule optional{.required = false, .allow_null = true};
+  EXPECT_TRUE(fields.ReadTextList({{"ids", nullptr}}, "ids", "", 1, 3, optional, &out).ok());
+  EXPECT_TRUE(fields.ReadTextList(json::object(), "ids", "", 1, 3, optional, &out).ok());
+  EXPECT_EQ(out, std::vector<std::string>{"kept"});
+  EXPECT_EQ(InvalidMessage(fields.ReadTextList(json::object(), "ids", "x", 1, 3, {}, &out)),
+            "apply: x.ids is required");
+  for (const json& bad : {json::array(), json{"a", "b", "c", "d"}, json("a")}) {
+    EXPECT_EQ(InvalidMessage(fields.ReadTextList({{"ids", bad}}, "ids", "", 1, 3, {}, &out)),
+              "apply: ids must be a list of 1 to 3 strings")
+        << bad;
+  }
+  EXPECT_EQ(InvalidMessage(fields.ReadTextList({{"ids", {"a", 2}}}, "ids", "", 1, 3, {}, &out)),
+            "apply: ids[1] must be a string");
+  EXPECT_EQ(InvalidMessage(fields.ReadTextList({{"ids", {"a", ""}}}, "ids", "", 1, 3,
+                                               {.allow_empty = false}, &out)),
+            "apply: ids[1] is empty");
+  EXPECT_EQ(out, std::vector<std::string>{"kept"});  // Untouched by a refusal.
 }
 
 TEST(JsonFields, PrefixesTheEdgesOwnErrors) {
