@@ -36,6 +36,7 @@ const kNamed = [
   // surface with CheckSurface.
   ['maxSurfaceIds', 'core/context/surface_tool_run.h', 'kMaxSurfaceIds'],
   ['maxMentions', 'core/refs/mentions.h', 'kMaxMentions'],
+  ['maxLocalMentions', 'core/assistant/local_planner.h', 'kMaxLocalMentions'],
   ['maxMentionLabelBytes', 'core/refs/mentions.h', 'kMaxMentionLabelBytes'],
   ['maxRefs', 'core/refs/ref_set.h', 'kMaxRefs'],
   ['maxBoardColumnTitleChars', 'core/boards/board.h', 'kMaxColumnTitleChars'],

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "core/assistant/conversation_store.h"
+#include "core/assistant/local_planner.h"
 #include "core/assistant/offline_exchanges.h"
 #include "core/boards/board.h"
 #include "core/connections/connection.h"
@@ -89,6 +90,8 @@ std::string LimitsJs() {
         // A message's mentions (core/refs/mentions.h).
         {"maxMentions", core::refs::kMaxMentions},
         {"maxMentionLabelBytes", core::refs::kMaxMentionLabelBytes},
+        // Mentions the local planner reads (core/assistant/local_planner.h).
+        {"maxLocalMentions", assistant::kMaxLocalMentions},
         // Refs a reply is formatted with (core/refs/ref_set.h).
         {"maxRefs", core::refs::RefSet::kMaxRefs},
         // Text inside JSON fields, which their descriptors cannot say.

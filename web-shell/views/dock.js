@@ -265,10 +265,11 @@ function localReceipt(c) {
     : {callId: c.id, outcome: 'failed', error: {message: c.text ?? ''}};
 }
 
-// The @-menu's picks as the planner reads them (an id is an exact key).
+// The @-menu's picks as the planner reads them (an id is an exact key), at
+// most as many as it reads (the core's limit; none before the module says).
 function plannerMentions(mentions = []) {
   return mentions.filter((m) => [m?.kind, m?.id, m?.label].every((x) => typeof x === 'string' && x))
-    .slice(0, 20).map(({kind, id, label}) => ({kind, id, label}));
+    .slice(0, state.limits?.maxLocalMentions ?? 0).map(({kind, id, label}) => ({kind, id, label}));
 }
 
 async function sendLocally(reply, text, mentions) {
@@ -455,7 +456,7 @@ async function send(text, mentions) {
   }
 }
 
-// The open view, as hub_read_surface reads it (core/assistant/surface_tool_run.h):
+// The open view, as hub_read_surface reads it (core/context/surface_tool_run.h):
 // the app path playbooks route on (playbooks/*.md `paths`), the open board,
 // and the tasks the view shows, at most the core's maxSurfaceIds of them (the
 // server refuses more; none without the limits).

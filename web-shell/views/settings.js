@@ -19,7 +19,7 @@ const kWriteModes = [
   ['needs-me', 'Needs me: changes wait on the Needs me list'],
 ];
 const kEffortNotes = {none: 'None (the model\u2019s own default)'};
-// How the write areas (core/assistant/hub_tools.h) read; the server lists them.
+// How the write areas (core/tools/write_areas.h) read; the server lists them.
 const kAreaNames = {
   tasks: 'Tasks', boards: 'Boards', projects: 'Projects', pages: 'Pages and notes',
   people: 'People', meetings: 'Meetings', reminders: 'Reminders and watchers',
