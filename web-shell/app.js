@@ -219,7 +219,7 @@ for (const view of [...Object.values(views), dock, problems, account, shortcuts,
 
 window.addEventListener('online', poke);
 
-// Tests and benchmarks drive the worker through this.
+// Tests and benchmarks drive the worker through this: the app's own methods.
 window.ensemble = {rpc, rpcTimed};
 
 // ---- Offline start. ----

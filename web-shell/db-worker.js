@@ -24,11 +24,6 @@ const kBlockedAfterMs = 1500;
 // close (a reload); retry that long before giving up.
 const kHandleRetryMs = 5000;
 const kSpaceId = 'personal';
-// Bindings the page may call directly (tests and benchmarks seed through them).
-const kRawBindings = new Set([
-  'listTasks', 'pendingCount', 'outbox', 'rejections', 'pushRequest', 'pullRequest', 'applyPull',
-  'applyPushResponse', 'mutate', 'newId', 'listRecords', 'listTrash',
-]);
 // Mutations the page may run through mutate(): the generic record verbs,
 // merging two people, and marking a watcher's news seen.
 const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge|watcher\.seen)$/;
@@ -323,11 +318,6 @@ const methods = {
   async syncNow() {
     await sync.kick();
     return sync.state;
-  },
-  // Raw bindings for tests and benchmarks: JSON strings in, parsed answer out.
-  async core({name, args = []}) {
-    if (!kRawBindings.has(name)) throw new CoreError('INVALID_ARGUMENT', `no binding '${name}'`);
-    return JSON.parse(core[name](...args));
   },
 };
 

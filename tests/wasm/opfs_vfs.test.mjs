@@ -47,7 +47,7 @@ test('the database lives in the pooled file and survives a reopen', async () => 
   assert.equal(second.opened.clientId, first.opened.clientId, 'the client id is kept');
   assert.deepEqual(titles(second.core), ['Survives reload']);
   assert.equal(ok(second.core, 'pendingCount').count, 1);
-  assert.equal(ok(second.core, 'outbox').mutations[0].args.title, 'Survives reload');
+  assert.equal(ok(second.core, 'pushRequest').request.mutations[0].args.title, 'Survives reload');
 });
 
 test('a commit writes a few pages, not the whole file', async () => {

@@ -21,15 +21,19 @@
 //                                         document, worker started, module glue
 //                                         loaded, wasm compiled and instantiated,
 //                                         database open, tasks read, list shown
-//   wasm.commit_ms.rows1k, .rows50k       one single-row commit (task.create: the
-//                                         row, its outbox entry, the counters) in
-//                                         the OPFS database holding 1,000 and
-//                                         50,000 tasks, median, timed in the worker;
-//                                         equal costs mean persistence is
-//                                         incremental
+//   wasm.commit_ms.rows1k, .rows50k       one single-row commit (the app's
+//                                         mutate method, task.create: the row, its
+//                                         outbox entry, the counters) in the OPFS
+//                                         database holding 1,000 and 50,000 tasks
+//                                         (pulled from the server), median, timed
+//                                         in the worker, offline; equal costs mean
+//                                         persistence is incremental
 //
+// Drives the page only through the app's own worker methods
+// (window.ensemble.rpc); tasks reach the page by sync, as in use.
 // Spawns the server (ENSEMBLE_SERVER_BIN, default build/native/server/
-// ensemble_server) on a free port with a throwaway data directory; the app
+// ensemble_server) on a free port with a throwaway data directory, one
+// for the cold starts and one for the commits; the app
 // from ENSEMBLE_BENCH_WEB_ROOT and ENSEMBLE_WASM_DIR when set (an older
 // build's, to compare in one run).
 // --quick: fewer runs. Progress goes to stderr.
@@ -45,7 +49,8 @@ const kColdRuns = quick ? 3 : 7;
 const kCommitSamples = quick ? 15 : 40;
 const kColdTasks = 5000;
 const kColdTasksLarge = 50000;
-const kSeedBatch = 5000;
+const kCommitTasks = 1000;
+const kCommitTasksLarge = 50000;
 
 const log = (...args) => console.error('[wasm_bench]', ...args);
 const emit = (metric, value, unit, better) =>
@@ -133,7 +138,7 @@ async function waitListed(page) {
 
 async function taskCount(page) {
   return page.evaluate(async () =>
-    (await window.ensemble.rpc('core', {name: 'listTasks'})).tasks.length);
+    JSON.parse((await window.ensemble.rpc('listTasks')).json).tasks.length);
 }
 
 // A first visit with nothing cached: how long to the list, and how many
@@ -212,36 +217,13 @@ async function waitForTasks(page, n) {
   }
 }
 
-// Fills the page's database up to `total` tasks through applyPull (one
-// transaction per batch), as a pull from the server would.
-async function seedPage(page, from, total) {
-  for (let start = from; start < total; start += kSeedBatch) {
-    const end = Math.min(start + kSeedBatch, total);
-    await page.evaluate(async ([s, e]) => {
-      const changes = [];
-      const pad = (n) => String(n).padStart(22, '0');
-      for (let i = s; i < e; i++) {
-        changes.push({kind: 'task', row: {
-          id: `01JD${pad(i)}`, space_id: 'personal', title: `Seeded task number ${i}`, status: 'todo',
-          due: null, version: 1, deleted: 0, created_at: 1764000000000, updated_at: 1764000000000,
-          row_version: e,
-        }});
-      }
-      const r = await window.ensemble.rpc('core', {name: 'applyPull', args: [
-        JSON.stringify({cursor: e, lastMutationId: 0, changes, more: false})]});
-      if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
-    }, [start, end]);
-  }
-}
-
 async function commitSamples(page, label) {
   const times = await page.evaluate(async ([n, tag]) => {
     const out = [];
     for (let i = 0; i < n; i++) {
-      const {id} = await window.ensemble.rpc('core', {name: 'newId'});
-      const args = JSON.stringify({id, spaceId: 'personal', title: `Commit probe ${tag} ${i}`});
-      const {result, workerMs} = await window.ensemble.rpcTimed('core', {name: 'mutate', args: ['task.create', args]});
-      if (!result.ok) throw new Error(`${result.code}: ${result.message}`);
+      const {id} = await window.ensemble.rpc('newId');
+      const args = {id, spaceId: 'personal', title: `Commit probe ${tag} ${i}`};
+      const {workerMs} = await window.ensemble.rpcTimed('mutate', {name: 'task.create', args});
       out.push(workerMs);
     }
     return out;
@@ -251,7 +233,21 @@ async function commitSamples(page, label) {
   return median(times);
 }
 
+// Once the page holds `tasks` tasks and has sent everything, stops the
+// server: the sync loop stays out of the timings and the probes stay local.
+async function goOffline(page, server, tasks) {
+  await waitForTasks(page, tasks);
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="pending-count"]').textContent === '0', null,
+    {timeout: 60000});
+  await server.stop();
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid="connection-state"]').textContent === 'Offline',
+    null, {timeout: 60000});
+}
+
 async function commitCost(server) {
+  await seedServer(server, kCommitTasks);
   const browser = await launchBrowser();
   try {
     const {page} = browser;
@@ -259,37 +255,38 @@ async function commitCost(server) {
     await page.waitForSelector('[data-testid="app"][data-db-state="ready"]', {timeout: 30000});
     const status = await page.evaluate(() => window.ensemble.rpc('status'));
     if (status.db.storage !== 'opfs') throw new Error(`storage is ${status.db.storage}, not opfs`);
-    // Offline from here on: the sync loop stays out of the timings and the
-    // seeded rows stay local.
-    await server.stop();
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="connection-state"]').textContent === 'Offline');
-    await seedPage(page, 0, 1000);
+    await goOffline(page, server, kCommitTasks);
     emit('wasm.commit_ms.rows1k', await commitSamples(page, '1k'), 'ms', 'lower');
-    await seedPage(page, 1000, 50000);
-    const count = await page.evaluate(async () =>
-      (await window.ensemble.rpc('core', {name: 'listTasks'})).tasks.length);
-    if (count < 50000) throw new Error(`seeded ${count} tasks, expected 50,000`);
+    // Back online: the probes go up, and the page pulls the rest of 50,000.
+    await server.start();
+    await seedServer(server, kCommitTasksLarge - kCommitSamples, kCommitTasks + 1);
+    await page.evaluate(() => window.ensemble.rpc('syncNow'));
+    await goOffline(page, server, kCommitTasksLarge);
     emit('wasm.commit_ms.rows50k', await commitSamples(page, '50k'), 'ms', 'lower');
   } finally {
     await browser.close();
   }
 }
 
-async function main() {
-  sizes();
+// Runs `fn(server)` against a server of its own, on a throwaway data directory.
+async function withServer(fn) {
   const dataDir = tempDir('ensemble-bench-');
   // ENSEMBLE_BENCH_WEB_ROOT: another web shell (an older commit's), to compare.
   const webRoot = process.env.ENSEMBLE_BENCH_WEB_ROOT || undefined;
   const server = new ServerProcess({port: await freePort(), dataDir, webRoot});
   try {
     await server.start();
-    await coldStart(server);
-    await commitCost(server);
+    await fn(server);
   } finally {
     await server.stop();
     fs.rmSync(dataDir, {recursive: true, force: true});
   }
+}
+
+async function main() {
+  sizes();
+  await withServer(coldStart);
+  await withServer(commitCost);
 }
 
 main().catch((e) => {

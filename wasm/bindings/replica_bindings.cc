@@ -105,16 +105,6 @@ std::string PendingCount() {
   });
 }
 
-// outbox() -> {mutations: [{id, name, args, clientTime}]}
-std::string Outbox() {
-  return Guard([]() -> core::Result<json> {
-    Session& s = Session::Get();
-    ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
-    ENSEMBLE_ASSIGN_OR_RETURN(json mutations, s.replica().Outbox());
-    return json{{"mutations", std::move(mutations)}};
-  });
-}
-
 // rejections() -> {rejections: [{id, name, args, code, message, details}]}
 std::string Rejections() {
   return Guard([]() -> core::Result<json> {
@@ -146,7 +136,6 @@ EMSCRIPTEN_BINDINGS(ensemble_replica) {
   emscripten::function("pullRequest", &PullRequest);
   emscripten::function("applyPull", &ApplyPull);
   emscripten::function("pendingCount", &PendingCount);
-  emscripten::function("outbox", &Outbox);
   emscripten::function("rejections", &Rejections);
   emscripten::function("dismissRejection", &DismissRejection);
 }
