@@ -36,8 +36,8 @@ for (const file of filesUnder(bindingsDir, /_pre\.js$/)) {
 }
 
 // What the app calls: `core.name` anywhere in web-shell/, or a name quoted in
-// the worker's files (call('open', ...), the raw bindings it lets the page
-// run), which are the only ones holding the module.
+// the worker's files (call('open', ...)), which are the only ones holding the
+// module.
 const webShell = path.join(repoRoot, 'web-shell');
 const appSources = filesUnder(webShell, /\.js$/).map((f) => fs.readFileSync(f, 'utf8'));
 const workerSources = ['db-worker.js', 'sync.js'].map((f) => fs.readFileSync(path.join(webShell, f), 'utf8'));
