@@ -1,74 +1,80 @@
 // The service worker: lets the app start while the server is down.
 //
-// The app shell and the wasm files are fetched network-first (so an online
-// start always gets the current files) and every good answer is kept in the
-// cache, which answers when the network cannot. The sync API and the health
-// check are never cached: a stale answer there would lie about the server.
-// The wasm module's content-hashed files never change, so they are answered
-// from the cache first; /wasm/manifest.json names the current ones, and a
-// new manifest drops the files of older builds from the cache.
+// The page, the db worker's scripts and the manifests are fetched network-first
+// (so an online start always gets the current files) and every good answer is
+// kept in the cache, which answers when the network cannot. The sync API and
+// the health check are never cached: a stale answer there would lie about the
+// server.
+//
+// Everything else the app loads has a content-hashed name that never changes,
+// so it is answered from the cache first, without a request: the page's
+// modules and style sheet (index.html's import map and its src/href name them;
+// the server's /shell-manifest.json is the same map) and the wasm module's
+// files (/wasm/manifest.json). Each new index.html or wasm manifest drops the
+// hashed files that neither the cached page nor the cached manifest names, so
+// the cache holds one build of each. The db worker has no import map: it and
+// its imports (sync.js, api.js) load under their plain names, network-first.
 
-const kCacheName = 'ensemble-shell-v4';
-// "<name>.<16 hex>.<ext>": the server's content-hashed asset names.
-const kHashedAsset = /^\/wasm\/[^/]+\.[0-9a-f]{16}\.[a-z]+$/;
-const kManifest = '/wasm/manifest.json';
+const kCacheName = 'ensemble-shell-v5';
+// "/<dirs>/<name>.<16 hex>.<ext>": the server's content-hashed asset names.
+const kHashedAsset = /^\/(?:[^/]+\/)*[^/]+\.[0-9a-f]{16}\.[a-z]+$/;
+const kWasmManifest = '/wasm/manifest.json';
+// The page, under both of its names: an offline navigation is answered with it.
+const kPages = ['/', '/index.html'];
+// What is cached at install besides the hashed files: the page, the icon, the
+// wasm manifest, and the db worker with its import graph (plain URLs).
 const kShell = [
-  '/',
-  '/index.html',
-  '/api.js',
-  '/app.js',
-  '/rpc.js',
-  '/state.js',
-  '/util.js',
-  '/views/account.js',
-  '/views/activity.js',
-  '/views/board-columns.js',
-  '/views/boards.js',
-  '/views/comments.js',
-  '/views/desk.js',
-  '/views/dock.js',
-  '/views/dock-render.js',
-  '/views/dock-chats.js',
-  '/views/mentions.js',
-  '/views/needs-me.js',
-  '/views/offline-exchanges.js',
-  '/views/pages.js',
-  '/views/people.js',
-  '/views/person-page.js',
-  '/views/problems.js',
-  '/views/projects.js',
-  '/views/record-form.js',
-  '/views/routines.js',
-  '/views/settings.js',
-  '/views/sharing.js',
-  '/views/task-list-filters.js',
-  '/views/task-bulk.js',
-  '/views/task-detail.js',
-  '/views/tasks.js',
-  '/views/today.js',
-  '/views/trash.js',
-  '/db-worker.js',
-  '/shortcuts.js',
-  '/sync.js',
-  '/toast.js',
-  '/styles.css',
+  ...kPages,
   '/favicon.svg',
-  '/wasm/manifest.json',
+  kWasmManifest,
+  '/db-worker.js',
+  '/sync.js',
+  '/api.js',
 ];
+
+// The hashed paths among `urls`.
+function hashed(urls) {
+  return urls.filter((u) => typeof u === 'string' && kHashedAsset.test(u));
+}
 
 // The hashed files a manifest response names.
 async function manifestFiles(response) {
   try {
-    return Object.values(await response.clone().json()).filter((u) => kHashedAsset.test(u));
+    return hashed(Object.values(await response.clone().json()));
   } catch {
     return [];
   }
 }
 
-// Drops cached hashed files that the current manifest no longer names.
-async function pruneOldBuilds(cache, manifest) {
-  const keep = new Set(await manifestFiles(manifest));
-  for (const request of await cache.keys()) {
+// The hashed files the import map of an index.html response names.
+async function pageFiles(response) {
+  try {
+    const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(await response.clone().text());
+    return map ? hashed(Object.values(JSON.parse(map[1]).imports ?? {})) : [];
+  } catch {
+    return [];
+  }
+}
+
+// Every hashed file the cached page and the cached wasm manifest need.
+async function cachedBuildFiles(cache) {
+  const files = [];
+  for (const page of kPages) {
+    const response = await cache.match(page);
+    if (response) files.push(...await pageFiles(response));
+  }
+  const manifest = await cache.match(kWasmManifest);
+  if (manifest) files.push(...await manifestFiles(manifest));
+  return new Set(files);
+}
+
+// Drops cached hashed files that neither the cached page nor the cached wasm
+// manifest names. The keys are listed before the names are read: a file cached
+// meanwhile was asked for by a page already in the cache, so it is kept.
+async function pruneOldBuilds(cache) {
+  const requests = await cache.keys();
+  const keep = await cachedBuildFiles(cache);
+  for (const request of requests) {
     const path = new URL(request.url).pathname;
     if (kHashedAsset.test(path) && !keep.has(path)) await cache.delete(request);
   }
@@ -79,8 +85,9 @@ self.addEventListener('install', (event) => {
     const cache = await caches.open(kCacheName);
     // 'reload' skips the HTTP cache: the shell must be the server's current one.
     await cache.addAll(kShell.map((url) => new Request(url, {cache: 'reload'})));
-    const manifest = await cache.match(kManifest);
-    if (manifest) await cache.addAll(await manifestFiles(manifest));
+    // The page's import map is the shell manifest; the hashed files are
+    // immutable, so the HTTP cache may answer for them.
+    await cache.addAll([...await cachedBuildFiles(cache)]);
     await self.skipWaiting();
   })());
 });
@@ -100,13 +107,24 @@ function bypassesCache(url) {
          url.pathname === '/healthz';
 }
 
-async function networkFirst(request) {
+// `event` keeps the worker alive while a new page or manifest prunes the cache
+// after the answer has gone.
+async function networkFirst(event) {
+  const {request} = event;
+  const path = new URL(request.url).pathname;
   const cache = await caches.open(kCacheName);
   try {
     const response = await fetch(request);
     if (response.ok && response.type === 'basic') {
-      await cache.put(request, response.clone());
-      if (new URL(request.url).pathname === kManifest) await pruneOldBuilds(cache, response);
+      if (kPages.includes(path)) {
+        // One page under both names, so the cache never holds two builds' pages.
+        await Promise.all(kPages.map((page) => cache.put(page, response.clone())));
+      } else {
+        await cache.put(request, response.clone());
+      }
+      if (kPages.includes(path) || path === kWasmManifest) {
+        event.waitUntil(pruneOldBuilds(cache));
+      }
     }
     return response;
   } catch (networkError) {
@@ -134,5 +152,5 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (bypassesCache(url)) return;  // Straight to the network, never cached.
-  event.respondWith(kHashedAsset.test(url.pathname) ? cacheFirst(request) : networkFirst(request));
+  event.respondWith(kHashedAsset.test(url.pathname) ? cacheFirst(request) : networkFirst(event));
 });

@@ -2,8 +2,11 @@
 
 #include "server/boost_prelude.h"
 
+#include <sodium.h>
+
 #include <boost/asio/ip/address.hpp>
 
+#include "core/base/sha256.h"
 #include "core/text/ascii.h"
 #include "core/text/utf8.h"
 #include "server/http/json_response.h"
@@ -152,8 +155,25 @@ std::optional<StringResponse> RequestGuard::Check(const Request& request) const 
   return std::nullopt;
 }
 
+std::string ContentSecurityPolicyAllowing(std::string_view inline_script) {
+  core::Sha256 sha;
+  sha.Update(inline_script);
+  const core::Sha256Digest digest = sha.Finish();
+  char base64[sodium_base64_ENCODED_LEN(sizeof(digest), sodium_base64_VARIANT_ORIGINAL)];
+  sodium_bin2base64(base64, sizeof(base64), digest.data(), digest.size(),
+                    sodium_base64_VARIANT_ORIGINAL);
+  std::string policy = kContentSecurityPolicy;
+  constexpr std::string_view kScriptSrc = "script-src 'self'";
+  policy.insert(policy.find(kScriptSrc) + kScriptSrc.size(),
+                std::string(" 'sha256-") + base64 + "'");
+  return policy;
+}
+
 void AddSecurityHeaders(bhttp::fields& fields) {
-  fields.set("Content-Security-Policy", kContentSecurityPolicy);
+  // A page that allows its own inline script set its own policy.
+  if (fields.find("Content-Security-Policy") == fields.end()) {
+    fields.set("Content-Security-Policy", kContentSecurityPolicy);
+  }
   fields.set("X-Content-Type-Options", "nosniff");
   fields.set("Referrer-Policy", "no-referrer");
 }

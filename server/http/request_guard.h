@@ -38,12 +38,18 @@
 namespace ensemble::server::http {
 
 // The Content-Security-Policy of every response. The app loads nothing from
-// elsewhere and runs no inline script; 'wasm-unsafe-eval' lets the worker
-// compile the core; frame-ancestors keeps it out of other sites' frames.
+// elsewhere and runs no inline script but the import map the server writes
+// into index.html (allowed by its hash alone: ContentSecurityPolicyAllowing);
+// 'wasm-unsafe-eval' lets the worker compile the core; frame-ancestors keeps
+// it out of other sites' frames.
 inline constexpr char kContentSecurityPolicy[] =
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
     "img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+// kContentSecurityPolicy with one inline script allowed by its SHA-256 hash
+// (the text between <script> and </script>, exactly).
+std::string ContentSecurityPolicyAllowing(std::string_view inline_script);
 
 class RequestGuard {
  public:
@@ -63,8 +69,8 @@ class RequestGuard {
   std::vector<std::string> names_;  // Lower case, without ports or brackets.
 };
 
-// Adds the headers every response carries: the policy above, nosniff, no
-// referrer.
+// Adds the headers every response carries: the policy above (unless the
+// response set its own), nosniff, no referrer.
 void AddSecurityHeaders(beast::http::fields& fields);
 
 }  // namespace ensemble::server::http

@@ -13,6 +13,7 @@
 #include "core/base/sha256.h"
 #include "core/text/utf8.h"
 #include "server/http/json_response.h"
+#include "server/http/request_guard.h"
 
 namespace ensemble::server::services {
 namespace {
@@ -117,16 +118,19 @@ std::string HashedName(const std::filesystem::path& relative, std::string_view h
 
 // A generated answer (a manifest, the index page with its import map):
 // no-cache, validated by the hash of the body itself.
+// `policy`, when not empty, is the answer's own Content-Security-Policy.
 http::Response Generated(const http::Request& request, std::string body,
-                         std::string_view content_type) {
+                         std::string_view content_type, const std::string& policy = {}) {
   const std::string etag = "\"" + core::Sha256Hex(body).substr(0, kAssetHashChars) + "\"";
   if (NoneMatchHits(request[bhttp::field::if_none_match], etag)) {
     http::EmptyResponse res(bhttp::status::not_modified, request.version());
     res.set(bhttp::field::etag, etag);
     res.set(bhttp::field::cache_control, "no-cache");
+    if (!policy.empty()) res.set("Content-Security-Policy", policy);
     return res;
   }
   http::StringResponse res(bhttp::status::ok, request.version());
+  if (!policy.empty()) res.set("Content-Security-Policy", policy);
   res.set(bhttp::field::content_type, content_type);
   res.set(bhttp::field::cache_control, "no-cache");
   res.set(bhttp::field::etag, etag);
@@ -318,11 +322,12 @@ std::optional<std::filesystem::path> StaticFiles::Unhashed(
   return real;
 }
 
-std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls) {
+std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls,
+                          std::string* map_script_text) {
   nlohmann::json imports = nlohmann::json::object();
   for (const auto& [plain, hashed] : urls) imports[plain] = hashed;
-  const std::string map_script =
-      "<script type=\"importmap\">" + nlohmann::json{{"imports", imports}}.dump() + "</script>";
+  const std::string map_json = nlohmann::json{{"imports", imports}}.dump();
+  const std::string map_script = "<script type=\"importmap\">" + map_json + "</script>";
   std::string out;
   out.reserve(html.size() + map_script.size() + 64 * urls.size());
   // The map goes before the first script or link: a browser uses only a map
@@ -372,6 +377,7 @@ std::string WithImportMap(std::string_view html, const std::map<std::string, std
     at = close + 1;
   }
   copy_to(html.size());
+  if (map_script_text) *map_script_text = inserted ? map_json : std::string();
   return out;
 }
 
@@ -406,7 +412,11 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
     if (!in) return NotFound(path);
     std::string html((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     if (in.bad()) return NotFound(path);
-    return Generated(request, WithImportMap(html, ShellManifest()), ContentTypeFor(kIndexFile));
+    std::string map_script;
+    std::string page = WithImportMap(html, ShellManifest(), &map_script);
+    return Generated(
+        request, std::move(page), ContentTypeFor(kIndexFile),
+        map_script.empty() ? std::string() : http::ContentSecurityPolicyAllowing(map_script));
   }
   if (!std::filesystem::is_regular_file(file, fs_ec)) {
     std::optional<std::filesystem::path> real = Unhashed(*root, *relative);

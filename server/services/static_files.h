@@ -14,7 +14,8 @@
 // the current content is 404. GET /wasm/manifest.json and
 // GET /shell-manifest.json (no-cache) map each file to its hashed URL, and
 // index.html is served with the shell's map as an import map and its own
-// src/href attributes rewritten, so a reload revalidates the page alone.
+// src/href attributes rewritten, so a reload revalidates the page alone; its
+// Content-Security-Policy allows that one inline script by its hash.
 //
 // Compression: a file's precompressed siblings "<file>.br" and "<file>.gz"
 // (made at build time; older ones than the file are ignored as stale) are
@@ -62,7 +63,10 @@ inline constexpr std::string_view kImmutableCacheControl = "public, max-age=3153
 // `html` with an import map of `urls` ({"/app.js": "/app.<hash>.js"}) before
 // its first <script> or <link> (none without them), and each src="..." and
 // href="..." attribute that names a key of `urls` naming its value instead.
-std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls);
+// Sets *map_script (when not null) to the map's script text, the one inline
+// script the page's policy must allow, or to "" when no map went in.
+std::string WithImportMap(std::string_view html, const std::map<std::string, std::string>& urls,
+                          std::string* map_script = nullptr);
 
 class StaticFiles {
  public:

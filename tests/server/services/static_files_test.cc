@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/base/sha256.h"
+#include "server/http/request_guard.h"
 #include "tests/server/server_fixture.h"
 
 namespace ensemble::testing {
@@ -234,7 +235,17 @@ TEST_P(StaticRoutes, TheShellsModulesHaveHashedNamesInTheIndexsImportMap) {
                              manifest["/style.css"].get<std::string>() +
                              "\"><script type=\"module\" src=\"" +
                              manifest["/app.js"].get<std::string>() + "\"></script></head>");
-  EXPECT_EQ(client().Get("/", {{field::if_none_match, page.header(field::etag)}}).status, 304);
+  // The page's policy allows that one inline script, by its hash, and so
+  // does the 304 that keeps a cached copy in use; other answers allow none.
+  const std::string map_json = nlohmann::json{{"imports", manifest}}.dump();
+  const std::string policy = server::http::ContentSecurityPolicyAllowing(map_json);
+  EXPECT_EQ(page.message["Content-Security-Policy"], policy);
+  EXPECT_NE(policy.find("script-src 'self' 'sha256-"), std::string::npos) << policy;
+  HttpReply unchanged = client().Get("/", {{field::if_none_match, page.header(field::etag)}});
+  EXPECT_EQ(unchanged.status, 304);
+  EXPECT_EQ(unchanged.message["Content-Security-Policy"], policy);
+  EXPECT_EQ(client().Get("/app.js").message["Content-Security-Policy"],
+            server::http::kContentSecurityPolicy);
 
   // Hashed names are immutable, nested ones too, and use the mirror's copies.
   const std::string util = manifest["/lib/util.mjs"];
@@ -325,6 +336,16 @@ TEST(ServerStaticFileRules, AcceptEncodingHonoursQValues) {
   EXPECT_FALSE(AcceptsEncoding("brotli", "br"));
 }
 
+TEST(ServerStaticFileRules, APagesPolicyAllowsItsInlineScriptByItsHash) {
+  // The hash the CSP spec asks for: base64 of the SHA-256 of the script's text.
+  EXPECT_EQ(
+      server::http::ContentSecurityPolicyAllowing("alert(1)"),
+      std::string(server::http::kContentSecurityPolicy)
+          .replace(
+              std::string_view(server::http::kContentSecurityPolicy).find("script-src 'self'") + 17,
+              0, " 'sha256-bhHHL3z2vDgxUt0W3dWQOrprscmda2Y5pLsLg4GF+pI='"));
+}
+
 TEST(ServerStaticFileRules, TheImportMapComesBeforeTheFirstScriptOrLink) {
   using server::services::WithImportMap;
   const std::map<std::string, std::string> urls{{"/a.js", "/a.1.js"}};
@@ -337,6 +358,12 @@ TEST(ServerStaticFileRules, TheImportMapComesBeforeTheFirstScriptOrLink) {
   EXPECT_EQ(WithImportMap(R"(<a href="/a.js">x</a><scripts>)", urls),
             R"(<a href="/a.1.js">x</a><scripts>)");
   EXPECT_EQ(WithImportMap(R"(<script src="/a.js)", urls), map + R"(<script src="/a.js)");
+  // The text the page's policy must allow: the map's, or none without one.
+  std::string text = "stale";
+  WithImportMap("<p>no scripts</p>", urls, &text);
+  EXPECT_EQ(text, "");
+  WithImportMap("<script></script>", urls, &text);
+  EXPECT_EQ(text, R"({"imports":{"/a.js":"/a.1.js"}})");
 }
 
 TEST(ServerStaticFileRules, SafeRelativePaths) {
