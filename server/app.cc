@@ -1,6 +1,9 @@
 #include "server/app.h"
 
+#include <sodium.h>
+
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/write.hpp>
 #include <exception>
@@ -19,9 +22,17 @@ using core::Result;
 using core::Status;
 namespace bhttp = boost::beast::http;
 
+namespace {
+
+constexpr std::string_view kOpenStreamsMetric = "ensemble_event_streams_open";
+constexpr std::string_view kOpenStreamsHelp = "GET /api/events streams open now";
+
+}  // namespace
+
 App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
          std::unique_ptr<credentials::SecretBox> secret_box, const Config& config)
-    : env_(env),
+    : metrics_token_(config.metrics_token),
+      env_(env),
       pool_(std::move(pool)),
       secret_box_(std::move(secret_box)),
       credentials_(*secret_box_, config.operator_model, config.accounts, config.private_links),
@@ -67,6 +78,7 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
           app->model_connections_.get()));
   app->assistant_->set_app_reader(&app->link_reader_);
   app->assistant_->set_max_turns_per_account(config.max_turns_per_account);
+  app->WireMetrics();
   app->AddRoutes();
   app->router_.SetGuard(http::RequestGuard(config.http_addr, config.allowed_hosts));
   if (config.accounts) {
@@ -122,7 +134,58 @@ Result<std::unique_ptr<App>> App::Create(const Config& config, core::platform::E
   return app;
 }
 
+void App::WireMetrics() {
+  router_.SetMetrics(&metrics_);
+  // Generated request ids start with 8 hex digits of this process's own, so
+  // the ids of servers behind one proxy do not collide.
+  uint8_t prefix[4];
+  env_.random->Fill(prefix, sizeof(prefix));
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (uint8_t b : prefix) {
+    hex += kHex[b >> 4];
+    hex += kHex[b & 15];
+  }
+  router_.SetRequestIdPrefix(std::move(hex));
+  pool_->SetMetrics(metrics_);
+  sync_.set_metrics(metrics_);
+  assistant_->set_metrics(metrics_);
+  metrics_.GetGauge("ensemble_server_start_time_seconds", "When this server process started (Unix)")
+      .Set(env_.clock->NowMillis() / 1000);
+  // At 0 from the start, so a scrape shows it before the first stream.
+  metrics_.GetGauge(kOpenStreamsMetric, kOpenStreamsHelp);
+}
+
+http::Response App::ServeMetrics(const http::Request& request, const http::Target& target) const {
+  if (!metrics_token_.empty()) {
+    const std::string expected = "Bearer " + metrics_token_;
+    const std::string_view given = request[bhttp::field::authorization];
+    if (given.size() != expected.size() ||
+        sodium_memcmp(given.data(), expected.data(), expected.size()) != 0) {
+      return http::ErrorResponse(core::codes::kUnauthenticated,
+                                 "GET /metrics needs the metrics token (ENSEMBLE_METRICS_TOKEN)");
+    }
+  } else {
+    boost::system::error_code ec;
+    const auto peer = boost::asio::ip::make_address(target.peer, ec);
+    if (ec || !peer.is_loopback()) {
+      return http::ErrorResponse(core::codes::kForbidden,
+                                 "GET /metrics answers this machine only; set "
+                                 "ENSEMBLE_METRICS_TOKEN to scrape it from another");
+    }
+  }
+  http::StringResponse res(bhttp::status::ok, request.version());
+  res.set(bhttp::field::content_type, "text/plain; version=0.0.4; charset=utf-8");
+  res.set(bhttp::field::cache_control, "no-store");
+  res.body() = metrics_.Render();
+  res.prepare_payload();
+  return res;
+}
+
 void App::AddRoutes() {
+  router_.Add(
+      bhttp::verb::get, "/metrics",
+      [this](const http::Request& req, const http::Target& t) { return ServeMetrics(req, t); });
   router_.AddAsync(
       bhttp::verb::get, "/healthz",
       [this](const http::Request&, const http::Target&) -> boost::asio::awaitable<http::Response> {
@@ -320,6 +383,7 @@ boost::asio::awaitable<void> App::ServeEvents(boost::beast::tcp_stream& stream,
     if (!caller.ok()) co_return;
     account_id = caller->account_id;
   }
+  metrics::GaugeHold open(&metrics_.GetGauge(kOpenStreamsMetric, kOpenStreamsHelp));
   co_await events::ServeEventStream(stream, request, pokes_, std::move(account_id), sse_heartbeat_,
                                     *env_.logger);
 }

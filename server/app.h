@@ -15,6 +15,10 @@
 // locking, requests serialized); a connection pool and a thread pool come
 // with the sync-protocol work.
 //
+// Observability: GET /metrics (ServeMetrics) renders the Registry every part
+// counts in: requests by route (the Router), pushes and mutations (sync),
+// store waits (StorePool), open event streams, turns and model calls.
+//
 // Thread-safety: Run() on one thread; Stop() and port() from any thread.
 
 #ifndef ENSEMBLE_SERVER_APP_H_
@@ -41,6 +45,7 @@
 #include "server/events/poke_hub.h"
 #include "server/http/listener.h"
 #include "server/http/router.h"
+#include "server/metrics/metrics.h"
 #include "server/model/connection_pool.h"
 #include "server/services/apply_service.h"
 #include "server/services/assistant_service.h"
@@ -93,6 +98,8 @@ class App {
 
   App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
       std::unique_ptr<credentials::SecretBox> secret_box, const Config& config);
+  // Gives the router, the store pool and the services the metrics registry.
+  void WireMetrics();
   void AddRoutes();
   void AddAssistantRoutes();
   void AddSpaceRoutes();
@@ -132,7 +139,13 @@ class App {
   // GET /api/events, behind a session in accounts mode.
   boost::asio::awaitable<void> ServeEvents(boost::beast::tcp_stream& stream,
                                            const http::Request& request);
+  // GET /metrics: the Prometheus text, for the configured bearer token or,
+  // without one, for clients on this machine only.
+  http::Response ServeMetrics(const http::Request& request, const http::Target& target) const;
 
+  // First: everything below may hold its metrics.
+  metrics::Registry metrics_;
+  std::string metrics_token_;
   core::platform::Env env_;
   std::unique_ptr<store::StorePool> pool_;
   std::unique_ptr<credentials::SecretBox> secret_box_;

@@ -112,6 +112,7 @@ core::Result<Config> ConfigFromEnv(const EnvLookup& lookup) {
   }
   // Secrets: checked where they are used (App::Create), never echoed here.
   if (const char* v = get("ENSEMBLE_SECRET_KEY")) config.secret_key = v;
+  if (const char* v = get("ENSEMBLE_METRICS_TOKEN")) config.metrics_token = v;
   if (const char* v = get("ENSEMBLE_MODEL_PROVIDER")) config.operator_model.provider = v;
   if (const char* v = get("ENSEMBLE_MODEL_BASE_URL")) config.operator_model.base_url = v;
   if (const char* v = get("ENSEMBLE_MODEL")) config.operator_model.model = v;

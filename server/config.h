@@ -19,7 +19,8 @@
 //                    spaces it is a member of. The operator's model
 //                    variables are never lent to an account (spec 000 §5).
 //
-// database_url, secret_key and operator_model.api_key are secrets: never log
+// database_url, secret_key, metrics_token and operator_model.api_key are
+// secrets: never log
 // them or put them in a message.
 //
 // Thread-safety: a plain value; read-only once built.
@@ -113,6 +114,9 @@ struct Config {
   // (server/credentials/secret_box.h). Empty: <data_dir>/secret.key, made on
   // first run. Processes sharing a PostgreSQL database need the same key.
   std::string secret_key;
+  // ENSEMBLE_METRICS_TOKEN: GET /metrics asks for "Authorization: Bearer
+  // <this>". Empty: it answers only clients on this machine (loopback).
+  std::string metrics_token;
   OperatorModel operator_model;
   // ENSEMBLE_MODEL_CALL_TIMEOUT_MS: how long one model call may wait,
   // clamped to 30 s .. 30 min (core/model/model_timeout.h). Tests set a

@@ -11,7 +11,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace ensemble::core::platform {
 
@@ -31,11 +34,37 @@ class Random {
 
 enum class LogLevel { kDebug, kInfo, kWarning, kError };
 
+// One named value of a structured log line: a request's id, its status.
+struct LogField {
+  std::string_view key;
+  std::string text;  // The value, when it is not a number.
+  double number = 0;
+  bool is_number = false;
+
+  static LogField Text(std::string_view key, std::string value) {
+    return {key, std::move(value), 0, false};
+  }
+  static LogField Number(std::string_view key, double value) { return {key, {}, value, true}; }
+};
+
 class Logger {
  public:
   virtual ~Logger() = default;
   // Never pass secrets (keys, tokens, calendar links) to a logger.
   virtual void Log(LogLevel level, std::string_view message) = 0;
+  // `message` with named values. A logger that writes structured lines keeps
+  // them as fields; this default appends them to the message as " key=value".
+  virtual void LogFields(LogLevel level, std::string_view message,
+                         std::span<const LogField> fields) {
+    std::string line(message);
+    for (const LogField& f : fields) {
+      line += ' ';
+      line += f.key;
+      line += '=';
+      line += f.is_number ? std::to_string(f.number) : f.text;
+    }
+    Log(level, line);
+  }
 };
 
 // The bundle handed to the core, like LevelDB's Env. Not owning.

@@ -299,6 +299,7 @@ net::awaitable<void> TurnDriver::RunWithModel(Turn& turn) {
     model::CallResult result =
         co_await (*client)->StreamChat(std::move(*body), options, on_event, turn.request.stop);
     turn.model_wait += std::chrono::steady_clock::now() - asked;
+    CountModelCall(result, std::chrono::steady_clock::now() - asked);
     if (result.has_usage) AddUsage(turn.usage, result.usage);
     if (!result.status.ok()) {
       if (result.status.code() == codes::kCancelled || turn.stop_requested()) {
@@ -400,6 +401,7 @@ net::awaitable<std::string> TurnDriver::CheckAnswer(Turn& turn, const model::Ope
   model::CallResult result =
       co_await client.StreamChat(std::move(*body), options, nullptr, turn.request.stop);
   turn.model_wait += std::chrono::steady_clock::now() - asked;
+  CountModelCall(result, std::chrono::steady_clock::now() - asked);
   if (result.has_usage) AddUsage(turn.usage, result.usage);
   if (!result.status.ok()) {
     // The check is an aid, not a gate: without it the answer stands.
@@ -587,8 +589,34 @@ json TurnDriver::TimingJson(const Turn& turn) {
   return timing;
 }
 
+void TurnDriver::CountModelCall(const model::CallResult& result,
+                                std::chrono::steady_clock::duration took) const {
+  if (!metrics_) return;
+  const std::string_view code = result.status.code();
+  const std::string_view outcome = result.status.ok()             ? "ok"
+                                   : code == codes::kModelTimeout ? "timeout"
+                                   : code == codes::kCancelled    ? "cancelled"
+                                   : code == codes::kModelError   ? "model_error"
+                                                                  : "error";
+  metrics_
+      ->GetCounter("ensemble_model_calls_total", "Calls to model providers, by how they ended",
+                   {{"result", std::string(outcome)}})
+      .Add();
+  metrics_
+      ->GetHistogram("ensemble_model_call_duration_seconds",
+                     "Time from a model call sent to its stream's end")
+      .Observe(std::chrono::duration<double>(took).count());
+}
+
 net::awaitable<void> TurnDriver::Finish(Turn& turn) {
   core::assistant::StoredMessage& reply = turn.request.reply;
+  if (metrics_) {
+    const char* outcome = !turn.error.ok() ? "error" : turn.stopped ? "stopped" : "ok";
+    metrics_
+        ->GetCounter("ensemble_assistant_turns_total", "Assistant turns ended, by outcome",
+                     {{"outcome", outcome}})
+        .Add();
+  }
   Status shown;
   if (!turn.error.ok()) {
     shown = ForThePerson(turn.error, logger_);

@@ -64,6 +64,7 @@
 #include "server/connectors/link_reader.h"
 #include "server/credentials/credential_store.h"
 #include "server/events/poke_hub.h"
+#include "server/metrics/metrics.h"
 #include "server/model/openai_client.h"
 #include "server/store/store_pool.h"
 
@@ -123,6 +124,12 @@ class TurnDriver {
   // `request` over (moved from).
   boost::asio::awaitable<void> Run(TurnRequest& request, const EmitFrame& emit);
 
+  // Counts turns by outcome (ensemble_assistant_turns_total) and observes
+  // model calls (ensemble_model_call_duration_seconds, and
+  // ensemble_model_calls_total by result) in `registry`, which must outlive
+  // the driver. Call before any turn.
+  void set_metrics(metrics::Registry& registry) { metrics_ = &registry; }
+
  private:
   struct Turn;
   core::assistant::TurnSetup Setup(const Turn& turn) const;
@@ -147,6 +154,9 @@ class TurnDriver {
                                                   const core::model::ModelInfo& info,
                                                   const std::string& answer);
   boost::asio::awaitable<void> Finish(Turn& turn);
+  // Records one model call that took `took` and ended with `result`.
+  void CountModelCall(const model::CallResult& result,
+                      std::chrono::steady_clock::duration took) const;
   static nlohmann::json TimingJson(const Turn& turn);
 
   store::StorePool& pool_;
@@ -160,6 +170,7 @@ class TurnDriver {
   const OnCommit on_commit_;
   // Keep-alive connections to providers, shared by every turn; may be null.
   model::ModelConnectionPool* const model_connections_;
+  metrics::Registry* metrics_ = nullptr;
 };
 
 }  // namespace ensemble::server::assistant

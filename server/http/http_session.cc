@@ -118,10 +118,12 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     }
 
     Request request = parser.release();
+    const auto started = std::chrono::steady_clock::now();
     if (std::optional<StringResponse> refusal = router.Refuse(request)) {
-      logger.Log(LogLevel::kInfo, std::string(request.method_string()) + " " +
-                                      std::string(request.target().substr(0, kLoggedTargetChars)) +
-                                      " refused: " + std::string(refusal->body()));
+      const std::string request_id = router.RequestIdFor(request);
+      refusal->set(kRequestIdHeader, request_id);
+      router.Record(request, kRefusedRoute, refusal->result_int(), request_id,
+                    std::chrono::steady_clock::now() - started);
       refusal->version(request.version());
       refusal->keep_alive(request.keep_alive());
       AddSecurityHeaders(refusal->base());
@@ -133,7 +135,13 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     }
     Target stream_target;
     if (const Router::StreamHandler* serve_stream = router.FindStream(request, &stream_target)) {
-      logger.Log(LogLevel::kDebug, "GET " + std::string(request.target()) + " (stream)");
+      const std::string request_id = router.RequestIdFor(request);
+      const core::platform::LogField fields[] = {
+          core::platform::LogField::Text("request_id", request_id),
+          core::platform::LogField::Text("method", std::string(request.method_string())),
+          core::platform::LogField::Text("path", stream_target.path.substr(0, kLoggedTargetChars)),
+      };
+      logger.LogFields(LogLevel::kInfo, "stream", fields);
       co_await (*serve_stream)(stream, request, stream_target);
       break;  // The stream owned the connection to its end.
     }
@@ -146,9 +154,6 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
         },
         response);
     const bool keep_alive = std::visit([](auto& r) { return r.keep_alive(); }, response);
-    logger.Log(LogLevel::kDebug,
-               std::string(request.method_string()) + " " + std::string(request.target()) + " " +
-                   std::to_string(std::visit([](auto& r) { return r.result_int(); }, response)));
     co_await Write(stream, response, ec);
     if (ec || !keep_alive) break;
   }

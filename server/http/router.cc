@@ -1,7 +1,11 @@
 #include "server/http/router.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <exception>
 #include <string>
+#include <vector>
 
 #include "server/http/json_response.h"
 
@@ -24,7 +28,61 @@ Response ToHead(Response response) {
       response);
 }
 
+// The longest path an access log line names: enough for any route's.
+constexpr size_t kLoggedPathChars = 200;
+
+bool IsRequestIdChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == ':' ||
+         c == '-';
+}
+
+unsigned StatusOf(const Response& response) {
+  return std::visit([](const auto& r) { return r.result_int(); }, response);
+}
+
 }  // namespace
+
+std::string Router::RequestIdFor(const Request& request) const {
+  std::string_view given = request[kRequestIdHeader];
+  if (!given.empty() && given.size() <= kMaxRequestIdChars &&
+      std::all_of(given.begin(), given.end(), IsRequestIdChar)) {
+    return std::string(given);
+  }
+  char n[24];
+  std::snprintf(n, sizeof(n), "%llx",
+                static_cast<unsigned long long>(next_id_.fetch_add(1, std::memory_order_relaxed)));
+  return id_prefix_ + "-" + n;
+}
+
+void Router::Record(const Request& request, std::string_view route, unsigned status,
+                    std::string_view request_id, std::chrono::steady_clock::duration took) const {
+  const double seconds = std::chrono::duration<double>(took).count();
+  const std::string method(request.method_string());
+  if (metrics_) {
+    metrics_
+        ->GetCounter(
+            "ensemble_http_requests_total", "HTTP requests answered, by route pattern",
+            {{"method", method}, {"route", std::string(route)}, {"status", std::to_string(status)}})
+        .Add();
+    metrics_
+        ->GetHistogram("ensemble_http_request_duration_seconds",
+                       "Time from a request read to its response ready, by route pattern",
+                       {{"method", method}, {"route", std::string(route)}})
+        .Observe(seconds);
+  }
+  // The path only: a query string may carry what must not be logged.
+  std::string_view path = request.target();
+  path = path.substr(0, std::min(path.find('?'), kLoggedPathChars));
+  const core::platform::LogField fields[] = {
+      core::platform::LogField::Text("request_id", std::string(request_id)),
+      core::platform::LogField::Text("method", method),
+      core::platform::LogField::Text("route", std::string(route)),
+      core::platform::LogField::Text("path", std::string(path)),
+      core::platform::LogField::Number("status", status),
+      core::platform::LogField::Number("ms", seconds * 1000),
+  };
+  logger_.LogFields(core::platform::LogLevel::kInfo, "request", fields);
+}
 
 void Router::Add(verb method, std::string path, Handler handler) {
   routes_.push_back({method, std::move(path), std::move(handler), nullptr, nullptr});
@@ -83,14 +141,25 @@ const Router::StreamHandler* Router::FindStream(const Request& request, Target* 
 }
 
 net::awaitable<Response> Router::Route(const Request& request, std::string peer) const {
+  const auto started = std::chrono::steady_clock::now();
+  const std::string request_id = RequestIdFor(request);
+  std::string_view route = kUnmatchedRoute;
+  Response res = co_await Answer(request, std::move(peer), &route);
+  std::visit([&](auto& r) { r.set(kRequestIdHeader, request_id); }, res);
+  Record(request, route, StatusOf(res), request_id, std::chrono::steady_clock::now() - started);
+  co_return res;
+}
+
+net::awaitable<Response> Router::Answer(const Request& request, std::string peer,
+                                        std::string_view* route) const {
   auto target = ParseTarget(request.target());
   if (!target.ok()) co_return ErrorResponse(target.status());
   target->peer = std::move(peer);
   try {
-    if (request.method() != verb::head) co_return co_await Dispatch(request, *target);
+    if (request.method() != verb::head) co_return co_await Dispatch(request, *target, route);
     Request as_get = request;
     as_get.method(verb::get);
-    Response res = co_await Dispatch(as_get, *target);
+    Response res = co_await Dispatch(as_get, *target, route);
     // Errors keep their body size too; HEAD never sends a body.
     co_return ToHead(std::move(res));
   } catch (const std::exception& e) {
@@ -102,12 +171,14 @@ net::awaitable<Response> Router::Route(const Request& request, std::string peer)
   co_return ErrorResponse(core::codes::kInternal, "the server failed to handle this request");
 }
 
-net::awaitable<Response> Router::Dispatch(const Request& request, Target target) const {
+net::awaitable<Response> Router::Dispatch(const Request& request, Target target,
+                                          std::string_view* route) const {
   std::string allow;
   for (const Entry& e : routes_) {
     if (!PathMatches(e.path, target.path)) continue;
     // A stream route reaches here only as HEAD (run as GET): it has no
     // headers to send without its stream, so HEAD is not allowed.
+    *route = e.path;  // A 405 is counted under the path's route too.
     if (e.method == request.method() && !e.stream) {
       PathMatches(e.path, target.path, &target.path_params);
       if (e.async) co_return co_await e.async(request, target);
@@ -124,7 +195,10 @@ net::awaitable<Response> Router::Dispatch(const Request& request, Target target)
     res.set(beast::http::field::allow, allow);
     co_return res;
   }
-  if (fallback_ && request.method() == verb::get) co_return fallback_(request, target);
+  if (fallback_ && request.method() == verb::get) {
+    *route = kStaticRoute;
+    co_return fallback_(request, target);
+  }
   co_return ErrorResponse(core::codes::kNotFound, "no route for " + target.path);
 }
 

@@ -19,6 +19,13 @@
 // The guard (SetGuard) is asked about every request before any route, stream
 // routes included: its refusal is the answer (server/http/request_guard.h).
 //
+// Every routed request gets a request id: the client's X-Request-Id when it
+// is a plain token of at most kMaxRequestIdChars, else "<prefix>-<n>". The
+// response carries it back, the access log line (info) names it with the
+// method, the route's pattern, the status and the time taken, and, with a
+// metrics registry (SetMetrics), the request is counted by method, route
+// pattern and status and its time observed by method and route pattern.
+//
 // Thread-safety: build with Add/SetFallback/SetGuard first; Route is then const and may
 // run on any thread (the handlers decide their own thread-safety).
 
@@ -27,8 +34,10 @@
 
 #include "server/boost_prelude.h"
 
+#include <atomic>
 #include <boost/asio/awaitable.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
@@ -40,8 +49,19 @@
 #include "server/http/message.h"
 #include "server/http/request_guard.h"
 #include "server/http/url.h"
+#include "server/metrics/metrics.h"
 
 namespace ensemble::server::http {
+
+// The header a request id comes in and goes back in.
+inline constexpr std::string_view kRequestIdHeader = "X-Request-Id";
+// The longest client-chosen request id kept; a longer one is replaced.
+inline constexpr size_t kMaxRequestIdChars = 64;
+// The route label of requests served by the fallback (static files), of
+// requests no route serves, and of refusals before routing.
+inline constexpr std::string_view kStaticRoute = "static";
+inline constexpr std::string_view kUnmatchedRoute = "unmatched";
+inline constexpr std::string_view kRefusedRoute = "refused";
 
 class Router {
  public:
@@ -64,6 +84,20 @@ class Router {
   void SetFallback(Handler handler) { fallback_ = std::move(handler); }
   // Checks every request with `guard` before routing it.
   void SetGuard(RequestGuard guard) { guard_ = std::move(guard); }
+  // Counts and times every routed request in `registry` (which must outlive
+  // the router).
+  void SetMetrics(metrics::Registry* registry) { metrics_ = registry; }
+  // What generated request ids start with (a process's own, so ids from
+  // several servers behind one proxy do not collide).
+  void SetRequestIdPrefix(std::string prefix) { id_prefix_ = std::move(prefix); }
+
+  // The id of `request`: its X-Request-Id when that is 1 to
+  // kMaxRequestIdChars of [A-Za-z0-9._:-], else a new one.
+  std::string RequestIdFor(const Request& request) const;
+  // Records a request answered outside Route (a refusal, a stream): the
+  // access log line and, with metrics, its count and time.
+  void Record(const Request& request, std::string_view route, unsigned status,
+              std::string_view request_id, std::chrono::steady_clock::duration took) const;
 
   // The guard's refusal of `request`, or nullopt when it may be routed.
   std::optional<StringResponse> Refuse(const Request& request) const {
@@ -93,13 +127,22 @@ class Router {
     StreamHandler stream;  // Set for stream routes (then handler is empty).
   };
 
-  boost::asio::awaitable<Response> Dispatch(const Request& request, Target target) const;
+  // Route without the id, the log line and the metrics.
+  boost::asio::awaitable<Response> Answer(const Request& request, std::string peer,
+                                          std::string_view* route) const;
+  // Sets *route to the pattern of the route that answered (or kStaticRoute,
+  // kUnmatchedRoute).
+  boost::asio::awaitable<Response> Dispatch(const Request& request, Target target,
+                                            std::string_view* route) const;
 
   core::platform::Logger& logger_;
   std::vector<Entry> routes_;  // Few routes: a linear scan is fastest.
   Handler fallback_;
   std::optional<RequestGuard> guard_;
   std::function<uint64_t(const Request&)> body_limit_;
+  metrics::Registry* metrics_ = nullptr;
+  std::string id_prefix_ = "req";
+  mutable std::atomic<uint64_t> next_id_{0};
 };
 
 // True when `path` matches the route path `pattern` (":name" segments match

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace ensemble::server::platform {
@@ -32,21 +33,19 @@ namespace {
 std::string_view LevelName(LogLevel level) {
   switch (level) {
     case LogLevel::kDebug:
-      return "DEBUG";
+      return "debug";
     case LogLevel::kInfo:
-      return "INFO";
+      return "info";
     case LogLevel::kWarning:
-      return "WARN";
+      return "warn";
     case LogLevel::kError:
-      return "ERROR";
+      return "error";
   }
   return "?";
 }
 
-}  // namespace
-
-void StderrLogger::Log(LogLevel level, std::string_view message) {
-  if (level < min_level_) return;
+// "2026-12-06T21:00:00.123Z".
+std::string UtcStamp() {
   auto now = std::chrono::system_clock::now();
   std::time_t secs = std::chrono::system_clock::to_time_t(now);
   int ms = static_cast<int>(
@@ -55,27 +54,32 @@ void StderrLogger::Log(LogLevel level, std::string_view message) {
   gmtime_r(&secs, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%S", &tm);
+  return std::string(stamp) + "." + std::to_string(1000 + ms).substr(1) + "Z";
+}
 
-  std::string line;
-  line.reserve(message.size() + 48);
-  line += stamp;
-  line += '.';
-  line += std::to_string(1000 + ms).substr(1);
-  line += "Z ";
-  line += LevelName(level);
-  line += ' ';
-  for (char c : message) {
-    if (c == '\n') {
-      line += "\\n";
-    } else if (c == '\r') {
-      line += "\\r";
+}  // namespace
+
+void StderrLogger::Log(LogLevel level, std::string_view message) { LogFields(level, message, {}); }
+
+void StderrLogger::LogFields(LogLevel level, std::string_view message,
+                             std::span<const core::platform::LogField> fields) {
+  if (level < min_level_) return;
+  nlohmann::ordered_json line = {
+      {"time", UtcStamp()}, {"level", LevelName(level)}, {"msg", message}};
+  for (const core::platform::LogField& f : fields) {
+    // The line's own keys come first and stay; a field never replaces them.
+    if (line.contains(f.key)) continue;
+    if (f.is_number) {
+      line[std::string(f.key)] = f.number;
     } else {
-      line += c;
+      line[std::string(f.key)] = f.text;
     }
   }
-  line += '\n';
+  // Invalid UTF-8 in a message becomes U+FFFD rather than an exception.
+  std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text += '\n';
   std::lock_guard<std::mutex> lock(mu_);
-  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fwrite(text.data(), 1, text.size(), stderr);
   std::fflush(stderr);
 }
 

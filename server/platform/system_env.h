@@ -1,5 +1,6 @@
 // The real platform for the server: the system clock, the kernel's entropy
-// (through libsodium) and a logger that writes one line per message to stderr.
+// (through libsodium) and a logger that writes one JSON object per line to
+// stderr: {"time": "<UTC, ms>", "level": "info", "msg": "...", <fields>}.
 //
 // Thread-safety: every class here is safe to call from several threads.
 
@@ -32,9 +33,11 @@ class StderrLogger final : public core::platform::Logger {
  public:
   explicit StderrLogger(core::platform::LogLevel min_level = core::platform::LogLevel::kInfo)
       : min_level_(min_level) {}
-  // Writes "<UTC time> <LEVEL> <message>" with newlines in the message escaped,
-  // so one message is always one line.
+  // Writes one JSON line (JSON escapes newlines, so a message is one line).
   void Log(core::platform::LogLevel level, std::string_view message) override;
+  // The same, with each field a key of the line (a number as a number).
+  void LogFields(core::platform::LogLevel level, std::string_view message,
+                 std::span<const core::platform::LogField> fields) override;
 
  private:
   core::platform::LogLevel min_level_;

@@ -116,6 +116,8 @@ class AssistantService {
   // Turns one account may run at once (ENSEMBLE_MAX_TURNS_PER_ACCOUNT); set
   // before the first turn.
   void set_max_turns_per_account(size_t n) { max_turns_per_account_ = n; }
+  // Counts turns and model calls in `registry` (TurnDriver::set_metrics).
+  void set_metrics(metrics::Registry& registry) { driver_.set_metrics(registry); }
   // Owns the connection until the turn ends (assistant_turn_stream.cc).
   boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
                                            const http::Request& request, const http::Target& target,

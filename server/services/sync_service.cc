@@ -35,10 +35,9 @@ boost::asio::awaitable<core::Result<json>> SyncService::Push(RouteCall& call) {
   // The poke is NOTIFY'd in the push's own transaction: PostgreSQL delivers
   // it only if the writes commit, and in the same round trip as COMMIT.
   events::Poke poke;
-  ENSEMBLE_CO_ASSIGN_OR_RETURN(
-      core::sync::PushOutcome outcome,
-      co_await pool_.RunInTransaction([this, &body, account_id, &poke](core::store::Database& db)
-                                          -> core::Result<core::sync::PushOutcome> {
+  core::Result<core::sync::PushOutcome> pushed = co_await pool_.RunInTransaction(
+      [this, &body, account_id,
+       &poke](core::store::Database& db) -> core::Result<core::sync::PushOutcome> {
         ENSEMBLE_ASSIGN_OR_RETURN(core::sync::PushOutcome done, sync_.Apply(db, body, account_id));
         if (done.version > 0) {
           poke.version = done.version;
@@ -54,9 +53,43 @@ boost::asio::awaitable<core::Result<json>> SyncService::Push(RouteCall& call) {
           ENSEMBLE_RETURN_IF_ERROR(events::NotifyPoke(db, poke));
         }
         return done;
-      }));
+      });
+  CountPush(pushed);
+  ENSEMBLE_CO_RETURN_IF_ERROR(pushed.status());
   if (poke.version > 0 && on_commit_) on_commit_(poke);
-  co_return std::move(outcome.response);
+  co_return std::move(pushed->response);
+}
+
+void SyncService::set_metrics(metrics::Registry& registry) {
+  constexpr std::string_view kPushes = "ensemble_sync_pushes_total";
+  constexpr std::string_view kPushesHelp = "Sync pushes, by whether the push was taken";
+  constexpr std::string_view kMutations = "ensemble_sync_mutations_total";
+  constexpr std::string_view kMutationsHelp = "Mutations of taken pushes, by their result";
+  counters_.ok = &registry.GetCounter(kPushes, kPushesHelp, {{"result", "ok"}});
+  counters_.failed = &registry.GetCounter(kPushes, kPushesHelp, {{"result", "error"}});
+  counters_.applied = &registry.GetCounter(kMutations, kMutationsHelp, {{"status", "applied"}});
+  counters_.skipped = &registry.GetCounter(kMutations, kMutationsHelp, {{"status", "skipped"}});
+  counters_.rejected = &registry.GetCounter(kMutations, kMutationsHelp, {{"status", "rejected"}});
+}
+
+void SyncService::CountPush(const core::Result<core::sync::PushOutcome>& outcome) const {
+  if (!counters_.ok) return;
+  if (!outcome.ok()) {
+    counters_.failed->Add();
+    return;
+  }
+  counters_.ok->Add();
+  const auto results = outcome->response.find("results");
+  if (results == outcome->response.end() || !results->is_array()) return;
+  for (const json& r : *results) {
+    const std::string_view status =
+        r.is_object() && r.contains("status") && r["status"].is_string()
+            ? std::string_view(r["status"].get_ref<const std::string&>())
+            : std::string_view();
+    if (status == "applied") counters_.applied->Add();
+    if (status == "skipped") counters_.skipped->Add();
+    if (status == "rejected") counters_.rejected->Add();
+  }
 }
 
 boost::asio::awaitable<core::Result<json>> SyncService::Pull(RouteCall& call) {

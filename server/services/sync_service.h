@@ -37,6 +37,7 @@
 #include "core/store/database.h"
 #include "core/sync/server_sync.h"
 #include "server/events/poke_hub.h"
+#include "server/metrics/metrics.h"
 #include "server/services/json_route.h"
 #include "server/store/store_pool.h"
 
@@ -57,7 +58,23 @@ class SyncService {
   boost::asio::awaitable<core::Result<nlohmann::json>> Push(RouteCall& call);
   boost::asio::awaitable<core::Result<nlohmann::json>> Pull(RouteCall& call);
 
+  // Counts pushes (ensemble_sync_pushes_total by result) and their mutations
+  // (ensemble_sync_mutations_total by status) in `registry`, which must
+  // outlive the service. Call before serving.
+  void set_metrics(metrics::Registry& registry);
+
  private:
+  // Counts one push that ended with `outcome`.
+  void CountPush(const core::Result<core::sync::PushOutcome>& outcome) const;
+
+  struct Counters {
+    metrics::Counter* ok = nullptr;
+    metrics::Counter* failed = nullptr;
+    metrics::Counter* applied = nullptr;
+    metrics::Counter* skipped = nullptr;
+    metrics::Counter* rejected = nullptr;
+  };
+  Counters counters_;
   store::StorePool& pool_;
   core::sync::ServerSync sync_;
   OnCommit on_commit_;

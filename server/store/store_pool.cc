@@ -80,4 +80,10 @@ void StorePool::Give(std::unique_ptr<core::store::Database> db) {
   given_.notify_one();
 }
 
+void StorePool::SetMetrics(metrics::Registry& registry) {
+  wait_ = &registry.GetHistogram("ensemble_store_wait_seconds",
+                                 "Time store work waited for a worker and a connection");
+  jobs_ = &registry.GetGauge("ensemble_store_jobs", "Store work queued or running");
+}
+
 }  // namespace ensemble::server::store

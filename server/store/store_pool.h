@@ -43,6 +43,7 @@
 #include "core/store/database.h"
 #include "core/store/sqlite_database.h"
 #include "server/config.h"
+#include "server/metrics/metrics.h"
 
 namespace ensemble::server::store {
 
@@ -63,6 +64,12 @@ class StorePool {
   core::store::Dialect dialect() const { return dialect_; }
   size_t size() const { return size_; }
 
+  // Observes how long Run's work waits for a worker and a connection
+  // (ensemble_store_wait_seconds) and counts the work queued or running
+  // (ensemble_store_jobs); `registry` must outlive the pool. Call before
+  // any work.
+  void SetMetrics(metrics::Registry& registry);
+
   // Runs fn(Database&) on a worker thread with a connection of its own and
   // resumes the calling coroutine, on its executor, with what fn returned.
   // fn must finish its transactions before returning. If it throws (a bug),
@@ -76,16 +83,24 @@ class StorePool {
         co_await boost::asio::async_initiate<decltype(boost::asio::use_awaitable),
                                              void(std::exception_ptr, std::optional<R>)>(
             [this, caller](auto handler, Fn fn) {
+              if (jobs_) jobs_->Add(1);
               boost::asio::post(workers_, [this, caller, fn = std::move(fn),
+                                           queued = std::chrono::steady_clock::now(),
                                            handler = std::move(handler)]() mutable {
                 std::exception_ptr error;
                 std::optional<R> result;
                 try {
                   Lease lease(*this);
+                  if (wait_) {
+                    wait_->Observe(
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - queued)
+                            .count());
+                  }
                   result.emplace(fn(lease.db()));
                 } catch (...) {
                   error = std::current_exception();
                 }
+                if (jobs_) jobs_->Add(-1);
                 boost::asio::post(caller, [handler = std::move(handler), error,
                                            result = std::move(result)]() mutable {
                   std::move(handler)(error, std::move(result));
@@ -183,6 +198,8 @@ class StorePool {
   std::vector<std::unique_ptr<core::store::Database>> idle_;  // Guarded by mu_.
   std::chrono::steady_clock::time_point window_start_;        // Guarded by mu_.
   std::chrono::steady_clock::duration short_work_spent_{};    // Guarded by mu_.
+  metrics::Histogram* wait_ = nullptr;                        // Set before any work.
+  metrics::Gauge* jobs_ = nullptr;                            // Set before any work.
   boost::asio::thread_pool workers_;  // Last: joined before the connections close.
 };
 

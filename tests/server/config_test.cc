@@ -142,5 +142,10 @@ TEST(ServerConfig, ReadsTheOperatorModelAndSecretKey) {
   EXPECT_EQ(config->secret_key, "c2VjcmV0");
 }
 
+TEST(ServerConfig, ReadsTheMetricsToken) {
+  EXPECT_EQ(ConfigFromEnv(From({}))->metrics_token, "");
+  EXPECT_EQ(ConfigFromEnv(From({{"ENSEMBLE_METRICS_TOKEN", "t0ken"}}))->metrics_token, "t0ken");
+}
+
 }  // namespace
 }  // namespace ensemble::server

@@ -49,7 +49,13 @@ HttpReply HttpConnection::Send(bhttp::verb method, const std::string& target,
   }
   bhttp::request<bhttp::string_body> req(method, target, 11);
   req.set(bhttp::field::host, "127.0.0.1");
-  for (const auto& [name, value] : headers) req.set(name, value);
+  for (const auto& [name, value] : headers) {
+    if (name.other.empty()) {
+      req.set(name.known, value);
+    } else {
+      req.set(name.other, value);
+    }
+  }
   if (!body.empty()) {
     req.set(bhttp::field::content_type, content_type);
     req.body() = body;

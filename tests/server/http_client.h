@@ -31,14 +31,23 @@ struct HttpReply {
 
   const std::string& body() const { return message.body(); }
   std::string header(boost::beast::http::field f) const { return std::string(message[f]); }
+  std::string header(std::string_view name) const { return std::string(message[name]); }
   // The body parsed as JSON (null when it is not JSON).
   nlohmann::json json() const;
   // error.code of a JSON error body, or empty.
   std::string error_code() const;
 };
 
+// A request header's name: one Beast knows, or any other ("X-Request-Id").
+struct HeaderName {
+  HeaderName(boost::beast::http::field f) : known(f) {}  // NOLINT: implicit by design.
+  HeaderName(const char* name) : other(name) {}          // NOLINT: implicit by design.
+  boost::beast::http::field known = boost::beast::http::field::unknown;
+  std::string other;
+};
+
 // Extra request headers, such as Accept-Encoding or If-None-Match.
-using HttpHeaders = std::vector<std::pair<boost::beast::http::field, std::string>>;
+using HttpHeaders = std::vector<std::pair<HeaderName, std::string>>;
 
 class HttpConnection {
  public:
