@@ -59,15 +59,20 @@ void Router::Record(const Request& request, std::string_view route, unsigned sta
   const double seconds = std::chrono::duration<double>(took).count();
   const std::string method(request.method_string());
   if (metrics_) {
+    // Beast knows a fixed list of methods; any other is the client's own
+    // word, one label for all of them.
+    const std::string method_label =
+        request.method() == verb::unknown ? std::string(kOtherMethod) : method;
     metrics_
-        ->GetCounter(
-            "ensemble_http_requests_total", "HTTP requests answered, by route pattern",
-            {{"method", method}, {"route", std::string(route)}, {"status", std::to_string(status)}})
+        ->GetCounter("ensemble_http_requests_total", "HTTP requests answered, by route pattern",
+                     {{"method", method_label},
+                      {"route", std::string(route)},
+                      {"status", std::to_string(status)}})
         .Add();
     metrics_
         ->GetHistogram("ensemble_http_request_duration_seconds",
                        "Time from a request read to its response ready, by route pattern",
-                       {{"method", method}, {"route", std::string(route)}})
+                       {{"method", method_label}, {"route", std::string(route)}})
         .Observe(seconds);
   }
   // The path only: a query string may carry what must not be logged.

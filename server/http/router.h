@@ -62,6 +62,8 @@ inline constexpr size_t kMaxRequestIdChars = 64;
 inline constexpr std::string_view kStaticRoute = "static";
 inline constexpr std::string_view kUnmatchedRoute = "unmatched";
 inline constexpr std::string_view kRefusedRoute = "refused";
+// The method label of a request whose method Beast does not know.
+inline constexpr std::string_view kOtherMethod = "OTHER";
 
 class Router {
  public:

@@ -88,6 +88,12 @@ TEST_P(AppMetrics, CountsRequestsByRoutePushesAndMutations) {
       }) {
     EXPECT_TRUE(Has(scrape, line)) << line << "\n" << scrape;
   }
+  // A method of the client's own making is one label, whatever the word.
+  EXPECT_EQ(client().SendMethod("BREW", "/api/sync/push").status, 405);
+  EXPECT_EQ(client().SendMethod("STEEP", "/api/sync/push").status, 405);
+  EXPECT_TRUE(Has(Scrape(),
+                  "ensemble_http_requests_total{method=\"OTHER\",route=\"/api/sync/push\","
+                  "status=\"405\"} 2"));
   // Paths no route names are one series, whatever the path.
   client().Get("/no/such/file.txt");
   client().Get("/nor/this.txt");

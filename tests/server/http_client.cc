@@ -41,13 +41,15 @@ HttpConnection::HttpConnection(uint16_t port) : socket_(ioc_) {
 
 HttpReply HttpConnection::Send(bhttp::verb method, const std::string& target,
                                const std::string& body, const std::string& content_type,
-                               const HttpHeaders& headers) {
+                               const HttpHeaders& headers, std::string_view method_name) {
   HttpReply reply;
   if (!socket_.is_open()) {
     reply.error = "not connected";
     return reply;
   }
-  bhttp::request<bhttp::string_body> req(method, target, 11);
+  bhttp::request<bhttp::string_body> req(method == bhttp::verb::unknown ? bhttp::verb::get : method,
+                                         target, 11);
+  if (!method_name.empty()) req.method_string(method_name);
   req.set(bhttp::field::host, "127.0.0.1");
   for (const auto& [name, value] : headers) {
     if (name.other.empty()) {
@@ -86,6 +88,11 @@ HttpReply HttpClient::Send(bhttp::verb method, const std::string& target,
                            const std::string& body) const {
   HttpConnection connection(port_);
   return connection.Send(method, target, body);
+}
+
+HttpReply HttpClient::SendMethod(std::string_view method_name, const std::string& target) const {
+  HttpConnection connection(port_);
+  return connection.Send(bhttp::verb::unknown, target, "", "application/json", {}, method_name);
 }
 
 HttpReply HttpClient::Get(const std::string& target, const HttpHeaders& headers) const {

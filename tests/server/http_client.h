@@ -55,9 +55,11 @@ class HttpConnection {
   bool is_open() const { return socket_.is_open(); }
 
   // Sends one request and reads its response.
+  // `method_name`, when not empty, is sent as the method instead of `method`
+  // (a method of the client's own making, such as "BREW").
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
                  const std::string& body = "", const std::string& content_type = "application/json",
-                 const HttpHeaders& headers = {});
+                 const HttpHeaders& headers = {}, std::string_view method_name = {});
 
  private:
   boost::asio::io_context ioc_;
@@ -71,6 +73,8 @@ class HttpClient {
   HttpReply Send(boost::beast::http::verb method, const std::string& target,
                  const std::string& body = "") const;
   HttpReply Get(const std::string& target, const HttpHeaders& headers = {}) const;
+  // A request with a method Beast does not know, such as "BREW".
+  HttpReply SendMethod(std::string_view method_name, const std::string& target) const;
   HttpReply Head(const std::string& target) const {
     return Send(boost::beast::http::verb::head, target);
   }
