@@ -61,7 +61,13 @@ class Logger {
       line += ' ';
       line += f.key;
       line += '=';
-      line += f.is_number ? std::to_string(f.number) : f.text;
+      if (!f.is_number) {
+        line += f.text;
+      } else if (f.number == static_cast<double>(static_cast<long long>(f.number))) {
+        line += std::to_string(static_cast<long long>(f.number));
+      } else {
+        line += std::to_string(f.number);
+      }
     }
     Log(level, line);
   }

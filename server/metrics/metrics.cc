@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace ensemble::server::metrics {
 namespace {
@@ -15,8 +16,12 @@ std::string FormatNumber(double v) {
   if (v == std::floor(v) && std::fabs(v) < 1e15) {
     return std::to_string(static_cast<long long>(v));
   }
+  // The shortest text that reads back as the same number.
   char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.9g", v);
+  for (int precision = 6; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   return buf;
 }
 

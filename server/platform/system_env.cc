@@ -3,6 +3,8 @@
 #include <sodium.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -70,7 +72,13 @@ void StderrLogger::LogFields(LogLevel level, std::string_view message,
     // The line's own keys come first and stay; a field never replaces them.
     if (line.contains(f.key)) continue;
     if (f.is_number) {
-      line[std::string(f.key)] = f.number;
+      // A whole number is written as one (a status is 200, not 200.0).
+      constexpr double kExactInts = 9007199254740992.0;  // 2^53.
+      if (f.number == std::floor(f.number) && std::fabs(f.number) < kExactInts) {
+        line[std::string(f.key)] = static_cast<int64_t>(f.number);
+      } else {
+        line[std::string(f.key)] = f.number;
+      }
     } else {
       line[std::string(f.key)] = f.text;
     }

@@ -37,17 +37,28 @@ TEST(Metrics, TheSameNameAndLabelsAreTheSameMetric) {
 
 TEST(Metrics, HistogramBucketsAreCumulativeWithSumAndCount) {
   Registry registry;
-  const double bounds[] = {0.1, 1};
+  const double bounds[] = {0.125, 1};
   Histogram& h = registry.GetHistogram("t_seconds", "T", {{"route", "/r"}}, bounds);
-  for (double v : {0.05, 0.1, 0.5, 7.0}) h.Observe(v);
+  for (double v : {0.0625, 0.125, 0.5, 7.0}) h.Observe(v);  // Sums exactly: 7.6875.
   EXPECT_EQ(registry.Render(),
             "# HELP t_seconds T\n"
             "# TYPE t_seconds histogram\n"
-            "t_seconds_bucket{route=\"/r\",le=\"0.1\"} 2\n"
+            "t_seconds_bucket{route=\"/r\",le=\"0.125\"} 2\n"
             "t_seconds_bucket{route=\"/r\",le=\"1\"} 3\n"
             "t_seconds_bucket{route=\"/r\",le=\"+Inf\"} 4\n"
-            "t_seconds_sum{route=\"/r\"} 7.65\n"
+            "t_seconds_sum{route=\"/r\"} 7.6875\n"
             "t_seconds_count{route=\"/r\"} 4\n");
+}
+
+TEST(Metrics, ASumIsWrittenExactlyAndShort) {
+  Registry registry;
+  const double bounds[] = {1};
+  Histogram& h = registry.GetHistogram("s_seconds", "S", {}, bounds);
+  h.Observe(0.1);
+  h.Observe(0.2);  // 0.30000000000000004 in binary: six digits would read back otherwise.
+  const std::string text = registry.Render();
+  EXPECT_NE(text.find("\ns_seconds_sum 0.30000000000000004\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("s_seconds_bucket{le=\"1\"} 2\n"), std::string::npos) << text;
 }
 
 TEST(Metrics, EscapesLabelValuesAndHelp) {

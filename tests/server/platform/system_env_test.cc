@@ -66,6 +66,7 @@ TEST(StderrLogger, WritesOneJsonObjectPerLine) {
   EXPECT_EQ(request["level"], "info");
   EXPECT_EQ(request["request_id"], "ab12cd34-7");
   EXPECT_EQ(request["status"], 201);
+  EXPECT_NE(lines[1].find("\"status\":201,"), std::string::npos) << lines[1];  // Not 201.0.
   EXPECT_EQ(request["ms"], 1.5);
   // The line starts with its time, level and message, in that order.
   EXPECT_EQ(lines[1].rfind("{\"time\":", 0), 0u) << lines[1];
