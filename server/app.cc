@@ -167,7 +167,11 @@ http::Response App::ServeMetrics(const http::Request& request, const http::Targe
     }
   } else {
     boost::system::error_code ec;
-    const auto peer = boost::asio::ip::make_address(target.peer, ec);
+    auto peer = boost::asio::ip::make_address(target.peer, ec);
+    // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d.
+    if (!ec && peer.is_v6() && peer.to_v6().is_v4_mapped()) {
+      peer = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, peer.to_v6());
+    }
     if (ec || !peer.is_loopback()) {
       return http::ErrorResponse(core::codes::kForbidden,
                                  "GET /metrics answers this machine only; set "
