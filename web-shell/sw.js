@@ -10,9 +10,9 @@
 // so it is answered from the cache first, without a request: the page's
 // modules and style sheet (index.html's import map and its src/href name them;
 // the server's /shell-manifest.json is the same map) and the wasm module's
-// files (/wasm/manifest.json). Each new index.html or wasm manifest drops the
-// hashed files that neither the cached page nor the cached manifest names, so
-// the cache holds one build of each. The db worker has no import map: it and
+// files (/wasm/manifest.json). Each new index.html or wasm manifest first
+// caches every hashed file they name, then drops those that neither the cached
+// page nor the cached manifest names, so the cache holds one whole build. The db worker has no import map: it and
 // its imports (sync.js, api.js) load under their plain names, network-first.
 
 const kCacheName = 'ensemble-shell-v5';
@@ -107,8 +107,8 @@ function bypassesCache(url) {
          url.pathname === '/healthz';
 }
 
-// `event` keeps the worker alive while a new page or manifest prunes the cache
-// after the answer has gone.
+// `event` keeps the worker alive while a new page or manifest brings in its
+// build and prunes the cache after the answer has gone (keepNewBuild).
 async function networkFirst(event) {
   const {request} = event;
   const path = new URL(request.url).pathname;
@@ -123,7 +123,7 @@ async function networkFirst(event) {
         await cache.put(request, response.clone());
       }
       if (kPages.includes(path) || path === kWasmManifest) {
-        event.waitUntil(pruneOldBuilds(cache));
+        event.waitUntil(keepNewBuild(cache));
       }
     }
     return response;
@@ -138,13 +138,46 @@ async function networkFirst(event) {
   }
 }
 
+// Hashed files being fetched now, by path: a page's request and
+// keepNewBuild's share one download.
+const inflight = new Map();
+
+// The hashed file at `path` from the network, kept in `cache` when good.
+function fetchHashed(cache, path) {
+  let pending = inflight.get(path);
+  if (!pending) {
+    pending = fetch(path).then(async (response) => {
+      if (response.ok && response.type === 'basic') await cache.put(path, response.clone());
+      return response;
+    }).finally(() => inflight.delete(path));
+    inflight.set(path, pending);
+  }
+  return pending.then((response) => response.clone());
+}
+
+// After a new page or wasm manifest: caches every hashed file they name
+// first, so an offline start right after a deploy finds the whole new build,
+// and only then drops the old one's. If the network fails meanwhile, the old
+// files stay until the next try.
+async function keepNewBuild(cache) {
+  try {
+    const missing = [];
+    for (const path of await cachedBuildFiles(cache)) {
+      if (!(await cache.match(path))) missing.push(path);
+    }
+    const fetched = await Promise.all(missing.map((path) => fetchHashed(cache, path)));
+    if (fetched.some((response) => !response.ok)) return;
+  } catch {
+    return;
+  }
+  await pruneOldBuilds(cache);
+}
+
 async function cacheFirst(request) {
   const cache = await caches.open(kCacheName);
   const cached = await cache.match(request);
   if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok && response.type === 'basic') await cache.put(request, response.clone());
-  return response;
+  return fetchHashed(cache, new URL(request.url).pathname);
 }
 
 self.addEventListener('fetch', (event) => {

@@ -2,7 +2,8 @@
 // app loads by a plain URL. The page's modules and style sheet come under
 // hashed names from index.html's import map, which the service worker reads;
 // the db worker has no import map, so it and every module it imports must be
-// listed, or an offline start has no database.
+// listed, or an offline start has no database. After a deploy, the new build
+// is cached whole before the old one is dropped (keepNewBuild).
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -71,4 +72,75 @@ test('the service worker knows the server\'s hashed names, in any folder', () =>
                    '/shell-manifest.json', '/app.0123456789abcde.js', '/app.0123456789ABCDEF.js']) {
     assert.ok(!kHashedAsset.test(p), p);
   }
+});
+
+// A Cache of the Cache API over a Map, keyed by path.
+class FakeCache {
+  constructor() {
+    this.entries = new Map();
+  }
+  key(request) {
+    return typeof request === 'string' ? request : new URL(request.url).pathname;
+  }
+  async match(request) {
+    return this.entries.get(this.key(request))?.clone();
+  }
+  async put(request, response) {
+    this.entries.set(this.key(request), response);
+  }
+  async delete(request) {
+    return this.entries.delete(this.key(request));
+  }
+  async keys() {
+    return [...this.entries.keys()].map((p) => ({url: `http://localhost${p}`}));
+  }
+}
+
+// sw.js's keepNewBuild and cacheFirst over `cache`, with `fetch` as the network.
+function buildKeeper(cache, fetch) {
+  const source = fs.readFileSync(path.join(webRoot, 'sw.js'), 'utf8');
+  const context = vm.createContext({
+    self: {addEventListener() {}, location: new URL('http://localhost/')},
+    caches: {open: async () => cache},
+    fetch, URL, Response,
+  });
+  vm.runInContext(`${source}\n;globalThis.out = {keepNewBuild, cacheFirst};`, context);
+  return context.out;
+}
+
+const h = (n) => String(n).repeat(16);
+// A same-origin answer, as fetch() gives in a service worker.
+const sameOrigin = (response) => Object.defineProperty(response, 'type', {value: 'basic'});
+const page = (files) => new Response(
+  `<script type="importmap">${JSON.stringify({imports: files})}</script>`);
+
+test('a new build is cached whole before the old one is dropped', async () => {
+  const cache = new FakeCache();
+  await cache.put('/', page({'/app.js': `/app.${h(2)}.js`, '/views/x.js': `/views/x.${h(2)}.js`}));
+  await cache.put(`/app.${h(1)}.js`, new Response('old app'));
+  await cache.put(`/app.${h(2)}.js`, new Response('new app'));  // The page asked for it already.
+  const fetched = [];
+  const {keepNewBuild, cacheFirst} = buildKeeper(cache, async (url) => {
+    fetched.push(url);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    return sameOrigin(new Response(`body of ${url}`));
+  });
+  // The page asks for the view while the worker brings the build in: one download.
+  const [, asked] = await Promise.all([
+    keepNewBuild(cache), cacheFirst({url: `http://localhost/views/x.${h(2)}.js`})]);
+  assert.equal(await asked.text(), `body of /views/x.${h(2)}.js`);
+  assert.deepEqual(fetched, [`/views/x.${h(2)}.js`]);
+  assert.deepEqual([...cache.entries.keys()].sort(),
+                   ['/', `/app.${h(2)}.js`, `/views/x.${h(2)}.js`].sort());
+});
+
+test('a build that could not be fetched whole leaves the old files', async () => {
+  const cache = new FakeCache();
+  await cache.put('/', page({'/app.js': `/app.${h(2)}.js`}));
+  await cache.put(`/app.${h(1)}.js`, new Response('old app'));
+  const {keepNewBuild} = buildKeeper(cache, async () => {
+    throw new TypeError('offline');
+  });
+  await keepNewBuild(cache);
+  assert.ok(cache.entries.has(`/app.${h(1)}.js`), 'the old build was dropped before the new came');
 });
