@@ -163,7 +163,7 @@ std::string ContentSecurityPolicyAllowing(std::string_view inline_script) {
   sodium_bin2base64(base64, sizeof(base64), digest.data(), digest.size(),
                     sodium_base64_VARIANT_ORIGINAL);
   std::string policy = kContentSecurityPolicy;
-  constexpr std::string_view kScriptSrc = "script-src 'self'";
+  constexpr std::string_view kScriptSrc = "script-src 'self' 'wasm-unsafe-eval'";
   policy.insert(policy.find(kScriptSrc) + kScriptSrc.size(),
                 std::string(" 'sha256-") + base64 + "'");
   return policy;
