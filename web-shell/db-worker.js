@@ -102,6 +102,14 @@ function call(method, ...args) {
   return out;
 }
 
+// A task list binding's answer, {json}: its text as is on success
+// (nlohmann::json writes keys in order, so a success starts like this).
+function tasksAnswer(text) {
+  if (text.startsWith('{"ok":true,"tasks":')) return {json: text};
+  const out = JSON.parse(text);
+  throw new CoreError(out.code, out.message);
+}
+
 function opfsAvailable() {
   return typeof navigator.storage?.getDirectory === 'function' &&
          typeof FileSystemFileHandle !== 'undefined' &&
@@ -223,11 +231,12 @@ const methods = {
   // Answers the binding's JSON text as is: for thousands of tasks, cloning
   // one string and parsing it on the page beats cloning the parsed objects.
   async listTasks() {
-    const text = core.listTasks();
-    // nlohmann::json writes keys in order, so a success starts like this.
-    if (text.startsWith('{"ok":true,"tasks":')) return {json: text};
-    call('listTasks');  // Throws the error it reports.
-    return {json: '{"tasks":[]}'};
+    return tasksAnswer(core.listTasks());
+  },
+  // The first `limit` open tasks of a space, oldest first: the top of the
+  // list, read and shown before the whole list (state.js).
+  async listOpenTasks({spaceId = kSpaceId, limit}) {
+    return tasksAnswer(core.listOpenTasks(spaceId, limit));
   },
   async createTask({title, due = null, spaceId = kSpaceId, fields = {}}) {
     const {id} = call('newId');

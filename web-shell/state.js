@@ -24,6 +24,8 @@ export const state = {
   // with copies of the core's numbers.
   limits: null,
   listed: false,
+  // True while `tasks` holds only the top of the open list (firstScreen).
+  partial: false,
   space: localStorage.getItem('ensemble-space') ?? 'personal',
   spaces: [{id: 'personal', role: 'owner'}],
   // {mode: 'local'} or {mode: 'accounts', id, email, name} once the server
@@ -73,6 +75,27 @@ export function setSpace(id) {
 let refreshing = null;
 let refreshAgain = false;
 
+// How many open tasks the first read shows before it reads the whole list:
+// the task view says, while its list is on screen in stored order; 0 reads
+// everything at once.
+let firstScreen = () => 0;
+export function setFirstScreen(rows) {
+  firstScreen = rows;
+}
+
+// The first read shows the top of the list first: the whole list costs time
+// in proportion to its length (its read, its rows), its top does not.
+async function showFirstScreen() {
+  const limit = firstScreen();
+  if (!limit) return;
+  const {tasks} = JSON.parse((await rpc('listOpenTasks', {spaceId: state.space, limit})).json);
+  if (!tasks.length || state.listed) return;  // Nothing to show early, or too late.
+  performance.mark('tasks-fetched');
+  state.tasks = tasks;
+  state.partial = true;
+  notify('data');
+}
+
 // Re-reads everything; coalesces bursts (a pull of several pages).
 export function refresh() {
   if (refreshing) {
@@ -84,6 +107,7 @@ export function refresh() {
       refreshAgain = false;
       try {
         if (!state.kinds) state.kinds = await rpc('kinds');
+        if (!state.listed) await showFirstScreen();
         const others = kOtherKinds.filter((k) => state.kinds.includes(k));
         const [listed, rejections, trash, ...lists] = await Promise.all([
           rpc('listTasks'), rpc('rejections'),
@@ -93,6 +117,7 @@ export function refresh() {
         const {tasks} = JSON.parse(listed.json);
         if (!state.listed) performance.mark('tasks-fetched');
         state.tasks = tasks;
+        state.partial = false;
         state.rejections = rejections;
         state.trash = trash;
         others.forEach((kind, i) => {

@@ -165,7 +165,9 @@ Result<std::vector<Task>> ListTasksInSpace(store::Database& db, const std::strin
   } else if (!filter.include_done) {
     where += " AND status <> 'done'";
   }
-  return Select(db, where + " ORDER BY id", params);
+  where += " ORDER BY id";
+  if (filter.limit > 0) where += " LIMIT " + std::to_string(filter.limit);
+  return Select(db, where, params);
 }
 
 }  // namespace ensemble::core::tasks

@@ -122,6 +122,7 @@ Result<std::optional<Task>> GetTaskInSpace(store::Database& db, const std::strin
 struct TaskFilter {
   std::string status;        // Only tasks of this status, when given.
   bool include_done = true;  // Without a status: false leaves out done ones.
+  size_t limit = 0;          // At most this many (the first ones), when not 0.
 };
 // Live tasks of space `space_id` that pass `filter`, oldest first.
 Result<std::vector<Task>> ListTasksInSpace(store::Database& db, const std::string& space_id,

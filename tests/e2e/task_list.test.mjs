@@ -300,3 +300,34 @@ test('tasks are selected and changed at once, with one Undo for all', async () =
   assert.equal(await page.locator(byTestId('task-select')).count(), 0, 'no checkboxes left behind');
   assert.deepEqual(app.pageErrors, []);
 });
+
+test('a long list shows its first screen first, then every task, in order and once', async () => {
+  const {page} = app;
+  const more = Array.from({length: 120}, (_, i) => ({name: 'task.create', args: {
+    id: `01JC${'0'.repeat(19)}${String(i).padStart(3, '0')}`, spaceId: 'personal',
+    title: `Long list task ${i}`}}));
+  assert.ok((await pushAsOtherDevice(app.server, more)).every((r) => r.status === 'applied'));
+  await page.click(byTestId('nav-tasks'));
+  await page.locator(byTestId('task-row'), {hasText: 'Long list task 119'}).waitFor();
+  // The stored order, nothing filtered: what the first screen assumes.
+  await page.evaluate(() => localStorage.removeItem('ensemble.taskList'));
+  await page.reload();
+  await page.waitForFunction(() => performance.getEntriesByName('tasks-all-listed').length > 0);
+  const marks = await page.evaluate(() => ({
+    first: performance.getEntriesByName('tasks-listed')[0].detail.count,
+    all: performance.getEntriesByName('tasks-all-listed')[0].detail.count,
+  }));
+  const stored = await page.evaluate(async () =>
+    JSON.parse((await window.ensemble.rpc('listTasks')).json).tasks);
+  const open = stored.filter((t) => t.status !== 'done').map((t) => t.id);
+  assert.equal(marks.first, 100, 'the first screen was not read first');
+  assert.equal(marks.all, stored.length);
+  const shown = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid="task-list"] [data-testid="task-row"]')]
+      .map((row) => row.dataset.id));
+  assert.deepEqual(shown, open, 'the open list is the stored open tasks, in order, each once');
+  assert.equal(await page.locator(`${byTestId('task-list-done')} ${byTestId('task-row')}`).count(),
+               stored.length - open.length);
+  assert.ok(await page.isHidden(byTestId('empty-state')));
+  assert.deepEqual(app.pageErrors, []);
+});

@@ -112,6 +112,24 @@ describe('local mutations', () => {
     assert.equal(typeof m.clientTime, 'number');
   });
 
+  test('listOpenTasks answers the first open tasks of one space, oldest first', () => {
+    const first = createTask('First');
+    createTask('Finished', {status: 'done'});
+    const third = createTask('Third');
+    createTask('Elsewhere', {spaceId: 'other'});
+    const fourth = createTask('Fourth');
+    const ids = (spaceId, limit) => ok(core, 'listOpenTasks', spaceId, limit).tasks.map((t) => t.id);
+    assert.deepEqual(ids('personal', 2), [first.id, third.id]);
+    assert.deepEqual(ids('personal', 10), [first.id, third.id, fourth.id]);
+    assert.equal(ids('other', 10).length, 1);
+    for (const limit of [0, -1, 1001]) {
+      assert.equal(call(core, 'listOpenTasks', 'personal', limit).code, 'INVALID_ARGUMENT', limit);
+    }
+    ok(core, 'close');
+    assert.equal(call(core, 'listOpenTasks', 'personal', 5).code, 'NOT_OPEN');
+    ok(core, 'open', ':memory:', '');
+  });
+
   test('update changes the row and queues a second mutation', () => {
     const {id} = createTask('Draft');
     const r = ok(core, 'mutate', 'task.update',

@@ -59,6 +59,11 @@ function saveSettings() {
 
 export const filtersOn = () => kFilterKeys.some((k) => settings[k]) || Boolean(el.text.value.trim());
 
+// True when the open list shows every open task in stored order, ungrouped: its
+// first rows are then the space's first open tasks.
+export const inStoredOrder = () =>
+  !filtersOn() && settings.sort === kDefaults.sort && settings.group === kDefaults.group;
+
 // ---- Dates ----
 
 function addDays(iso, days) {

@@ -10,11 +10,11 @@
 // section are task-list-filters.js's.
 
 import {rpc} from '../rpc.js';
-import {maxChars, refresh, spaceTasks, state} from '../state.js';
+import {maxChars, refresh, setFirstScreen, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {
-  clearFilters, flash, initControls, isListed, layOut, linger, noteAdded, renderControls,
-  revealAddedRow, showCompleted,
+  clearFilters, flash, inStoredOrder, initControls, isListed, layOut, linger, noteAdded,
+  renderControls, revealAddedRow, showCompleted,
 } from './task-list-filters.js';
 import {initBulk, syncSelection} from './task-bulk.js';
 import {closeDetail, openDetail} from './task-detail.js';
@@ -36,6 +36,10 @@ const el = {
 };
 
 const rows = new Map();
+
+// Rows shown from the first read, before the whole list arrives: more than
+// any screen holds.
+const kFirstScreenRows = 100;
 
 // The status control is a button that moves the task to the next status (to
 // do, doing, done, and round again): a native <select> per row costs ten
@@ -84,10 +88,11 @@ function rowFromElement(li, task) {
           details: q('details'), task, editing: null, editor: null};
 }
 
-function createRow(task) {
+// Rows for `tasks`, built by one parse (the rest of a list after its first screen).
+function createRows(tasks) {
   const holder = document.createElement('template');
-  holder.innerHTML = rowHtml(task);
-  return rowFromElement(holder.content.firstElementChild, task);
+  holder.innerHTML = tasks.map(rowHtml).join('');
+  return [...holder.content.children].map((li, i) => rowFromElement(li, tasks[i]));
 }
 
 const sameList = (a = [], b = []) => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -132,16 +137,20 @@ export function render() {
     for (const task of tasks) rows.set(task.id, rowFromElement(built.get(task.id), task));
   } else {
     const seen = new Set();
+    const added = [];
     for (const task of tasks) {
       seen.add(task.id);
-      let row = rows.get(task.id);
+      const row = rows.get(task.id);
       if (row) {
         patchRow(row, task);
       } else {
-        row = createRow(task);
-        rows.set(task.id, row);
+        added.push(task);
       }
-      if (!row.li.isConnected) el.list.append(row.li);  // layOut puts it in place.
+    }
+    for (const row of createRows(added)) rows.set(row.task.id, row);
+    for (const task of tasks) {
+      const {li} = rows.get(task.id);
+      if (!li.isConnected) el.list.append(li);  // layOut puts it in place.
     }
     for (const [id, row] of rows) {
       if (!seen.has(id)) {
@@ -177,12 +186,20 @@ export function focusNewTask() {
   el.title.focus();
 }
 
-// True once the first list arrived (marks for tools/benchmarks/wasm_bench.mjs).
+let allListed = false;
+
+// True once the first list arrived, its first screen or all of it (marks for
+// tools/benchmarks/wasm_bench.mjs, from navigation start).
 function listedOnce() {
   if (!state.listed && state.kinds) {
     state.listed = true;
-    // Navigation start to first list.
     performance.mark('tasks-listed', {detail: {count: state.tasks.length}});
+    // After the frame that lays the list out and paints it.
+    requestAnimationFrame(() => setTimeout(() => performance.mark('tasks-painted')));
+  }
+  if (!allListed && state.listed && !state.partial) {
+    allListed = true;
+    performance.mark('tasks-all-listed', {detail: {count: state.tasks.length}});
   }
   return state.listed;
 }
@@ -319,6 +336,7 @@ export async function advanceStatus(task) {
 }
 
 export function init() {
+  setFirstScreen(() => (!byTestId('view-tasks').hidden && inStoredOrder() ? kFirstScreenRows : 0));
   initBulk({rows: () => rows, error: showFormError});
   initControls(() => {
     applyFilter();

@@ -171,7 +171,7 @@ function draw() {
     group('Overdue', 'today-overdue', overdue, item),
     group('Due today', 'today-due', dueToday, item),
     open.length || reminders.length || watchedNews.length ? null : h('p', {class: 'empty', dataset: {testid: 'today-empty'}},
-      state.listed ? 'Nothing due today. Enjoy the calm.' : 'Loading…'),
+      state.listed && !state.partial ? 'Nothing due today. Enjoy the calm.' : 'Loading…'),
     // Desk lists are the space owner's own, as reminders.
     ownSpace() ? deskSection(render) : null);
 }

@@ -185,6 +185,8 @@ TEST_F(TaskTest, SpaceReadsFindOnlyThatSpacesTasks) {
   EXPECT_EQ(titles({.include_done = false}), std::vector<std::string>{"mine"});
   EXPECT_EQ(titles({.status = "done", .include_done = false}),
             std::vector<std::string>{"finished"});
+  EXPECT_EQ(titles({.limit = 1}), std::vector<std::string>{"mine"});
+  EXPECT_EQ(titles({.include_done = false, .limit = 5}), std::vector<std::string>{"mine"});
 
   // A task in Trash is still found by id (to restore it) but not listed.
   ASSERT_TRUE(db_->Exec("UPDATE tasks SET deleted = 1 WHERE id = $1", {store::Value(kId)}).ok());
