@@ -12,8 +12,12 @@
 // the server's /shell-manifest.json is the same map) and the wasm module's
 // files (/wasm/manifest.json). Each new index.html or wasm manifest first
 // caches every hashed file they name, then drops those that neither the cached
-// page nor the cached manifest names, so the cache holds one whole build. The db worker has no import map: it and
-// its imports (sync.js, api.js) load under their plain names, network-first.
+// page nor the cached manifest names, so the cache holds one whole build.
+//
+// The db worker has no import map: it and its imports (sync.js, api.js) ask
+// for their plain names. Those are answered with the hashed files the cached
+// page's import map names, cache-first, so the worker runs the page's own
+// build without a request; they are network-first only until a page is cached.
 
 const kCacheName = 'ensemble-shell-v5';
 // "/<dirs>/<name>.<16 hex>.<ext>": the server's content-hashed asset names.
@@ -46,14 +50,28 @@ async function manifestFiles(response) {
   }
 }
 
-// The hashed files the import map of an index.html response names.
-async function pageFiles(response) {
+// The import map of an index.html response: {plain path: hashed path}.
+async function importMap(response) {
   try {
     const map = /<script type="importmap">([\s\S]*?)<\/script>/.exec(await response.clone().text());
-    return map ? hashed(Object.values(JSON.parse(map[1]).imports ?? {})) : [];
+    return map ? JSON.parse(map[1]).imports ?? {} : {};
   } catch {
-    return [];
+    return {};
   }
+}
+
+// The hashed files the import map of an index.html response names.
+async function pageFiles(response) {
+  return hashed(Object.values(await importMap(response)));
+}
+
+// The cached page's import map, read once per page the cache takes (null
+// until read again).
+let pageMap = null;
+
+function cachedPageMap(cache) {
+  pageMap ??= cache.match('/index.html').then((page) => (page ? importMap(page) : {}));
+  return pageMap;
 }
 
 // Every hashed file the cached page and the cached wasm manifest need.
@@ -119,6 +137,7 @@ async function networkFirst(event) {
       if (kPages.includes(path)) {
         // One page under both names, so the cache never holds two builds' pages.
         await Promise.all(kPages.map((page) => cache.put(page, response.clone())));
+        pageMap = null;
       } else {
         await cache.put(request, response.clone());
       }
@@ -173,11 +192,23 @@ async function keepNewBuild(cache) {
   await pruneOldBuilds(cache);
 }
 
-async function cacheFirst(request) {
+// The hashed file at `path` from the cache, else from the network.
+async function cacheFirst(path) {
   const cache = await caches.open(kCacheName);
-  const cached = await cache.match(request);
+  const cached = await cache.match(path);
   if (cached) return cached;
-  return fetchHashed(cache, new URL(request.url).pathname);
+  return fetchHashed(cache, path);
+}
+
+// A file asked for by its plain name: the hashed file the cached page maps
+// it to, when the page maps it (the db worker's scripts); else the network.
+async function plainFile(event) {
+  const path = new URL(event.request.url).pathname;
+  if (event.request.mode !== 'navigate' && !kPages.includes(path)) {
+    const mapped = (await cachedPageMap(await caches.open(kCacheName)))[path];
+    if (typeof mapped === 'string' && kHashedAsset.test(mapped)) return cacheFirst(mapped);
+  }
+  return networkFirst(event);
 }
 
 self.addEventListener('fetch', (event) => {
@@ -185,5 +216,5 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (bypassesCache(url)) return;  // Straight to the network, never cached.
-  event.respondWith(kHashedAsset.test(url.pathname) ? cacheFirst(request) : networkFirst(event));
+  event.respondWith(kHashedAsset.test(url.pathname) ? cacheFirst(url.pathname) : plainFile(event));
 });

@@ -97,8 +97,9 @@ test('the app\'s files arrive hashed, compressed and cached, and a new build rep
     // The service worker installed both builds' files.
     assert.deepEqual(await cachedHashed(page), first.files);
 
-    // A reload: the page and its worker ask for the hashed files, and the
-    // service worker answers them from its cache without going to the network.
+    // A reload: the page and its worker ask for the hashed files (the worker
+    // by plain names), and the service worker answers them from its cache
+    // without going to the network.
     const seen = watchRequests(browser.context);
     await reload(page);
     const asked = seen.filter((r) => !r.sw && /\.(js|css)$/.test(r.path)).map((r) => r.path);
@@ -111,6 +112,9 @@ test('the app\'s files arrive hashed, compressed and cached, and a new build rep
     // The service worker did go to the network, for the page itself.
     assert.ok(seen.some((r) => r.sw && r.path === '/'), 'no request of the service worker seen');
     assert.deepEqual(seen.filter((r) => r.sw && kHashed.test(r.path)).map((r) => r.path), []);
+    // The db worker's scripts too: the cached page maps their plain names.
+    assert.deepEqual(seen.filter((r) => r.sw && kPlainScripts.has(r.path) && r.path !== '/sw.js')
+      .map((r) => r.path), []);
     assert.deepEqual(await cachedHashed(page), first.files);
 
     // A new build of a view and of the glue: the next start asks the server

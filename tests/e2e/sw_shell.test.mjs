@@ -104,7 +104,7 @@ function buildKeeper(cache, fetch) {
     caches: {open: async () => cache},
     fetch, URL, Response,
   });
-  vm.runInContext(`${source}\n;globalThis.out = {keepNewBuild, cacheFirst};`, context);
+  vm.runInContext(`${source}\n;globalThis.out = {keepNewBuild, cacheFirst, plainFile};`, context);
   return context.out;
 }
 
@@ -127,7 +127,7 @@ test('a new build is cached whole before the old one is dropped', async () => {
   });
   // The page asks for the view while the worker brings the build in: one download.
   const [, asked] = await Promise.all([
-    keepNewBuild(cache), cacheFirst({url: `http://localhost/views/x.${h(2)}.js`})]);
+    keepNewBuild(cache), cacheFirst(`/views/x.${h(2)}.js`)]);
   assert.equal(await asked.text(), `body of /views/x.${h(2)}.js`);
   assert.deepEqual(fetched, [`/views/x.${h(2)}.js`]);
   assert.deepEqual([...cache.entries.keys()].sort(),
@@ -143,4 +143,26 @@ test('a build that could not be fetched whole leaves the old files', async () =>
   });
   await keepNewBuild(cache);
   assert.ok(cache.entries.has(`/app.${h(1)}.js`), 'the old build was dropped before the new came');
+});
+
+test('the db worker\'s plain scripts come from the cached page\'s build, not the network', async () => {
+  const cache = new FakeCache();
+  await cache.put('/index.html', page({'/sync.js': `/sync.${h(3)}.js`, '/api.js': `/api.${h(3)}.js`}));
+  await cache.put(`/sync.${h(3)}.js`, new Response('sync of build 3'));
+  const fetched = [];
+  const {plainFile} = buildKeeper(cache, async (request) => {
+    const url = typeof request === 'string' ? request : new URL(request.url).pathname;
+    fetched.push(url);
+    return sameOrigin(new Response(`network ${url}`));
+  });
+  const ask = (p, mode = 'same-origin') =>
+    plainFile({request: {url: `http://localhost${p}`, mode}, waitUntil() {}});
+  assert.equal(await (await ask('/sync.js')).text(), 'sync of build 3');
+  assert.deepEqual(fetched, []);
+  // Mapped but not cached yet: the hashed file, downloaded and kept.
+  assert.equal(await (await ask('/api.js')).text(), `network /api.${h(3)}.js`);
+  assert.ok(cache.entries.has(`/api.${h(3)}.js`));
+  // What the page does not map goes to the network under its own name.
+  assert.equal(await (await ask('/favicon.svg')).text(), 'network /favicon.svg');
+  assert.deepEqual(fetched, [`/api.${h(3)}.js`, '/favicon.svg']);
 });
