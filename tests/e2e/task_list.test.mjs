@@ -331,3 +331,60 @@ test('a long list shows its first screen first, then every task, in order and on
   assert.ok(await page.isHidden(byTestId('empty-state')));
   assert.deepEqual(app.pageErrors, []);
 });
+
+test('a list too long for the page keeps the rows near the screen, and loses none', async () => {
+  const {page} = app;
+  const more = Array.from({length: 400}, (_, i) => ({name: 'task.create', args: {
+    id: `01JD${'0'.repeat(19)}${String(i).padStart(3, '0')}`, spaceId: 'personal',
+    title: `Window task ${i}`}}));
+  assert.ok((await pushAsOtherDevice(app.server, more)).every((r) => r.status === 'applied'));
+  const list = page.locator(byTestId('task-list'));
+  await list.locator('.list-spacer').first().waitFor({state: 'attached'});
+  const stored = await page.evaluate(async () =>
+    JSON.parse((await window.ensemble.rpc('listTasks')).json).tasks);
+  const open = stored.filter((t) => t.status !== 'done');
+  const attached = await list.locator(byTestId('task-row')).count();
+  assert.ok(attached > 0 && attached < 200, `${attached} of ${open.length} rows in the page`);
+
+  // Scrolled to the end: the last task is there, the first is not.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await list.locator(byTestId('task-row'), {hasText: 'Window task 399'}).waitFor();
+  assert.equal(await list.locator(`${byTestId('task-row')}[data-id="${open[0].id}"]`).count(), 0);
+
+  // A title being edited stays in the page however far the list scrolls.
+  const last = list.locator(byTestId('task-row'), {hasText: 'Window task 399'});
+  await last.locator(byTestId('task-title')).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' edited');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await list.locator(`${byTestId('task-row')}[data-id="${open[0].id}"]`).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'task-title-input');
+  await page.keyboard.press('Enter');
+  // Saved: the worker has it (the row itself may be out of the page by now).
+  const title = (id) => page.evaluate(async (taskId) => JSON.parse(
+    (await window.ensemble.rpc('listTasks')).json).tasks.find((t) => t.id === taskId).title, id);
+  const editedId = open.find((t) => t.title === 'Window task 399').id;
+  for (let i = 0; (await title(editedId)) !== 'Window task 399 edited'; i++) {
+    assert.ok(i < 100, `the title is ${await title(editedId)}`);
+    await page.waitForTimeout(50);
+  }
+
+  // Opening a task far down the list brings its row, with its details, to the screen.
+  const far = open.find((t) => t.title === 'Window task 250');
+  await page.evaluate((id) => {
+    location.hash = `#/tasks/${id}`;
+  }, far.id);
+  const farRow = list.locator(`${byTestId('task-row')}[data-id="${far.id}"]`);
+  await farRow.locator('.task-editor').waitFor();
+  assert.ok(await farRow.isVisible());
+
+  // The filter box still finds any task; select all takes every task shown, on screen or not.
+  await page.fill(byTestId('task-filter'), 'Window task 39');
+  await expectText(page, byTestId('task-filter-count'), `11 of ${stored.length} shown`);
+  await page.fill(byTestId('task-filter'), '');
+  await page.click(byTestId('task-select-mode'));
+  await page.click(byTestId('task-bulk-all'));
+  await expectText(page, byTestId('task-bulk-count'), `${open.length} tasks selected`);
+  await page.click(byTestId('task-select-mode'));
+  assert.deepEqual(app.pageErrors, []);
+});

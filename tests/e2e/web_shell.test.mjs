@@ -201,7 +201,9 @@ describe('web shell', () => {
     const titles = await page.locator(byTestId('task-title')).allTextContents();
     await page.close();
     await ready(second);
-    await second.locator(byTestId('task-row')).first().waitFor();
+    // The top of the list shows first; the whole list (Completed too) follows.
+    await second.waitForFunction((n) => document.querySelectorAll('[data-testid="task-title"]').length === n,
+                                 titles.length);
     assert.deepEqual(await second.locator(byTestId('task-title')).allTextContents(), titles);
     page = second;
   });

@@ -11,7 +11,7 @@
 import {rpc} from '../rpc.js';
 import {showToast} from '../toast.js';
 import {byTestId, h, kStatuses, statusLabel} from '../util.js';
-import {isListed} from './task-list-filters.js';
+import {isListed, outOfSight} from './task-list-filters.js';
 
 let rowsOf = () => new Map();  // task id -> row (tasks.js)
 let reportError = () => {};
@@ -85,7 +85,7 @@ function renderBar() {
 function selectAllShown() {
   for (const row of rowsOf().values()) {
     // Not the rows of a collapsed Completed section: out of sight.
-    if (isListed(row) && !row.li.closest('details:not([open])')) chosen.add(row.task.id);
+    if (isListed(row) && !outOfSight(row)) chosen.add(row.task.id);
   }
   syncSelection();
 }

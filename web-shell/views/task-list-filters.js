@@ -5,11 +5,13 @@
 // order, under which group heading, and whether it is hidden. Rows are moved
 // only when their place changes and hidden only when their visibility does,
 // so typing in the filter box over thousands of rows toggles attributes and
-// moves nothing.
+// moves nothing. A long list keeps only the rows near the screen in the
+// document (list-window.js).
 
 import {records} from '../state.js';
 import {kToastMs} from '../toast.js';
 import {byTestId, h, isOverdue, kPriorities, kStatuses, recordTitle, today} from '../util.js';
+import {ListWindow} from './list-window.js';
 
 const el = {
   text: byTestId('task-filter'),
@@ -30,6 +32,13 @@ const el = {
   addedText: byTestId('task-added-text'),
   addedClear: byTestId('task-added-clear'),
 };
+
+const windows = {
+  main: new ListWindow(el.main, reconcile),
+  completed: new ListWindow(el.completedList, reconcile),
+};
+// The Completed list's window is placed for the screen once it opens.
+el.completed.addEventListener('toggle', () => windows.completed.follow());
 
 const kStorageKey = 'ensemble.taskList';
 const kFilterKeys = ['status', 'due', 'project', 'person', 'label'];
@@ -98,7 +107,7 @@ export function linger(row) {
   const id = row.task.id;
   clearTimeout(lingering.get(id)?.timer);
   lingering.set(id, {
-    completed: el.completedList.contains(row.li),
+    completed: Boolean(row.completed),
     timer: setTimeout(() => {
       lingering.delete(id);
       onLingerEnd();
@@ -199,9 +208,9 @@ function reconcile(list, nodes) {
       move(() => list.insertBefore(node, cursor));
     }
   }
-  while (cursor) {  // Left over: headings no longer used (rows moved lists).
+  while (cursor) {  // Left over: headings no longer used, rows out of the window.
     const next = cursor.nextElementSibling;
-    if (cursor.classList.contains('task-group')) cursor.remove();
+    cursor.remove();
     cursor = next;
   }
   mark?.replaceWith(list);
@@ -234,6 +243,7 @@ export function layOut(tasks, rows) {
                     passesFields(task, now, weekEnd);
     setHidden(row.li, !visible);
     row.listed = visible;
+    row.completed = toCompleted;
     if (visible) ++shown;
     if (toCompleted) {
       done.push(row);
@@ -278,10 +288,11 @@ export function layOut(tasks, rows) {
   if (sort) done.sort((a, b) => sort(a.task, b.task));
   // The Completed list first: a task that moved there leaves the open list
   // before the open list is put in order.
-  reconcile(el.completedList, done.map((row) => row.li));
-  reconcile(el.main, nodes);
+  windows.completed.show(done.map((row) => row.li));
+  windows.main.show(nodes);
+  const used = new Set(nodes);
   for (const [key, li] of headings) {
-    if (!li.isConnected) headings.delete(key);
+    if (!used.has(li)) headings.delete(key);
   }
 
   setHidden(el.completed, doneShown === 0);
@@ -338,7 +349,15 @@ export function clearFilters() {
 
 // Opens the Completed section when `row` is in it.
 export function showCompleted(row) {
-  if (el.completedList.contains(row.li)) el.completed.open = true;
+  if (row.completed) el.completed.open = true;
+}
+
+// True when `row` is in the Completed section and that is collapsed.
+export const outOfSight = (row) => Boolean(row.completed) && !el.completed.open;
+
+// Puts `row`'s element in the document when its list keeps only a window.
+export function attachRow(row) {
+  (row.completed ? windows.completed : windows.main).reveal(row.li);
 }
 
 // ---- The task just added ----
@@ -359,6 +378,7 @@ export function revealAddedRow(rows) {
     added = null;
     el.addedText.textContent = `Added “${title}”.`;
     el.addedClear.hidden = true;
+    attachRow(row);
     row.li.scrollIntoView({block: 'nearest'});
     flash(row);
   } else {

@@ -3,9 +3,10 @@
 // assignees, project, dependencies, page, comments, move to Trash).
 //
 // Rows are kept by task id and patched in place, so a sync that changes one
-// task does not rebuild thousands of rows or steal focus from an edit. The
-// first render of a long list is one innerHTML assignment (the parser builds
-// nodes far faster than script does); events are delegated to the list.
+// task does not rebuild thousands of rows or steal focus from an edit. New
+// rows are built by one parse (the parser builds nodes far faster than script
+// does), and a long list keeps only the rows near the screen in the page
+// (list-window.js); events are delegated to the list.
 // Which rows show, in what order, under which heading, and the Completed
 // section are task-list-filters.js's.
 
@@ -13,7 +14,7 @@ import {rpc} from '../rpc.js';
 import {maxChars, refresh, setFirstScreen, spaceTasks, state} from '../state.js';
 import {showToast} from '../toast.js';
 import {
-  clearFilters, flash, inStoredOrder, initControls, isListed, layOut, linger, noteAdded,
+  attachRow, clearFilters, flash, inStoredOrder, initControls, isListed, layOut, linger, noteAdded,
   renderControls, revealAddedRow, showCompleted,
 } from './task-list-filters.js';
 import {initBulk, syncSelection} from './task-bulk.js';
@@ -128,13 +129,8 @@ export function render() {
   lastTasks = tasks;
   renderControls(tasks);
   if (rows.size === 0) {
-    // Done tasks start in the Completed list; layOut then orders both.
-    const done = (t) => t.status === 'done';
-    el.list.innerHTML = tasks.filter((t) => !done(t)).map(rowHtml).join('');
-    el.doneList.innerHTML = tasks.filter(done).map(rowHtml).join('');
-    const built = new Map();
-    for (const li of [...el.list.children, ...el.doneList.children]) built.set(li.dataset.id, li);
-    for (const task of tasks) rows.set(task.id, rowFromElement(built.get(task.id), task));
+    // Built apart from the page; layOut puts them in their lists.
+    for (const row of createRows(tasks)) rows.set(row.task.id, row);
   } else {
     const seen = new Set();
     const added = [];
@@ -147,11 +143,7 @@ export function render() {
         added.push(task);
       }
     }
-    for (const row of createRows(added)) rows.set(row.task.id, row);
-    for (const task of tasks) {
-      const {li} = rows.get(task.id);
-      if (!li.isConnected) el.list.append(li);  // layOut puts it in place.
-    }
+    for (const row of createRows(added)) rows.set(row.task.id, row);  // layOut places them.
     for (const [id, row] of rows) {
       if (!seen.has(id)) {
         row.li.remove();
@@ -220,6 +212,7 @@ export function open(id) {
     applyFilter();
   }
   showCompleted(row);
+  attachRow(row);
   row.li.scrollIntoView({block: 'center'});
   flash(row);
   if (!row.editor) toggleEditor(row);
