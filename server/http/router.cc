@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "server/http/compression.h"
 #include "server/http/json_response.h"
 
 namespace ensemble::server::http {
@@ -150,6 +151,7 @@ net::awaitable<Response> Router::Route(const Request& request, std::string peer)
   const std::string request_id = RequestIdFor(request);
   std::string_view route = kUnmatchedRoute;
   Response res = co_await Answer(request, std::move(peer), &route);
+  if (auto* answer = std::get_if<StringResponse>(&res)) CompressAnswer(request, *answer);
   std::visit([&](auto& r) { r.set(kRequestIdHeader, request_id); }, res);
   Record(request, route, StatusOf(res), request_id, std::chrono::steady_clock::now() - started);
   co_return res;

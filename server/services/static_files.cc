@@ -12,6 +12,7 @@
 
 #include "core/base/sha256.h"
 #include "core/text/utf8.h"
+#include "server/http/compression.h"
 #include "server/http/json_response.h"
 #include "server/http/request_guard.h"
 
@@ -49,34 +50,6 @@ bool IsCompressedSibling(const std::filesystem::path& file) {
 }
 
 using core::text::Trim;
-
-// The q-value of one Accept-Encoding element's parameters ("q=0.5"): 1 when
-// absent, 0 when malformed (an element we cannot read allows nothing).
-double QValue(std::string_view params) {
-  while (!params.empty()) {
-    size_t semi = params.find(';');
-    std::string_view param = Trim(params.substr(0, semi));
-    params = semi == std::string_view::npos ? std::string_view() : params.substr(semi + 1);
-    if (param.size() < 2 || std::tolower(static_cast<unsigned char>(param[0])) != 'q' ||
-        param[1] != '=') {
-      continue;
-    }
-    std::string_view v = param.substr(2);
-    if (v.empty() || v.size() > 5 || (v[0] != '0' && v[0] != '1')) return 0;
-    double q = v[0] - '0';
-    if (v.size() > 1) {
-      if (v[1] != '.') return 0;
-      double scale = 0.1;
-      for (char c : v.substr(2)) {
-        if (!std::isdigit(static_cast<unsigned char>(c))) return 0;
-        q += (c - '0') * scale;
-        scale /= 10;
-      }
-    }
-    return q > 1 ? 0 : q;
-  }
-  return 1;
-}
 
 // Whether If-None-Match names `etag` (weak comparison, as RFC 9110 §13.1.2
 // asks for GET) or is "*".
@@ -202,25 +175,6 @@ std::optional<std::filesystem::path> SafeRelativePath(std::string_view encoded) 
     }
   }
   return out;
-}
-
-bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding) {
-  double listed = -1;
-  double any = -1;
-  while (!accept_encoding.empty()) {
-    size_t comma = accept_encoding.find(',');
-    std::string_view element = accept_encoding.substr(0, comma);
-    accept_encoding =
-        comma == std::string_view::npos ? std::string_view() : accept_encoding.substr(comma + 1);
-    size_t semi = element.find(';');
-    std::string_view name = Trim(element.substr(0, semi));
-    double q =
-        QValue(semi == std::string_view::npos ? std::string_view() : element.substr(semi + 1));
-    if (boost::beast::iequals(name, coding)) listed = std::max(listed, q);
-    if (name == "*") any = std::max(any, q);
-  }
-  // A coding named explicitly wins over "*" (so "br;q=0, *" refuses br).
-  return (listed >= 0 ? listed : any) > 0;
 }
 
 StaticFiles::StaticFiles(std::filesystem::path web_root, std::filesystem::path wasm_dir,
@@ -458,7 +412,7 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
     }
     if (!sibling) continue;
     has_sibling = true;
-    if (coding.empty() && AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
+    if (coding.empty() && http::AcceptsEncoding(request[bhttp::field::accept_encoding], c.name)) {
       send = std::move(*sibling);
       coding = c.name;
     }

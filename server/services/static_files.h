@@ -51,10 +51,6 @@ std::string_view ContentTypeFor(std::string_view file_name);
 // mount point), or nullopt when it must not be served.
 std::optional<std::filesystem::path> SafeRelativePath(std::string_view encoded);
 
-// Whether an Accept-Encoding header value allows content coding `coding`
-// (RFC 9110 §12.5.3: listed or "*" with a q-value above 0).
-bool AcceptsEncoding(std::string_view accept_encoding, std::string_view coding);
-
 // Hex digits of a content hash in a hashed asset name.
 inline constexpr size_t kAssetHashChars = 16;
 // What a hashed asset URL may be cached for: a year, the usual "forever".

@@ -11,6 +11,7 @@ APT_PACKAGES=(
   chromium chromium-driver
   unicode-data bzip2  # NormalizationTest.txt(.bz2): the NFKC conformance test runs all of it.
   brotli  # The wasm build precompresses what the server sends (.br beside each file).
+  libbrotli-dev  # The server compresses its JSON answers (server/http/compression.h).
   haproxy  # The load balancer in front of three servers in the cluster test.
 )
 PG_BIN=/usr/lib/postgresql/15/bin

@@ -322,21 +322,6 @@ TEST(ServerStaticFileRules, ContentTypes) {
   EXPECT_EQ(ContentTypeFor("dir.d/file"), "application/octet-stream");
 }
 
-TEST(ServerStaticFileRules, AcceptEncodingHonoursQValues) {
-  using server::services::AcceptsEncoding;
-  EXPECT_TRUE(AcceptsEncoding("gzip, deflate, br", "br"));
-  EXPECT_TRUE(AcceptsEncoding(" br ; q=0.001 ", "br"));
-  EXPECT_TRUE(AcceptsEncoding("*;q=0.5", "gzip"));
-  EXPECT_FALSE(AcceptsEncoding("", "br"));
-  EXPECT_FALSE(AcceptsEncoding("gzip", "br"));
-  EXPECT_FALSE(AcceptsEncoding("br;q=0", "br"));
-  EXPECT_FALSE(AcceptsEncoding("br;q=0.000", "br"));
-  EXPECT_FALSE(AcceptsEncoding("br;q=0, *", "br"));
-  EXPECT_FALSE(AcceptsEncoding("br;q=2", "br"));
-  EXPECT_FALSE(AcceptsEncoding("br;q=1.0001", "br"));
-  EXPECT_FALSE(AcceptsEncoding("brotli", "br"));
-}
-
 TEST(ServerStaticFileRules, APagesPolicyAllowsItsInlineScriptByItsHash) {
   // The hash the CSP spec asks for: base64 of the SHA-256 of the script's text.
   std::string expected = server::http::kContentSecurityPolicy;
