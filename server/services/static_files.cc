@@ -33,6 +33,10 @@ constexpr std::string_view kServiceWorkerFile = "sw.js";
 // The web root's files served under hashed names: the page's modules and styles.
 constexpr std::string_view kHashedShellExtensions[] = {".js", ".mjs", ".css"};
 constexpr size_t kHashReadChunk = 1 << 16;
+// What the wasm folder serves and lists: the module and its JS glue, not
+// whatever else the build leaves there (cmake_install.cmake names the
+// build's paths).
+constexpr std::string_view kWasmModuleExtensions[] = {".wasm", ".js", ".mjs"};
 
 // A precompressed sibling a file may have, in the order they are preferred.
 struct Coding {
@@ -41,15 +45,14 @@ struct Coding {
 };
 constexpr Coding kCodings[] = {{"br", ".br"}, {"gzip", ".gz"}};
 
-bool IsCompressedSibling(const std::filesystem::path& file) {
-  const std::string ext = file.extension().string();
-  for (const Coding& c : kCodings) {
-    if (ext == c.suffix) return true;
-  }
-  return false;
-}
-
 using core::text::Trim;
+
+bool IsModuleFile(const std::filesystem::path& relative) {
+  const std::string ext = relative.extension().string();
+  return !relative.has_parent_path() &&
+         std::find(std::begin(kWasmModuleExtensions), std::end(kWasmModuleExtensions), ext) !=
+             std::end(kWasmModuleExtensions);
+}
 
 // Whether If-None-Match names `etag` (weak comparison, as RFC 9110 §13.1.2
 // asks for GET) or is "*".
@@ -219,8 +222,7 @@ std::string StaticFiles::Manifest() const {
     const std::filesystem::path& file = entry.path();
     const std::string name = file.filename().string();
     std::error_code file_ec;
-    if (!entry.is_regular_file(file_ec) || name.front() == '.' || IsCompressedSibling(file) ||
-        name == kManifestFile) {
+    if (!entry.is_regular_file(file_ec) || name.front() == '.' || !IsModuleFile(file.filename())) {
       continue;
     }
     std::string hash = ContentHash(file);
@@ -357,6 +359,7 @@ http::Response StaticFiles::Serve(const http::Request& request, const http::Targ
   if (root == &wasm_dir_ && *relative == kManifestFile) {
     return Generated(request, Manifest(), "application/json");
   }
+  if (root == &wasm_dir_ && !IsModuleFile(*relative)) return NotFound(path);
   if (path == kShellManifestPath) {
     return Generated(request, nlohmann::json(ShellManifest()).dump(), "application/json");
   }

@@ -292,6 +292,22 @@ TEST_P(StaticRoutes, PathTraversalIsRefused) {
   }
 }
 
+TEST_P(StaticRoutes, TheWasmFolderServesTheModuleAndNothingElse) {
+  // What a build folder holds besides the module.
+  WriteFile(wasm_dir() / "cmake_install.cmake", "# Install script for /home/someone/build");
+  WriteFile(wasm_dir() / "ensemble.wasm.br", "BROTLI");
+  WriteFile(wasm_dir() / "CMakeFiles" / "rules.ninja", "rule");
+  nlohmann::json manifest = client().Get("/wasm/manifest.json").json();
+  std::vector<std::string> listed;
+  for (const auto& [name, url] : manifest.items()) listed.push_back(name);
+  EXPECT_EQ(listed, (std::vector<std::string>{"ensemble.mjs", "ensemble.wasm"}));
+  for (std::string target :
+       {"/wasm/cmake_install.cmake", "/wasm/ensemble.wasm.br", "/wasm/CMakeFiles/rules.ninja"}) {
+    EXPECT_EQ(client().Get(target).status, 404) << target;
+  }
+  EXPECT_EQ(client().Get("/wasm/ensemble.wasm").status, 200);
+}
+
 TEST_P(StaticRoutes, MissingFileIs404Json) {
   for (std::string target : {"/nope.html", "/wasm/nope.wasm", "/wasm/", "/lib", "/api/nope"}) {
     HttpReply r = client().Get(target);
