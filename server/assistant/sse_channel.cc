@@ -35,6 +35,7 @@ net::awaitable<void> WriteAndClose(beast::tcp_stream& stream, const http::Reques
                                    http::StringResponse response) {
   response.version(request.version());
   response.keep_alive(false);
+  http::EchoRequestId(request, response.base());
   response.prepare_payload();
   error_code ec;
   stream.expires_after(kFrameWriteTimeout);
@@ -46,6 +47,7 @@ SseChannel::SseChannel(beast::tcp_stream& stream, const http::Request& request)
     : stream_(stream),
       chunked_(request.version() >= 11),
       version_(request.version()),
+      request_id_(request[http::kRequestIdHeader]),
       idle_(stream.get_executor()) {}
 
 net::awaitable<bool> SseChannel::Open() {
@@ -55,6 +57,7 @@ net::awaitable<bool> SseChannel::Open() {
   head.set("X-Accel-Buffering", "no");
   head.keep_alive(false);  // The connection ends with the turn.
   http::AddSecurityHeaders(head.base());
+  if (!request_id_.empty()) head.set(http::kRequestIdHeader, request_id_);
   if (chunked_) head.chunked(true);
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   error_code ec;

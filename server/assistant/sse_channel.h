@@ -62,6 +62,7 @@ class SseChannel : public std::enable_shared_from_this<SseChannel> {
   boost::beast::tcp_stream& stream_;
   const bool chunked_;
   const unsigned version_;
+  const std::string request_id_;  // Echoed in the stream's answer.
   std::deque<std::string> queue_;
   bool writing_ = false;
   bool broken_ = false;

@@ -64,6 +64,7 @@ net::awaitable<void> Refuse(beast::tcp_stream& stream, const http::Request& requ
   refusal.version(request.version());
   refusal.keep_alive(false);
   http::AddSecurityHeaders(refusal.base());
+  http::EchoRequestId(request, refusal.base());
   stream.expires_after(kSseWriteTimeout);
   error_code ec;
   co_await beast::http::async_write(stream, refusal, AwaitToken(ec));
@@ -105,6 +106,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   head.set("X-Accel-Buffering", "no");  // Proxies such as nginx must not buffer it.
   head.keep_alive(false);               // The connection ends with the stream.
   http::AddSecurityHeaders(head.base());
+  http::EchoRequestId(request, head.base());
   if (chunked) head.chunked(true);
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   stream.expires_after(kSseWriteTimeout);

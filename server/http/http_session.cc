@@ -136,6 +136,7 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
     Target stream_target;
     if (const Router::StreamHandler* serve_stream = router.FindStream(request, &stream_target)) {
       const std::string request_id = router.RequestIdFor(request);
+      request.set(kRequestIdHeader, request_id);  // The stream's answer echoes it.
       const core::platform::LogField fields[] = {
           core::platform::LogField::Text("request_id", request_id),
           core::platform::LogField::Text("method", std::string(request.method_string())),

@@ -13,6 +13,7 @@
 #include <boost/beast/http/file_body.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
+#include <string_view>
 #include <variant>
 
 namespace ensemble::server::http {
@@ -24,6 +25,16 @@ using StringResponse = beast::http::response<beast::http::string_body>;
 using FileResponse = beast::http::response<beast::http::file_body>;
 using EmptyResponse = beast::http::response<beast::http::empty_body>;
 using Response = std::variant<StringResponse, FileResponse, EmptyResponse>;
+
+// The header a request id comes in and goes back in.
+inline constexpr std::string_view kRequestIdHeader = "X-Request-Id";
+
+// Copies `request`'s request id into an answer's `fields`. A stream writes
+// its own answer; the session puts the id it chose into the request first.
+inline void EchoRequestId(const Request& request, beast::http::fields& fields) {
+  auto it = request.find(kRequestIdHeader);
+  if (it != request.end()) fields.set(kRequestIdHeader, it->value());
+}
 
 }  // namespace ensemble::server::http
 

@@ -53,8 +53,6 @@
 
 namespace ensemble::server::http {
 
-// The header a request id comes in and goes back in.
-inline constexpr std::string_view kRequestIdHeader = "X-Request-Id";
 // The longest client-chosen request id kept; a longer one is replaced.
 inline constexpr size_t kMaxRequestIdChars = 64;
 // The route label of requests served by the fallback (static files), of

@@ -127,6 +127,16 @@ TEST_P(AppMetrics, EveryAnswerCarriesARequestId) {
   EXPECT_EQ(seen.size(), 3u);
   // Refusals and errors too.
   EXPECT_FALSE(client().Get("/no/such/file").header(kRequestId).empty());
+  // And streams, which write their own answers: the event stream's, and a
+  // turn's refused before it streams (its body is not a message).
+  EventClient events(port());
+  ASSERT_EQ(events.WaitForStatus(), 200);
+  EXPECT_TRUE(std::regex_search(events.received(),
+                                std::regex("\r\nX-Request-Id: [0-9a-f]{8}-[0-9a-f]+\r\n")))
+      << events.received();
+  HttpReply turn = client().Post("/api/assistant/conversations/c1/messages", "not json");
+  EXPECT_EQ(turn.status, 400);
+  EXPECT_TRUE(std::regex_match(turn.header(kRequestId), generated)) << turn.header(kRequestId);
 }
 
 INSTANTIATE_TEST_SUITE_P(Server, AppMetrics,
