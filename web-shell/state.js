@@ -26,6 +26,8 @@ export const state = {
   listed: false,
   // True while `tasks` holds only the top of the open list (firstScreen).
   partial: false,
+  // True once tasks have been read (the first screen or all of them).
+  tasksRead: false,
   space: localStorage.getItem('ensemble-space') ?? 'personal',
   spaces: [{id: 'personal', role: 'owner'}],
   // {mode: 'local'} or {mode: 'accounts', id, email, name} once the server
@@ -85,14 +87,22 @@ export function setFirstScreen(rows) {
 
 // The first read shows the top of the list first: the whole list costs time
 // in proportion to its length (its read, its rows), its top does not.
+// If that read fails, the whole list's read follows all the same.
 async function showFirstScreen() {
   const limit = firstScreen();
   if (!limit) return;
-  const {tasks} = JSON.parse((await rpc('listOpenTasks', {spaceId: state.space, limit})).json);
-  if (!tasks.length || state.listed) return;  // Nothing to show early, or too late.
+  let tasks;
+  try {
+    ({tasks} = JSON.parse((await rpc('listOpenTasks', {spaceId: state.space, limit})).json));
+  } catch (e) {
+    console.warn('ensemble: the first screen was not read; reading the whole list', e);
+    return;
+  }
+  if (!tasks.length || state.tasksRead) return;  // Nothing to show early, or too late.
   performance.mark('tasks-fetched');
   state.tasks = tasks;
   state.partial = true;
+  state.tasksRead = true;
   notify('data');
 }
 
@@ -107,7 +117,7 @@ export function refresh() {
       refreshAgain = false;
       try {
         if (!state.kinds) state.kinds = await rpc('kinds');
-        if (!state.listed) await showFirstScreen();
+        if (!state.tasksRead) await showFirstScreen();
         const others = kOtherKinds.filter((k) => state.kinds.includes(k));
         const [listed, rejections, trash, ...lists] = await Promise.all([
           rpc('listTasks'), rpc('rejections'),
@@ -115,9 +125,10 @@ export function refresh() {
           ...others.map((kind) => rpc('listRecords', {kind})),
         ]);
         const {tasks} = JSON.parse(listed.json);
-        if (!state.listed) performance.mark('tasks-fetched');
+        if (!state.tasksRead) performance.mark('tasks-fetched');
         state.tasks = tasks;
         state.partial = false;
+        state.tasksRead = true;
         state.rejections = rejections;
         state.trash = trash;
         others.forEach((kind, i) => {

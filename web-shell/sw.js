@@ -70,7 +70,11 @@ async function pageFiles(response) {
 let pageMap = null;
 
 function cachedPageMap(cache) {
-  pageMap ??= cache.match('/index.html').then((page) => (page ? importMap(page) : {}));
+  pageMap ??= cache.match('/index.html').then((page) => (page ? importMap(page) : {}))
+    .catch(() => {
+      pageMap = null;  // Read again next time.
+      return {};
+    });
   return pageMap;
 }
 
@@ -201,12 +205,21 @@ async function cacheFirst(path) {
 }
 
 // A file asked for by its plain name: the hashed file the cached page maps
-// it to, when the page maps it (the db worker's scripts); else the network.
+// it to, when the page maps it (the db worker's scripts); else, or when that
+// file can be neither found nor fetched, network-first under its own name
+// (whose copy the install kept for an offline start).
 async function plainFile(event) {
   const path = new URL(event.request.url).pathname;
   if (event.request.mode !== 'navigate' && !kPages.includes(path)) {
     const mapped = (await cachedPageMap(await caches.open(kCacheName)))[path];
-    if (typeof mapped === 'string' && kHashedAsset.test(mapped)) return cacheFirst(mapped);
+    if (typeof mapped === 'string' && kHashedAsset.test(mapped)) {
+      try {
+        const response = await cacheFirst(mapped);
+        if (response.ok) return response;
+      } catch {
+        // Offline and not cached: the plain name below.
+      }
+    }
   }
   return networkFirst(event);
 }

@@ -166,3 +166,15 @@ test('the db worker\'s plain scripts come from the cached page\'s build, not the
   assert.equal(await (await ask('/favicon.svg')).text(), 'network /favicon.svg');
   assert.deepEqual(fetched, [`/api.${h(3)}.js`, '/favicon.svg']);
 });
+
+test('offline, a mapped script the cache lacks comes from its plain-named copy', async () => {
+  const cache = new FakeCache();
+  await cache.put('/index.html', page({'/sync.js': `/sync.${h(4)}.js`}));
+  await cache.put('/sync.js', new Response('sync kept at install'));
+  const {plainFile} = buildKeeper(cache, async () => {
+    throw new TypeError('offline');
+  });
+  const answer = await plainFile({request: {url: 'http://localhost/sync.js', mode: 'same-origin'},
+                                  waitUntil() {}});
+  assert.equal(await answer.text(), 'sync kept at install');
+});

@@ -369,6 +369,24 @@ test('a list too long for the page keeps the rows near the screen, and loses non
     await page.waitForTimeout(50);
   }
 
+  // Scrolling down past a row being edited, as rows above it leave the page,
+  // moves no row the page keeps: the edit keeps its focus and its text.
+  await page.evaluate(() => window.scrollTo(0, 0));  // Enter put the focus, and the page, back there.
+  const editing = open[30];
+  await list.locator(`${byTestId('task-row')}[data-id="${editing.id}"]`)
+    .locator(byTestId('task-title')).click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' draft');
+  for (let i = 0; i < 12; i++) {
+    await page.evaluate(() => new Promise((resolve) => {
+      window.scrollBy(0, 400);
+      requestAnimationFrame(() => requestAnimationFrame(resolve));
+    }));
+  }
+  assert.equal(await page.evaluate(() => document.activeElement.value),
+               `${editing.title} draft`, 'the edit lost its input');
+  await page.keyboard.press('Escape');
+
   // Opening a task far down the list brings its row, with its details, to the screen.
   const far = open.find((t) => t.title === 'Window task 250');
   await page.evaluate((id) => {

@@ -112,15 +112,21 @@ describe('local mutations', () => {
     assert.equal(typeof m.clientTime, 'number');
   });
 
-  test('listOpenTasks answers the first open tasks of one space, oldest first', () => {
-    const first = createTask('First');
-    createTask('Finished', {status: 'done'});
-    const third = createTask('Third');
-    createTask('Elsewhere', {spaceId: 'other'});
-    const fourth = createTask('Fourth');
+  test('listOpenTasks answers the first open tasks of one space, in id order', () => {
+    // Ids made in one millisecond are not ordered: these are, and made out of order.
+    const create = (n, title, extra = {}) => {
+      const id = `01JB${'0'.repeat(21)}${n}`;
+      ok(core, 'mutate', 'task.create', JSON.stringify({id, spaceId: 'personal', title, ...extra}));
+      return id;
+    };
+    const fourth = create(5, 'Fourth');
+    const first = create(1, 'First');
+    create(2, 'Finished', {status: 'done'});
+    const third = create(3, 'Third');
+    create(4, 'Elsewhere', {spaceId: 'other'});
     const ids = (spaceId, limit) => ok(core, 'listOpenTasks', spaceId, limit).tasks.map((t) => t.id);
-    assert.deepEqual(ids('personal', 2), [first.id, third.id]);
-    assert.deepEqual(ids('personal', 10), [first.id, third.id, fourth.id]);
+    assert.deepEqual(ids('personal', 2), [first, third]);
+    assert.deepEqual(ids('personal', 10), [first, third, fourth]);
     assert.equal(ids('other', 10).length, 1);
     for (const limit of [0, -1, 1001]) {
       assert.equal(call(core, 'listOpenTasks', 'personal', limit).code, 'INVALID_ARGUMENT', limit);

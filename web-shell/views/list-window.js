@@ -4,15 +4,16 @@
 // in the document: building and laying them out, and tearing them down when
 // the page goes (a reload of 50,000 rows spent 2 to 4 s in the old page's
 // unload). The owner still keeps one element per entry, patched in place;
-// this only decides which of them are attached. Up to kAllBelow shown
-// entries are all attached, hidden ones included, as before. Past that the
-// list holds the shown entries around the screen between two spacers as tall
-// as the entries they stand for, and moves that window as the page scrolls.
-// The focused entry always stays attached, so an edit never loses its input.
+// this only decides which of them are attached. A list of up to kAllBelow
+// entries has them all attached, hidden ones included, as before; a longer
+// one with up to kAllBelow shown has only those. Past that the list holds the
+// shown entries around the screen between two spacers as tall as the entries
+// they stand for, and moves that window as the page scrolls. The focused
+// entry always stays attached and is never moved, so an edit keeps its input.
 
 import {h} from '../util.js';
 
-// Lists up to this many shown entries keep every entry attached.
+// Lists of up to this many entries, or shown entries, are attached whole.
 export const kAllBelow = 300;
 // Entries attached beyond each edge of the screen.
 const kOverscan = 40;
@@ -28,6 +29,7 @@ export class ListWindow {
     this.shown = [];      // The entries not hidden, when windowed; else null.
     this.range = [0, 0];  // The attached part of `shown`.
     this.height = kGuessHeight;
+    this.measured = false;
     this.top = h('li', {class: 'list-spacer', 'aria-hidden': 'true'});
     this.bottom = h('li', {class: 'list-spacer', 'aria-hidden': 'true'});
     let queued = false;
@@ -51,14 +53,30 @@ export class ListWindow {
   // Shows `nodes` (every entry, hidden ones included, in order).
   show(nodes) {
     this.nodes = nodes;
-    const shown = nodes.filter((n) => !n.hidden);
-    if (shown.length <= kAllBelow) {
+    if (nodes.length <= kAllBelow) {
       this.shown = null;
       this.place(this.list, nodes);
       return;
     }
+    const shown = nodes.filter((n) => !n.hidden);
+    if (shown.length <= kAllBelow) {
+      this.shown = null;
+      this.attach(shown);
+      return;
+    }
     this.shown = shown;
     this.render(this.wanted());
+  }
+
+  // Makes `nodes` the list's children. Those leaving go first: `place` then
+  // only adds at the edges and never moves a kept entry (moving the focused
+  // one would blur it).
+  attach(nodes) {
+    const keep = new Set(nodes);
+    for (const child of [...this.list.children]) {
+      if (!keep.has(child)) child.remove();
+    }
+    this.place(this.list, nodes);
   }
 
   // Attaches `node` (an entry) if it is shown, moving the window to it.
@@ -105,11 +123,16 @@ export class ListWindow {
   render([first, end]) {
     this.range = [first, end];
     const part = this.shown.slice(first, end);
-    this.place(this.list, [this.top, ...part, this.bottom]);
-    if (part.length > 1) {
-      const last = part[part.length - 1];
-      const measured = (last.offsetTop + last.offsetHeight - part[0].offsetTop) / part.length;
-      if (measured > 0) this.height = measured;
+    this.attach([this.top, ...part, this.bottom]);
+    // One row's height, taken once from a row as it usually is (not one
+    // with its details open): a changing estimate would move the spacers
+    // under the reader as they scroll.
+    if (!this.measured) {
+      const plain = part.find((n) => n.classList.contains('task') && !n.querySelector('.task-editor'));
+      if (plain?.offsetHeight > 0) {
+        this.height = plain.offsetHeight;
+        this.measured = true;
+      }
     }
     this.top.style.height = `${first * this.height}px`;
     this.bottom.style.height = `${(this.shown.length - end) * this.height}px`;

@@ -155,7 +155,8 @@ export function render() {
   revealAdded();
   if (state.readError) showFormError(state.readError);
   el.empty.hidden = tasks.length > 0 || !listedOnce();
-  el.loading.hidden = listedOnce() || state.db.state === 'blocked' || state.db.state === 'failed';
+  el.loading.hidden = listedOnce() || Boolean(state.readError) || state.db.state === 'blocked' ||
+                      state.db.state === 'failed';
   renderUsable();
   syncSelection();
 }
@@ -183,7 +184,7 @@ let allListed = false;
 // True once the first list arrived, its first screen or all of it (marks for
 // tools/benchmarks/wasm_bench.mjs, from navigation start).
 function listedOnce() {
-  if (!state.listed && state.kinds) {
+  if (!state.listed && state.tasksRead) {
     state.listed = true;
     performance.mark('tasks-listed', {detail: {count: state.tasks.length}});
     // After the frame that lays the list out and paints it.
