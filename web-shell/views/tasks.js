@@ -128,27 +128,23 @@ export function render() {
   const tasks = spaceTasks();
   lastTasks = tasks;
   renderControls(tasks);
-  if (rows.size === 0) {
-    // Built apart from the page; layOut puts them in their lists.
-    for (const row of createRows(tasks)) rows.set(row.task.id, row);
-  } else {
-    const seen = new Set();
-    const added = [];
-    for (const task of tasks) {
-      seen.add(task.id);
-      const row = rows.get(task.id);
-      if (row) {
-        patchRow(row, task);
-      } else {
-        added.push(task);
-      }
+  const seen = new Set();
+  const added = [];
+  for (const task of tasks) {
+    seen.add(task.id);
+    const row = rows.get(task.id);
+    if (row) {
+      patchRow(row, task);
+    } else {
+      added.push(task);
     }
-    for (const row of createRows(added)) rows.set(row.task.id, row);  // layOut places them.
-    for (const [id, row] of rows) {
-      if (!seen.has(id)) {
-        row.li.remove();
-        rows.delete(id);
-      }
+  }
+  // Built apart from the page; layOut puts them in their lists.
+  for (const row of createRows(added)) rows.set(row.task.id, row);
+  for (const [id, row] of rows) {
+    if (!seen.has(id)) {
+      row.li.remove();
+      rows.delete(id);
     }
   }
   applyFilter();
