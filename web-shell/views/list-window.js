@@ -25,8 +25,7 @@ export class ListWindow {
   constructor(list, place) {
     this.list = list;
     this.place = place;
-    this.nodes = [];      // Every entry, in order.
-    this.shown = [];      // The entries not hidden, when windowed; else null.
+    this.shown = null;    // The entries not hidden, when windowed; else null.
     this.range = [0, 0];  // The attached part of `shown`.
     this.height = kGuessHeight;
     this.measured = false;
@@ -45,14 +44,8 @@ export class ListWindow {
     window.addEventListener('resize', onScroll, {passive: true});
   }
 
-  // True when `node` is one of the entries and is in the document.
-  attached(node) {
-    return node.parentNode === this.list;
-  }
-
   // Shows `nodes` (every entry, hidden ones included, in order).
   show(nodes) {
-    this.nodes = nodes;
     if (nodes.length <= kAllBelow) {
       this.shown = null;
       this.place(this.list, nodes);

@@ -208,7 +208,7 @@ function reconcile(list, nodes) {
       move(() => list.insertBefore(node, cursor));
     }
   }
-  while (cursor) {  // Left over: headings no longer used, rows out of the window.
+  while (cursor) {  // Left over: headings no longer used, a window's spacers.
     const next = cursor.nextElementSibling;
     cursor.remove();
     cursor = next;
