@@ -31,6 +31,11 @@ const kMutationName = /^([a-z_]+\.(create|update|delete|restore)|person\.merge|w
 // Methods that need the module but not the database: they answer while
 // another tab holds it. (status needs neither.)
 const kModuleOnly = new Set(['limits']);
+// Methods that run in the module's second half (wasm/js/split_pre.js): they
+// wait for it to load without blocking the worker, and a second half that
+// cannot load (offline before it was kept) is their error, not a stall.
+const kSecondHalf = new Set(['formatEntityText', 'resolveMentions', 'localTurn',
+                             'applyLocalCalls', 'mergeSuggestions']);
 
 let core = null;
 let sync = null;
@@ -209,6 +214,33 @@ function emptyDatabase() {
   return db.storage === 'opfs' ? call('open', kDbFile, 'opfs-sah') : call('open', ':memory:', '');
 }
 
+// The module's second half (wasm/js/split_pre.js: the assistant's tools,
+// calendars, ...): asked for once the whole list is out, so its download
+// and compile never stand before the first screen and its first use
+// usually waits for nothing.
+async function loadSecondHalf() {
+  if (!core.loadDeferred) return;  // A module built in one piece.
+  try {
+    await core.loadDeferred();
+  } catch (e) {
+    throw new CoreError('UNAVAILABLE',
+                        `this part of the app has not been downloaded yet (${e?.message ?? e})`);
+  }
+  if (!timings.deferredLoaded) milestone('deferredLoaded');
+}
+
+let deferredAsked = false;
+function loadDeferredSoon() {
+  if (deferredAsked) return;
+  deferredAsked = true;
+  setTimeout(() => {
+    loadSecondHalf().catch((e) => {
+      deferredAsked = false;  // The next whole list tries again.
+      console.warn('ensemble: the module\'s second half did not load yet', e);
+    });
+  }, 0);
+}
+
 function mutate(name, args) {
   const {mutationId} = call('mutate', name, JSON.stringify(args));
   emit({type: 'changed'});
@@ -218,7 +250,8 @@ function mutate(name, args) {
 
 const methods = {
   async status() {
-    return {db, sync: sync?.state ?? null};
+    return {db, sync: sync?.state ?? null, deferred: core?.deferredLoadedBy ?? null,
+            deferredFirstCall: core?.deferredFirstCall ?? null};
   },
   // The limits the core enforces (wasm/bindings/limits_bindings.cc), for
   // the page to bound what it sends with the core's own numbers. Also sent
@@ -231,7 +264,9 @@ const methods = {
   // Answers the binding's JSON text as is: for thousands of tasks, cloning
   // one string and parsing it on the page beats cloning the parsed objects.
   async listTasks() {
-    return tasksAnswer(core.listTasks());
+    const answer = tasksAnswer(core.listTasks());
+    loadDeferredSoon();
+    return answer;
   },
   // The first `limit` open tasks of a space, oldest first: the top of the
   // list, read and shown before the whole list (state.js).
@@ -343,6 +378,7 @@ self.addEventListener('message', async (event) => {
   }
   try {
     if (method !== 'status') await (kModuleOnly.has(method) ? loaded : ready);
+    if (kSecondHalf.has(method)) await loadSecondHalf();
     const started = performance.now();
     const result = await handler(params ?? {});
     emit({id, ok: true, result, workerMs: performance.now() - started});

@@ -329,6 +329,16 @@ test('a long list shows its first screen first, then every task, in order and on
   assert.equal(await page.locator(`${byTestId('task-list-done')} ${byTestId('task-row')}`).count(),
                stored.length - open.length);
   assert.ok(await page.isHidden(byTestId('empty-state')));
+  // The module's second half (wasm/js/split_pre.js) came after the list, by
+  // the worker's prefetch: nothing the first screen ran, its sync included,
+  // had to wait for it (wasm/split/first_screen.mjs lists what it runs).
+  let status = {};
+  for (let tries = 0; !status.deferred && tries < 200; tries++) {
+    status = await page.evaluate(() => window.ensemble.rpc('status'));
+    if (!status.deferred) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  assert.equal(status.deferred, 'prefetch',
+               `the first screen called into the second half: ${status.deferredFirstCall?.stack}`);
   assert.deepEqual(app.pageErrors, []);
 });
 
