@@ -4,9 +4,9 @@
 // wasm core, the browser's database and the sync loop, so the page stays
 // responsive while SQLite works and keeps working offline.
 
-import {poke, rpc, rpcTimed} from './rpc.js';
+import {onWorker, poke, rpc, rpcTimed} from './rpc.js';
 import * as shortcuts from './shortcuts.js';
-import {loadSpaces, setSpace, state, subscribe} from './state.js';
+import {loadSpaces, reads, setSpace, state, subscribe} from './state.js';
 import {byTestId, h, keepFocus} from './util.js';
 import * as account from './views/account.js';
 import * as activity from './views/activity.js';
@@ -224,13 +224,40 @@ window.ensemble = {rpc, rpcTimed};
 
 // ---- Offline start. ----
 
+// ---- After the first screen. ----
+
+// Once the first sync cycle is over and what it brought is read and painted,
+// the db worker may load the module's second half: neither it nor the
+// service worker's install below competes with the first screen.
+onWorker('firstSyncEnded', async () => {
+  await reads();
+  requestAnimationFrame(() => setTimeout(() => {
+    rpc('firstScreenShown').catch(() => {});  // A database that never opened: nothing to do.
+  }));
+});
+
 // The service worker serves the app shell and the wasm files when the server
 // cannot, so a reload works offline. data-offline-ready tells tests when it
 // controls the page.
-if ('serviceWorker' in navigator) {
+//
+// It is registered once the first screen is done, when the db worker has the
+// module's second half ('deferred'): its install caches the whole build, and
+// on a first visit those downloads would otherwise share the line with the
+// first screen's; after it, they come from the HTTP cache. A worker that
+// never gets there (the database failed, the second half did not load)
+// registers it after kServiceWorkerFallbackMs.
+const kServiceWorkerFallbackMs = 10000;
+let serviceWorkerAsked = false;
+function registerServiceWorker() {
+  if (serviceWorkerAsked) return;
+  serviceWorkerAsked = true;
   navigator.serviceWorker.register('/sw.js', {scope: '/'}).catch((e) => {
     console.warn('ensemble: no offline start (service worker failed)', e);
   });
+}
+if ('serviceWorker' in navigator) {
+  onWorker('deferred', registerServiceWorker);
+  setTimeout(registerServiceWorker, kServiceWorkerFallbackMs);
   const markReady = () => {
     el.app.dataset.offlineReady = navigator.serviceWorker.controller ? 'true' : 'false';
   };

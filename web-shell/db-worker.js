@@ -199,6 +199,10 @@ function startSync() {
     onChanged: () => emit({type: 'changed'}),
   });
   sync.start();
+  // Its first cycle (synced, or found the server away) ends what the first
+  // screen asks of the network; the page then says when its data is on
+  // screen (firstScreenShown).
+  Promise.resolve(sync.running).finally(() => emit({type: 'firstSyncEnded'}));
 }
 
 // Empties the database in place: the pool's files stay (their handles hold
@@ -215,18 +219,24 @@ function emptyDatabase() {
 }
 
 // The module's second half (wasm/js/split_pre.js: the assistant's tools,
-// calendars, ...): asked for once the whole list is out, so its download
-// and compile never stand before the first screen and its first use
-// usually waits for nothing.
+// calendars, ...): asked for once the page has shown its first screen (after
+// the first sync cycle), so its download and compile never stand before it,
+// and its first use usually waits for nothing. The page hears 'deferred'
+// when it is in (and then registers the service worker, whose install
+// finds both halves in the HTTP cache).
 async function loadSecondHalf() {
-  if (!core.loadDeferred) return;  // A module built in one piece.
-  try {
-    await core.loadDeferred();
-  } catch (e) {
-    throw new CoreError('UNAVAILABLE',
-                        `this part of the app has not been downloaded yet (${e?.message ?? e})`);
+  if (core.loadDeferred) {  // Else a module built in one piece.
+    try {
+      await core.loadDeferred();
+    } catch (e) {
+      throw new CoreError('UNAVAILABLE',
+                          `this part of the app has not been downloaded yet (${e?.message ?? e})`);
+    }
   }
-  if (!timings.deferredLoaded) milestone('deferredLoaded');
+  if (!timings.deferredLoaded) {
+    milestone('deferredLoaded');
+    emit({type: 'deferred'});
+  }
 }
 
 let deferredAsked = false;
@@ -235,7 +245,7 @@ function loadDeferredSoon() {
   deferredAsked = true;
   setTimeout(() => {
     loadSecondHalf().catch((e) => {
-      deferredAsked = false;  // The next whole list tries again.
+      deferredAsked = false;  // The next first screen (a reload) tries again.
       console.warn('ensemble: the module\'s second half did not load yet', e);
     });
   }, 0);
@@ -264,9 +274,7 @@ const methods = {
   // Answers the binding's JSON text as is: for thousands of tasks, cloning
   // one string and parsing it on the page beats cloning the parsed objects.
   async listTasks() {
-    const answer = tasksAnswer(core.listTasks());
-    loadDeferredSoon();
-    return answer;
+    return tasksAnswer(core.listTasks());
   },
   // The first `limit` open tasks of a space, oldest first: the top of the
   // list, read and shown before the whole list (state.js).
@@ -339,6 +347,12 @@ const methods = {
     emit({type: 'changed'});
     sync.kick();
     return out;
+  },
+  // The page's first screen is on screen: what the worker does next may
+  // take the network and a core.
+  async firstScreenShown() {
+    loadDeferredSoon();
+    return {};
   },
   async rejections() {
     return call('rejections').rejections;

@@ -106,6 +106,11 @@ async function showFirstScreen() {
   notify('data');
 }
 
+// Resolves when no read is running (or once the running one ends).
+export function reads() {
+  return refreshing ?? Promise.resolve();
+}
+
 // Re-reads everything; coalesces bursts (a pull of several pages).
 export function refresh() {
   if (refreshing) {

@@ -77,6 +77,8 @@ test('the app\'s files arrive hashed, compressed and cached, and a new build rep
     const first = await current(server);
     assert.match(first.wasm['ensemble_core.wasm'], /^\/wasm\/ensemble_core\.[0-9a-f]{16}\.wasm$/);
     assert.match(first.wasm['ensemble_core.js'], /^\/wasm\/ensemble_core\.[0-9a-f]{16}\.js$/);
+    assert.match(first.wasm['ensemble_core.deferred.wasm'],
+                 /^\/wasm\/ensemble_core\.deferred\.[0-9a-f]{16}\.wasm$/);
     assert.match(first.shell['/app.js'], /^\/app\.[0-9a-f]{16}\.js$/);
     assert.match(first.shell['/views/tasks.js'], /^\/views\/tasks\.[0-9a-f]{16}\.js$/);
     assert.match(first.shell['/styles.css'], /^\/styles\.[0-9a-f]{16}\.css$/);
@@ -94,7 +96,10 @@ test('the app\'s files arrive hashed, compressed and cached, and a new build rep
     assert.equal(await page.evaluate(async (url) =>
       (await fetch(url, {cache: 'no-store'})).headers.get('content-encoding'), first.shell['/app.js']), 'br');
     await page.waitForSelector(`${byTestId('app')}[data-offline-ready="true"]`, {timeout: 20000});
-    // The service worker installed both builds' files.
+    // The service worker registers once the db worker has the module's second
+    // half, which it asked for after the first screen, not during it.
+    assert.equal((await page.evaluate(() => window.ensemble.rpc('status'))).deferred, 'prefetch');
+    // The service worker installed both builds' files (both module halves).
     assert.deepEqual(await cachedHashed(page), first.files);
 
     // A reload: the page and its worker ask for the hashed files (the worker

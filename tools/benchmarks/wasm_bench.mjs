@@ -27,6 +27,10 @@
 //                                         database open, tasks read, list built,
 //                                         list painted, and the whole list built
 //                                         (after its first screen)
+//   wasm.second_half_ms                   that reload: navigation start to the
+//                                         module's second half installed (the
+//                                         worker asks for it after the first
+//                                         screen)
 //   wasm.commit_ms.rows1k, .rows50k       one single-row commit (the app's
 //                                         mutate method, task.create: the row, its
 //                                         outbox entry, the counters) in the OPFS
@@ -137,6 +141,13 @@ async function waitListed(page) {
     null, {timeout: 60000});
   return page.evaluate(async () => {
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+    // The module's second half, which the worker loads after the whole list.
+    let status = {};
+    for (let tries = 0; !status.db?.timings?.deferredLoaded && tries < 400; tries++) {
+      status = await window.ensemble.rpc('status');
+      if (!status.db?.timings?.deferredLoaded) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    const secondHalf = (status.db?.timings?.deferredLoaded ?? NaN) - performance.timeOrigin;
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
     const [nav] = performance.getEntriesByType('navigation');
     const [all] = performance.getEntriesByName('tasks-all-listed');
@@ -150,6 +161,7 @@ async function waitListed(page) {
         tasksFetched: at('tasks-fetched'), tasksListed: at('tasks-listed'),
         tasksPainted: at('tasks-painted'), allListed: all.startTime,
       },
+      secondHalf,
     };
   });
 }
@@ -188,15 +200,23 @@ async function firstVisit(browser, server) {
   const ms = await page.evaluate(() => performance.getEntriesByName('bench:rows-painted')[0].startTime);
   context.off('requestfinished', onFinished);
   let bytes = 0;
-  let counted = 0;
+  const counted = [];
   for (const {request, at} of finished) {
     const response = await request.response();
     if (at > shownAt || !response || response.fromServiceWorker()) continue;
     const sizes = await request.sizes();
-    bytes += Math.max(0, sizes.responseBodySize) + sizes.responseHeadersSize;
-    counted++;
+    const size = Math.max(0, sizes.responseBodySize) + sizes.responseHeadersSize;
+    bytes += size;
+    counted.push({path: new URL(request.url()).pathname, size});
   }
-  log(`first visit: ${ms.toFixed(1)} ms, ${counted} downloads, ${(bytes / 1024).toFixed(0)} KiB`);
+  // 'call' would mean the first screen needed the module's second half
+  // (wasm/split/first_screen.mjs misses what it ran).
+  const {deferred} = await page.evaluate(() => window.ensemble.rpc('status'));
+  log(`first visit: ${ms.toFixed(1)} ms, second half ${deferred ?? 'not loaded yet'}, ` +
+      `${counted.length} downloads, ` +
+      `${(bytes / 1024).toFixed(0)} KiB; largest: ` +
+      counted.sort((a, b) => b.size - a.size).slice(0, 6)
+        .map((d) => `${d.path} ${(d.size / 1024).toFixed(0)}`).join(', '));
   return {ms, kb: bytes / 1024};
 }
 
@@ -230,6 +250,7 @@ async function coldStart(server) {
     await waitForTasks(page, kColdTasks);
     const median = await reloads(page, kColdTasks);
     emit('wasm.cold_start_ms', median.ms, 'ms', 'lower');
+    emit('wasm.second_half_ms', median.secondHalf, 'ms', 'lower');
     let before = 0;
     for (const [phase, at] of Object.entries(median.trace)) {
       emit(`wasm.trace.${phase}_ms`, at - before, 'ms', 'lower');

@@ -36,8 +36,9 @@ function ok(text, what) {
   return out;
 }
 
-// Takes pushes and pages pulls like the server: every pushed task.create
-// comes back as a row, with rows another device made.
+// Takes pushes and pages pulls like the server (pages of up to 1,000 rows):
+// every pushed task.create comes back as a row, with rows another device
+// made.
 class FirstScreenServer {
   constructor() {
     this.lastMutationId = 0;
@@ -64,7 +65,7 @@ class FirstScreenServer {
     if (u.pathname === '/api/sync/pull') {
       const cursor = Number(u.searchParams.get('cursor'));
       const newer = this.changes.filter((row) => row.row_version > cursor);
-      const page = newer.slice(0, 50);
+      const page = newer.slice(0, 1000);
       return json({
         cursor: page.length ? page.at(-1).row_version : cursor,
         lastMutationId: this.lastMutationId,
@@ -119,13 +120,17 @@ async function readAll() {
 }
 await readAll();
 
-// Another device's tasks arrive; the person adds, edits, ticks off and
-// deletes a few; the loop pushes and pulls.
+// A first visit: another device's 5,000 tasks arrive in full pages (large
+// transactions: SQLite's B-tree splits and cache spills run here, not with
+// a few rows); the person adds, edits, ticks off and deletes a few; the loop
+// pushes and pulls; another device's edits and deletions arrive.
 const now = Date.now();
-for (let i = 0; i < 120; i++) {
-  server.addRow(taskRow(`remote-${String(i).padStart(4, '0')}`, `Remote task ${i}`, now - i, i));
-}
+const remoteId = (i) => `remote-${String(i).padStart(5, '0')}`;
+for (let i = 0; i < 5000; i++) server.addRow(taskRow(remoteId(i), `Remote task ${i}`, now - i, i));
 await loop.kick();
+for (let i = 0; i < 300; i += 3) {
+  server.addRow({...taskRow(remoteId(i), `Remote task ${i}, edited`, now, i + 1), deleted: i % 2});
+}
 ok(core.mutate('project.create', JSON.stringify({id: kProject, spaceId: kSpace, title: 'Garden'})),
    'project.create');
 ok(core.mutate('person.create', JSON.stringify({id: kPerson, spaceId: kSpace, name: 'Ana Lima'})),
