@@ -351,7 +351,8 @@ boost::asio::awaitable<http::Response> App::RunAsCaller(CallerHandler handler,
 }
 
 boost::asio::awaitable<Result<services::Caller>> App::AuthenticateStream(
-    boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route) {
+    boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route,
+    unsigned* refused) {
   // A stream handler must not throw: a failure here is a refusal.
   Result<services::Caller> caller = Status(core::codes::kInternal, "authentication failed");
   try {
@@ -368,28 +369,33 @@ boost::asio::awaitable<Result<services::Caller>> App::AuthenticateStream(
   stream.expires_after(events::kSseWriteTimeout);
   co_await bhttp::async_write(stream, refusal, AwaitToken(ec));
   stream.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ec);
+  *refused = refusal.result_int();
   co_return caller;
 }
 
-boost::asio::awaitable<void> App::ServeTurn(boost::beast::tcp_stream& stream,
-                                            const http::Request& request,
-                                            const http::Target& target) {
-  Result<services::Caller> caller = co_await AuthenticateStream(stream, request, "assistant");
-  if (!caller.ok()) co_return;
-  co_await assistant_->PostMessage(stream, request, target, *caller);
+boost::asio::awaitable<unsigned> App::ServeTurn(boost::beast::tcp_stream& stream,
+                                                const http::Request& request,
+                                                const http::Target& target) {
+  unsigned refused = 0;
+  Result<services::Caller> caller =
+      co_await AuthenticateStream(stream, request, "assistant", &refused);
+  if (!caller.ok()) co_return refused;
+  co_return co_await assistant_->PostMessage(stream, request, target, *caller);
 }
 
-boost::asio::awaitable<void> App::ServeEvents(boost::beast::tcp_stream& stream,
-                                              const http::Request& request) {
+boost::asio::awaitable<unsigned> App::ServeEvents(boost::beast::tcp_stream& stream,
+                                                  const http::Request& request) {
   std::string account_id;  // Empty in local mode: the one person hears every poke.
   if (auth_.accounts_enabled()) {
-    Result<services::Caller> caller = co_await AuthenticateStream(stream, request, "events");
-    if (!caller.ok()) co_return;
+    unsigned refused = 0;
+    Result<services::Caller> caller =
+        co_await AuthenticateStream(stream, request, "events", &refused);
+    if (!caller.ok()) co_return refused;
     account_id = caller->account_id;
   }
   metrics::GaugeHold open(&metrics_.GetGauge(kOpenStreamsMetric, kOpenStreamsHelp));
-  co_await events::ServeEventStream(stream, request, pokes_, std::move(account_id), sse_heartbeat_,
-                                    *env_.logger);
+  co_return co_await events::ServeEventStream(stream, request, pokes_, std::move(account_id),
+                                              sse_heartbeat_, *env_.logger);
 }
 
 std::string_view App::pokes_state() const {

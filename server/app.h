@@ -129,16 +129,19 @@ class App {
                                                      const http::Request& request,
                                                      const http::Target& target);
   // The caller of a streamed request; on failure the refusal has been
-  // written and the connection shut.
+  // written, the connection shut and *refused set to the refusal's status.
   boost::asio::awaitable<core::Result<services::Caller>> AuthenticateStream(
-      boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route);
+      boost::beast::tcp_stream& stream, const http::Request& request, std::string_view route,
+      unsigned* refused);
   // POST /api/assistant/conversations/:id/messages (a streamed turn), as
-  // the session's account.
-  boost::asio::awaitable<void> ServeTurn(boost::beast::tcp_stream& stream,
-                                         const http::Request& request, const http::Target& target);
-  // GET /api/events, behind a session in accounts mode.
-  boost::asio::awaitable<void> ServeEvents(boost::beast::tcp_stream& stream,
-                                           const http::Request& request);
+  // the session's account; gives the status answered.
+  boost::asio::awaitable<unsigned> ServeTurn(boost::beast::tcp_stream& stream,
+                                             const http::Request& request,
+                                             const http::Target& target);
+  // GET /api/events, behind a session in accounts mode; gives the status
+  // answered.
+  boost::asio::awaitable<unsigned> ServeEvents(boost::beast::tcp_stream& stream,
+                                               const http::Request& request);
   // GET /metrics: the Prometheus text, for the configured bearer token or,
   // without one, for clients on this machine only.
   http::Response ServeMetrics(const http::Request& request, const http::Target& target) const;

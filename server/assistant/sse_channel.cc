@@ -31,8 +31,8 @@ std::string SseFrame(std::string_view event, const nlohmann::json& data) {
   return out;
 }
 
-net::awaitable<void> WriteAndClose(beast::tcp_stream& stream, const http::Request& request,
-                                   http::StringResponse response) {
+net::awaitable<unsigned> WriteAndClose(beast::tcp_stream& stream, const http::Request& request,
+                                       http::StringResponse response) {
   response.version(request.version());
   response.keep_alive(false);
   http::EchoRequestId(request, response.base());
@@ -41,6 +41,7 @@ net::awaitable<void> WriteAndClose(beast::tcp_stream& stream, const http::Reques
   stream.expires_after(kFrameWriteTimeout);
   co_await beast::http::async_write(stream, response, AwaitToken(ec));
   stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
+  co_return response.result_int();
 }
 
 SseChannel::SseChannel(beast::tcp_stream& stream, const http::Request& request)

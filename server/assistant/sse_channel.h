@@ -34,10 +34,11 @@ inline constexpr std::chrono::seconds kFrameWriteTimeout{30};
 // "event: <event>\ndata: <data as one line of JSON>\n\n".
 std::string SseFrame(std::string_view event, const nlohmann::json& data);
 
-// Writes `response` (an error before any frame) on `stream` and closes it.
-boost::asio::awaitable<void> WriteAndClose(boost::beast::tcp_stream& stream,
-                                           const http::Request& request,
-                                           http::StringResponse response);
+// Writes `response` (an error before any frame) on `stream` and closes it;
+// gives its status.
+boost::asio::awaitable<unsigned> WriteAndClose(boost::beast::tcp_stream& stream,
+                                               const http::Request& request,
+                                               http::StringResponse response);
 
 class SseChannel : public std::enable_shared_from_this<SseChannel> {
  public:

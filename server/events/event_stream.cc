@@ -56,9 +56,9 @@ struct WatchGuard {
 };
 
 // Answers a stream that will not open: `code` and `message`, with
-// Retry-After, and the connection ends.
-net::awaitable<void> Refuse(beast::tcp_stream& stream, const http::Request& request,
-                            std::string_view code, std::string message) {
+// Retry-After, and the connection ends; gives its status.
+net::awaitable<unsigned> Refuse(beast::tcp_stream& stream, const http::Request& request,
+                                std::string_view code, std::string message) {
   http::StringResponse refusal = http::ErrorResponse(code, message);
   refusal.set(beast::http::field::retry_after, std::to_string(kSseRetryAfter.count()));
   refusal.version(request.version());
@@ -68,6 +68,7 @@ net::awaitable<void> Refuse(beast::tcp_stream& stream, const http::Request& requ
   stream.expires_after(kSseWriteTimeout);
   error_code ec;
   co_await beast::http::async_write(stream, refusal, AwaitToken(ec));
+  co_return refusal.result_int();
 }
 
 }  // namespace
@@ -76,26 +77,24 @@ std::string PokeEventText(int64_t version) {
   return "event: poke\ndata: {\"version\": " + std::to_string(version) + "}\n\n";
 }
 
-net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Request& request,
-                                      PokeHub& hub, std::string account_id,
-                                      std::chrono::milliseconds heartbeat,
-                                      core::platform::Logger& logger) {
+net::awaitable<unsigned> ServeEventStream(beast::tcp_stream& stream, const http::Request& request,
+                                          PokeHub& hub, std::string account_id,
+                                          std::chrono::milliseconds heartbeat,
+                                          core::platform::Logger& logger) {
   error_code ec;
   net::steady_timer wake(co_await net::this_coro::executor);
   if (!account_id.empty() && hub.SubscribersOf(account_id) >= kMaxEventStreamsPerAccount) {
-    co_await Refuse(stream, request, core::codes::kLimitReached,
-                    "you have " + std::to_string(kMaxEventStreamsPerAccount) +
-                        " event streams open on this server (one per open tab): close a tab of "
-                        "the app");
-    co_return;
+    co_return co_await Refuse(
+        stream, request, core::codes::kLimitReached,
+        "you have " + std::to_string(kMaxEventStreamsPerAccount) +
+            " event streams open on this server (one per open tab): close a tab of the app");
   }
   std::unique_ptr<PokeHub::Subscription> subscription =
       hub.Subscribe([&wake] { wake.cancel(); }, std::move(account_id));
   if (!subscription) {
-    co_await Refuse(stream, request, http::codes::kTooManySubscribers,
-                    "this server has " + std::to_string(hub.max_subscribers()) +
-                        " event subscribers already; try again later");
-    co_return;
+    co_return co_await Refuse(stream, request, http::codes::kTooManySubscribers,
+                              "this server has " + std::to_string(hub.max_subscribers()) +
+                                  " event subscribers already; try again later");
   }
 
   // HTTP/1.1 frames the endless body in chunks; HTTP/1.0 ends it by closing.
@@ -111,7 +110,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   beast::http::response_serializer<beast::http::empty_body> serializer(head);
   stream.expires_after(kSseWriteTimeout);
   co_await beast::http::async_write_header(stream, serializer, AwaitToken(ec));
-  if (ec) co_return;
+  if (ec) co_return head.result_int();
 
   // No request timeout from here on; writes set their own deadline.
   stream.expires_never();
@@ -153,6 +152,7 @@ net::awaitable<void> ServeEventStream(beast::tcp_stream& stream, const http::Req
   }
   error_code ignored;
   stream.socket().shutdown(net::ip::tcp::socket::shutdown_both, ignored);
+  co_return head.result_int();
 }
 
 }  // namespace ensemble::server::events

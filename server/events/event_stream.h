@@ -44,12 +44,13 @@ std::string PokeEventText(int64_t version);
 
 // Serves one subscriber on `stream` (whose request was `request`), poked for
 // changes `account_id` can read (empty: every change), until the peer goes, a
-// write times out or the io_context stops; never throws.
-boost::asio::awaitable<void> ServeEventStream(boost::beast::tcp_stream& stream,
-                                              const http::Request& request, PokeHub& hub,
-                                              std::string account_id,
-                                              std::chrono::milliseconds heartbeat,
-                                              core::platform::Logger& logger);
+// write times out or the io_context stops; never throws. Gives the status
+// answered: 200 once the stream opened, else the refusal's.
+boost::asio::awaitable<unsigned> ServeEventStream(boost::beast::tcp_stream& stream,
+                                                  const http::Request& request, PokeHub& hub,
+                                                  std::string account_id,
+                                                  std::chrono::milliseconds heartbeat,
+                                                  core::platform::Logger& logger);
 
 }  // namespace ensemble::server::events
 

@@ -134,7 +134,10 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
       continue;
     }
     Target stream_target;
-    if (const Router::StreamHandler* serve_stream = router.FindStream(request, &stream_target)) {
+    std::string_view stream_route;
+    if (const Router::StreamHandler* serve_stream =
+            router.FindStream(request, &stream_target, &stream_route)) {
+      const auto opened = std::chrono::steady_clock::now();
       const std::string request_id = router.RequestIdFor(request);
       request.set(kRequestIdHeader, request_id);  // The stream's answer echoes it.
       const core::platform::LogField fields[] = {
@@ -143,7 +146,9 @@ net::awaitable<void> RunHttpSession(beast::tcp_stream stream, const Router& rout
           core::platform::LogField::Text("path", stream_target.path.substr(0, kLoggedTargetChars)),
       };
       logger.LogFields(LogLevel::kInfo, "stream", fields);
-      co_await (*serve_stream)(stream, request, stream_target);
+      const unsigned status = co_await (*serve_stream)(stream, request, stream_target);
+      router.RecordStream(request, stream_route, status, request_id,
+                          std::chrono::steady_clock::now() - opened);
       break;  // The stream owned the connection to its end.
     }
     Response response = co_await router.Route(request, peer);

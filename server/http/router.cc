@@ -57,6 +57,18 @@ std::string Router::RequestIdFor(const Request& request) const {
 
 void Router::Record(const Request& request, std::string_view route, unsigned status,
                     std::string_view request_id, std::chrono::steady_clock::duration took) const {
+  Note(request, route, status, request_id, took, /*observe_latency=*/true);
+}
+
+void Router::RecordStream(const Request& request, std::string_view route, unsigned status,
+                          std::string_view request_id,
+                          std::chrono::steady_clock::duration lived) const {
+  Note(request, route, status, request_id, lived, /*observe_latency=*/false);
+}
+
+void Router::Note(const Request& request, std::string_view route, unsigned status,
+                  std::string_view request_id, std::chrono::steady_clock::duration took,
+                  bool observe_latency) const {
   const double seconds = std::chrono::duration<double>(took).count();
   const std::string method(request.method_string());
   if (metrics_) {
@@ -70,11 +82,13 @@ void Router::Record(const Request& request, std::string_view route, unsigned sta
                       {"route", std::string(route)},
                       {"status", std::to_string(status)}})
         .Add();
-    metrics_
-        ->GetHistogram("ensemble_http_request_duration_seconds",
-                       "Time from a request read to its response ready, by route pattern",
-                       {{"method", method_label}, {"route", std::string(route)}})
-        .Observe(seconds);
+    if (observe_latency) {
+      metrics_
+          ->GetHistogram("ensemble_http_request_duration_seconds",
+                         "Time from a request read to its response ready, by route pattern",
+                         {{"method", method_label}, {"route", std::string(route)}})
+          .Observe(seconds);
+    }
   }
   // The path only: a query string may carry what must not be logged.
   std::string_view path = request.target();
@@ -133,13 +147,15 @@ bool PathMatches(std::string_view pattern, std::string_view path,
   return true;
 }
 
-const Router::StreamHandler* Router::FindStream(const Request& request, Target* target) const {
+const Router::StreamHandler* Router::FindStream(const Request& request, Target* target,
+                                                std::string_view* route) const {
   auto parsed = ParseTarget(request.target());
   if (!parsed.ok()) return nullptr;
   for (const Entry& e : routes_) {
     if (e.stream && e.method == request.method() &&
         PathMatches(e.path, parsed->path, &parsed->path_params)) {
       *target = *std::move(parsed);
+      *route = e.path;
       return &e.stream;
     }
   }

@@ -68,9 +68,10 @@ class Router {
   using Handler = std::function<Response(const Request&, const Target&)>;
   using AsyncHandler =
       std::function<boost::asio::awaitable<Response>(const Request&, const Target&)>;
-  // Owns the connection until it returns; must not throw.
-  using StreamHandler = std::function<boost::asio::awaitable<void>(beast::tcp_stream&,
-                                                                   const Request&, const Target&)>;
+  // Owns the connection until it returns, with the status it answered
+  // (200 once the stream opened); must not throw.
+  using StreamHandler = std::function<boost::asio::awaitable<unsigned>(
+      beast::tcp_stream&, const Request&, const Target&)>;
 
   explicit Router(core::platform::Logger& logger) : logger_(logger) {}
 
@@ -94,10 +95,15 @@ class Router {
   // The id of `request`: its X-Request-Id when that is 1 to
   // kMaxRequestIdChars of [A-Za-z0-9._:-], else a new one.
   std::string RequestIdFor(const Request& request) const;
-  // Records a request answered outside Route (a refusal, a stream): the
-  // access log line and, with metrics, its count and time.
+  // Records a request answered outside Route (the request guard's
+  // refusal): the access log line and, with metrics, its count and time.
   void Record(const Request& request, std::string_view route, unsigned status,
               std::string_view request_id, std::chrono::steady_clock::duration took) const;
+  // Records a stream once it has ended: counted with the other requests, its
+  // lifetime logged, but no latency observed (it lasts as long as the peer
+  // stays, which says nothing of how fast the server answered).
+  void RecordStream(const Request& request, std::string_view route, unsigned status,
+                    std::string_view request_id, std::chrono::steady_clock::duration lived) const;
 
   // The guard's refusal of `request`, or nullopt when it may be routed.
   std::optional<StringResponse> Refuse(const Request& request) const {
@@ -115,8 +121,10 @@ class Router {
   }
   void SetBodyLimit(std::function<uint64_t(const Request&)> rule) { body_limit_ = std::move(rule); }
   // The stream handler for `request`, or nullptr when it is an ordinary one;
-  // fills `target` (path parameters included) for the handler.
-  const StreamHandler* FindStream(const Request& request, Target* target) const;
+  // fills `target` (path parameters included) for the handler and `route`
+  // with the route's pattern.
+  const StreamHandler* FindStream(const Request& request, Target* target,
+                                  std::string_view* route) const;
 
  private:
   struct Entry {
@@ -127,6 +135,10 @@ class Router {
     StreamHandler stream;  // Set for stream routes (then handler is empty).
   };
 
+  // Counts (and with `took`, times) one answered request, and logs it.
+  void Note(const Request& request, std::string_view route, unsigned status,
+            std::string_view request_id, std::chrono::steady_clock::duration took,
+            bool observe_latency) const;
   // Route without the id, the log line and the metrics.
   boost::asio::awaitable<Response> Answer(const Request& request, std::string peer,
                                           std::string_view* route) const;

@@ -118,10 +118,11 @@ class AssistantService {
   void set_max_turns_per_account(size_t n) { max_turns_per_account_ = n; }
   // Counts turns and model calls in `registry` (TurnDriver::set_metrics).
   void set_metrics(metrics::Registry& registry) { driver_.set_metrics(registry); }
-  // Owns the connection until the turn ends (assistant_turn_stream.cc).
-  boost::asio::awaitable<void> PostMessage(boost::beast::tcp_stream& stream,
-                                           const http::Request& request, const http::Target& target,
-                                           const Caller& caller);
+  // Owns the connection until the turn ends (assistant_turn_stream.cc);
+  // gives the status answered (200 once the stream opened).
+  boost::asio::awaitable<unsigned> PostMessage(boost::beast::tcp_stream& stream,
+                                               const http::Request& request,
+                                               const http::Target& target, const Caller& caller);
 
  private:
   AssistantService(store::StorePool& pool, const credentials::CredentialStore& credentials,

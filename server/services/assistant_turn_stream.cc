@@ -181,32 +181,30 @@ net::awaitable<void> AssistantService::RunTurn(assistant::TurnRequest& turn,
   turns_.Remove(running.id);
 }
 
-net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
-                                                   const http::Request& request,
-                                                   const http::Target& target,
-                                                   const Caller& caller) {
+net::awaitable<unsigned> AssistantService::PostMessage(boost::beast::tcp_stream& stream,
+                                                       const http::Request& request,
+                                                       const http::Target& target,
+                                                       const Caller& caller) {
   const auto received = std::chrono::steady_clock::now();
   std::optional<std::string> conversation_id = target.PathParam("id");
   if (!conversation_id) {
-    co_await assistant::WriteAndClose(
+    co_return co_await assistant::WriteAndClose(
         stream, request,
         http::ErrorResponse(codes::kInvalidArgument, "a conversation id is required"));
-    co_return;
   }
   Result<json> body = ParseJsonBody(request.body());
   Result<PostedMessage> posted =
       body.ok() ? ParsePostedMessage(*body) : Result<PostedMessage>(body.status());
   if (!posted.ok()) {
-    co_await assistant::WriteAndClose(stream, request, http::ErrorResponse(posted.status()));
-    co_return;
+    co_return co_await assistant::WriteAndClose(stream, request,
+                                                http::ErrorResponse(posted.status()));
   }
   const int64_t now = env_.clock->NowMillis();
   Result<PreparedTurn> prepared =
       co_await PrepareTurn(caller, *conversation_id, std::move(*posted), now);
   if (!prepared.ok()) {
-    co_await assistant::WriteAndClose(
+    co_return co_await assistant::WriteAndClose(
         stream, request, FailureResponse(prepared.status(), "assistant", *env_.logger));
-    co_return;
   }
   assistant::TurnRequest& turn = prepared->turn;
   turn.received = received;
@@ -214,9 +212,11 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   auto channel = std::make_shared<assistant::SseChannel>(stream, request);
   // The person going away stops the turn, as Stop does.
   channel->set_on_broken([stop = turn.stop] { stop->Stop(); });
+  // The head is 200 whether or not its write reached the person.
+  constexpr unsigned kOpened = 200;
   if (!co_await channel->Open()) {
     co_await ForgetTurn(turn.reply.id);
-    co_return;
+    co_return kOpened;
   }
   channel->Push("turn", {{"turnId", turn.reply.id},
                          {"conversationId", *conversation_id},
@@ -228,6 +228,7 @@ net::awaitable<void> AssistantService::PostMessage(boost::beast::tcp_stream& str
   };
   co_await RunTurn(turn, emit);
   co_await channel->Drain();
+  co_return kOpened;
 }
 
 }  // namespace ensemble::server::services

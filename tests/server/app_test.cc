@@ -113,6 +113,27 @@ TEST_P(AppMetrics, CountsOpenEventStreams) {
   EXPECT_TRUE(ShowsSoon("ensemble_event_streams_open 0"));
 }
 
+TEST_P(AppMetrics, CountsStreamsWithTheOtherRequestsOnceTheyEnd) {
+  {
+    EventClient events(port());
+    ASSERT_EQ(events.WaitForStatus(), 200);
+  }
+  EXPECT_EQ(client().Post("/api/assistant/conversations/c1/messages", "not json").status, 400);
+  // The closed stream ends at its next heartbeat; the refused turn at once.
+  EXPECT_TRUE(ShowsSoon(
+      "ensemble_http_requests_total{method=\"GET\",route=\"/api/events\",status=\"200\"} 1"));
+  const std::string scrape = Scrape();
+  EXPECT_TRUE(Has(scrape,
+                  "ensemble_http_requests_total{method=\"POST\","
+                  "route=\"/api/assistant/conversations/:id/messages\",status=\"400\"} 1"))
+      << scrape;
+  // A stream's lifetime is not a latency: no duration series for it.
+  EXPECT_EQ(scrape.find("ensemble_http_request_duration_seconds_count{method=\"GET\","
+                        "route=\"/api/events\"}"),
+            std::string::npos)
+      << scrape;
+}
+
 TEST_P(AppMetrics, EveryAnswerCarriesARequestId) {
   EXPECT_EQ(client().Get("/healthz", {{kRequestId, "trace-42.a:b_c"}}).header(kRequestId),
             "trace-42.a:b_c");
