@@ -229,11 +229,19 @@ window.ensemble = {rpc, rpcTimed};
 // Once the first sync cycle is over and what it brought is read and painted,
 // the db worker may load the module's second half: neither it nor the
 // service worker's install below competes with the first screen.
+// A tab opened in the background paints no frame: kFirstScreenFallbackMs
+// stands in for it.
+const kFirstScreenFallbackMs = 2000;
 onWorker('firstSyncEnded', async () => {
   await reads();
-  requestAnimationFrame(() => setTimeout(() => {
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
     rpc('firstScreenShown').catch(() => {});  // A database that never opened: nothing to do.
-  }));
+  };
+  requestAnimationFrame(() => setTimeout(tell));
+  setTimeout(tell, kFirstScreenFallbackMs);
 });
 
 // The service worker serves the app shell and the wasm files when the server
@@ -245,14 +253,19 @@ onWorker('firstSyncEnded', async () => {
 // on a first visit those downloads would otherwise share the line with the
 // first screen's; after it, they come from the HTTP cache. A worker that
 // never gets there (the database failed, the second half did not load)
-// registers it after kServiceWorkerFallbackMs.
+// registers it after kServiceWorkerFallbackMs. So a first visit that goes
+// offline within its first seconds has no offline start yet (as before an
+// install finished), and a registration that failed offline is tried again
+// when the browser is back online.
 const kServiceWorkerFallbackMs = 10000;
 let serviceWorkerAsked = false;
 function registerServiceWorker() {
   if (serviceWorkerAsked) return;
   serviceWorkerAsked = true;
   navigator.serviceWorker.register('/sw.js', {scope: '/'}).catch((e) => {
-    console.warn('ensemble: no offline start (service worker failed)', e);
+    console.warn('ensemble: no offline start yet (service worker failed)', e);
+    window.addEventListener('online', registerServiceWorker, {once: true});
+    serviceWorkerAsked = false;
   });
 }
 if ('serviceWorker' in navigator) {

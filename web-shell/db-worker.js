@@ -156,6 +156,7 @@ async function start() {
     throw e;
   }
   milestone('coreLoaded');
+  core.onDeferredFailed = giveUpCore;
   loadedResolve();
   // Before any 'db' event says ready, so the page never renders data
   // without them. Without them the app still works: the core refuses what
@@ -239,13 +240,25 @@ async function loadSecondHalf() {
   }
 }
 
+// The module gave itself up (wasm/js/split_pre.js): a call needed its second
+// half, which could not be downloaded. The database keeps its last commit;
+// nothing may use this module again, so sync stops and every call is
+// refused until the page reloads.
+function giveUpCore(why) {
+  sync?.stop();
+  setDb({state: 'failed',
+         message: `part of the app could not be downloaded (${why}); what you saved is kept: ` +
+                  'reload the page once you are online'});
+}
+
 let deferredAsked = false;
+let firstScreenWasShown = false;
 function loadDeferredSoon() {
   if (deferredAsked) return;
   deferredAsked = true;
   setTimeout(() => {
     loadSecondHalf().catch((e) => {
-      deferredAsked = false;  // The next first screen (a reload) tries again.
+      deferredAsked = false;  // Coming back online tries again, as does a reload.
       console.warn('ensemble: the module\'s second half did not load yet', e);
     });
   }, 0);
@@ -351,6 +364,7 @@ const methods = {
   // The page's first screen is on screen: what the worker does next may
   // take the network and a core.
   async firstScreenShown() {
+    firstScreenWasShown = true;
     loadDeferredSoon();
     return {};
   },
@@ -382,7 +396,9 @@ const methods = {
 self.addEventListener('message', async (event) => {
   const {id, method, params, type} = event.data ?? {};
   if (type === 'online') {
+    if (core?.deferredFailed) return;
     sync?.kick();
+    if (firstScreenWasShown) loadDeferredSoon();  // After a failed try offline.
     return;
   }
   const handler = methods[method];
@@ -392,6 +408,7 @@ self.addEventListener('message', async (event) => {
   }
   try {
     if (method !== 'status') await (kModuleOnly.has(method) ? loaded : ready);
+    if (core?.deferredFailed && method !== 'status') throw new CoreError('UNAVAILABLE', db.message);
     if (kSecondHalf.has(method)) await loadSecondHalf();
     const started = performance.now();
     const result = await handler(params ?? {});

@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {test} from 'node:test';
 
@@ -15,15 +16,17 @@ const base = {spaceId: 'personal', today: '2026-11-30'};
 const turn = (core, message) =>
   call(core, 'runLocalTurn', JSON.stringify({...base, message}));
 
+const kPoolNames = ['ensemble.db', 'ensemble.db-journal'];
+const newPool = () => kPoolNames.map(() => new MemoryAccessHandle());
+
 // What db-worker.js and state.js call before the list shows, on a pool of
 // files as in the browser (and in memory, the fallback).
-function firstScreen(core) {
+function firstScreen(core, pool = newPool()) {
   ok(core, 'limits');
   ok(core, 'open', ':memory:', '');
   ok(core, 'close');
-  const names = ['ensemble.db', 'ensemble.db-journal'];
-  core.useSahPool(names, names.map(() => new MemoryAccessHandle()));
-  ok(core, 'open', names[0], 'opfs-sah');
+  core.useSahPool(kPoolNames, pool);
+  ok(core, 'open', kPoolNames[0], 'opfs-sah');
   const {id} = ok(core, 'newId');
   ok(core, 'mutate', 'task.create', JSON.stringify({id, spaceId: 'personal', title: 'Call Mira'}));
   ok(core, 'mutate', 'task.update', JSON.stringify({id, fields: {status: 'done'}}));
@@ -33,8 +36,16 @@ function firstScreen(core) {
   }
   // A reload opens the database that is there.
   ok(core, 'close');
-  ok(core, 'open', names[0], 'opfs-sah');
+  ok(core, 'open', kPoolNames[0], 'opfs-sah');
   return ok(core, 'listTasks').tasks;
+}
+
+// A module whose second half is read from `dir()` at the time it is asked
+// for (the real folder, or one without the file).
+async function coreReadingFrom(dir) {
+  const wasmBinary = fs.readFileSync(path.join(wasmDir, 'ensemble_core.wasm'));
+  const {default: factory} = await import(path.join(wasmDir, 'ensemble_core.js'));
+  return factory({wasmBinary, locateFile: (name) => path.join(name === kDeferred ? dir() : wasmDir, name)});
 }
 
 test('the module ships as two halves, the second with no glue of its own', () => {
@@ -79,26 +90,38 @@ test('loadDeferred installs the second half ahead of need', async () => {
   await core.loadDeferred();  // Already there: nothing happens.
 });
 
-test('a second half that cannot be read fails the call, not the module', async () => {
-  const wasmBinary = fs.readFileSync(path.join(wasmDir, 'ensemble_core.wasm'));
-  const {default: factory} = await import(path.join(wasmDir, 'ensemble_core.js'));
-  let missing = true;
-  const core = await factory({
-    wasmBinary,
-    locateFile: (name) => path.join(wasmDir, missing && name === kDeferred ? 'gone.wasm' : name),
-  });
-  firstScreen(core);
-  await assert.rejects(core.loadDeferred(), /gone\.wasm/);
-  // A JS error through the core's frames: its cleanups ran (a transaction
-  // rolls back), and the db worker answers it as an error.
-  assert.throws(() => turn(core, 'add a task to call Mira'), /gone\.wasm/);
-  assert.equal(core.deferredLoadedBy, null);
-  assert.equal(ok(core, 'pendingCount').count, 2);
-  // The first half still works, and the second loads once it can be read.
+test('a second half that cannot be read: the prefetch fails cleanly, a call gives up the module',
+     async () => {
+  const missingDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ensemble-split-'));
+  let where = missingDir;
+  const core = await coreReadingFrom(() => where);
+  const pool = newPool();
+  firstScreen(core, pool);
+  // Ahead of need: an error before anything runs in the core, which goes on.
+  await assert.rejects(core.loadDeferred(), /ENOENT/);
+  assert.equal(core.deferredFailed, null);
   assert.equal(ok(core, 'listTasks').tasks.length, 1);
-  missing = false;
-  assert.equal(turn(core, 'add a task to call Mira').ok, true);
-  assert.equal(core.deferredLoadedBy, 'call');
+  // At a call: the core cannot go on from the placeholder, so the call traps
+  // (no cleanup of the core runs on the way out) and the module is given up.
+  let told = null;
+  core.onDeferredFailed = (why) => {
+    told = why;
+  };
+  assert.throws(() => turn(core, 'add a task to call Mira'),
+                (e) => e instanceof WebAssembly.RuntimeError && /unreachable/.test(e.message));
+  assert.match(core.deferredFailed, /ENOENT/);
+  assert.equal(told, core.deferredFailed);
+  where = wasmDir;  // Given up for good: the file being back changes nothing.
+  await assert.rejects(core.loadDeferred(), /ENOENT/);
+  // What was committed before is all there, in a module that opens the
+  // same files (the db worker's next start), and nothing of the failed turn.
+  const next = await loadCore();
+  next.useSahPool(kPoolNames, pool);
+  ok(next, 'open', kPoolNames[0], 'opfs-sah');
+  assert.deepEqual(ok(next, 'listTasks').tasks.map((t) => [t.title, t.status]), [['Call Mira', 'done']]);
+  assert.equal(ok(next, 'pendingCount').count, 2);
+  assert.equal(turn(next, 'add a task to call Mira').ok, true);
+  fs.rmSync(missingDir, {recursive: true, force: true});
 });
 
 // The worker's way to the second half: a synchronous XHR (the db worker has
@@ -124,22 +147,20 @@ class FolderXhr {
   }
 }
 
-test('in a worker the second half comes by synchronous XHR, and a 404 is an error', async () => {
-  const wasmBinary = fs.readFileSync(path.join(wasmDir, 'ensemble_core.wasm'));
-  const {default: factory} = await import(path.join(wasmDir, 'ensemble_core.js'));
-  let missing = true;
+test('in a worker the second half comes by synchronous XHR; a 404 gives the module up', async () => {
   globalThis.XMLHttpRequest = FolderXhr;
   try {
-    const core = await factory({
-      wasmBinary,
-      locateFile: (name) => path.join(wasmDir, missing && name === kDeferred ? 'gone.wasm' : name),
-    });
+    const lost = await coreReadingFrom(() => path.join(wasmDir, 'gone'));
+    firstScreen(lost);
+    assert.throws(() => turn(lost, 'add a task to call Mira'), WebAssembly.RuntimeError);
+    assert.match(lost.deferredFailed, /gone\/ensemble_core\.deferred\.wasm: HTTP 404/);
+
+    const core = await coreReadingFrom(() => wasmDir);
     firstScreen(core);
-    assert.throws(() => turn(core, 'add a task to call Mira'), /gone\.wasm: HTTP 404/);
-    missing = false;
     assert.equal(turn(core, 'add a task to call Mira').ok, true);
     assert.equal(core.deferredLoadedBy, 'call');
-    assert.deepEqual(FolderXhr.opened.map((url) => path.basename(url)), ['gone.wasm', kDeferred]);
+    assert.deepEqual(FolderXhr.opened.map((url) => path.relative(wasmDir, url)),
+                     [path.join('gone', kDeferred), kDeferred]);
     assert.match(core.deferredFirstCall.stack, /runLocalTurn/);
   } finally {
     delete globalThis.XMLHttpRequest;
