@@ -26,8 +26,15 @@ async function ask(page, text) {
   await page.fill(byTestId('dock-input'), text);
   await page.press(byTestId('dock-input'), 'Enter');
   const reply = page.locator(byTestId('reply')).nth(before);
-  await reply.locator(`${byTestId('reply-offline')}:not([hidden])`).waitFor();
+  await answered(reply);
   return reply;
+}
+
+// The offline note shows when the planner has answered; the text follows once
+// the worker has formatted it (its records as links).
+async function answered(reply) {
+  await reply.locator(`${byTestId('reply-offline')}:not([hidden])`).waitFor();
+  await reply.locator(`${byTestId('reply-text')}:not(:empty)`).waitFor();
 }
 
 test('offline, the built-in planner answers in the browser and its writes sync later',
@@ -127,7 +134,7 @@ test('offline, a task picked from the @-menu is marked done by its id', async ()
     const before = await page.locator(byTestId('reply')).count();
     await page.press(byTestId('dock-input'), 'Enter');
     const reply = page.locator(byTestId('reply')).nth(before);
-    await reply.locator(`${byTestId('reply-offline')}:not([hidden])`).waitFor();
+    await answered(reply);
     assert.equal(await reply.locator(byTestId('reply-text')).textContent(),
                  'Marked \u201CRenew passport\u201D as done.');
     // Done, so in the Completed list (which may be folded).
