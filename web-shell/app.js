@@ -222,8 +222,6 @@ window.addEventListener('online', poke);
 // Tests and benchmarks drive the worker through this: the app's own methods.
 window.ensemble = {rpc, rpcTimed};
 
-// ---- Offline start. ----
-
 // ---- After the first screen. ----
 
 // Once the first sync cycle is over and what it brought is read and painted,
@@ -243,6 +241,8 @@ onWorker('firstSyncEnded', async () => {
   requestAnimationFrame(() => setTimeout(tell));
   setTimeout(tell, kFirstScreenFallbackMs);
 });
+
+// ---- Offline start. ----
 
 // The service worker serves the app shell and the wasm files when the server
 // cannot, so a reload works offline. data-offline-ready tells tests when it
