@@ -1,7 +1,8 @@
 // The shipped module's two halves (wasm/CMakeLists.txt, "Two halves";
 // wasm/js/split_pre.js): the first screen runs on the first half alone, the
-// second half loads once, on first call or ahead of it, and a second half that
-// cannot be read is an error the module survives.
+// second half loads once, on first call or ahead of it; a second half that
+// cannot be fetched ahead of need is an error the module survives, and one a
+// call cannot load gives the module up, its database intact.
 
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
