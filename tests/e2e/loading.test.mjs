@@ -101,6 +101,20 @@ test('the app\'s files arrive hashed, compressed and cached, and a new build rep
     assert.equal((await page.evaluate(() => window.ensemble.rpc('status'))).deferred, 'prefetch');
     // The service worker installed both builds' files (both module halves).
     assert.deepEqual(await cachedHashed(page), first.files);
+    // The views other than the task list came after its first paint, and
+    // each of them did come (app.js, kLaterViews).
+    const later = await page.evaluate(() => {
+      const painted = performance.getEntriesByName('tasks-painted')[0]?.startTime;
+      const views = performance.getEntriesByType('resource')
+        .map((e) => ({path: new URL(e.name).pathname, at: e.startTime}))
+        .filter((e) => /^\/views\/(boards|settings|sharing|today|trash)\./.test(e.path));
+      return {painted, views};
+    });
+    assert.ok(Number.isFinite(later.painted), 'no tasks-painted mark');
+    assert.equal(new Set(later.views.map((v) => v.path.split('.')[0])).size, 5, JSON.stringify(later));
+    for (const view of later.views) {
+      assert.ok(view.at > later.painted, `${view.path} was asked for before the list was painted`);
+    }
 
     // A reload: the page and its worker ask for the hashed files (the worker
     // by plain names), and the service worker answers them from its cache
