@@ -145,29 +145,35 @@ Status CreateRecord(const RecordKind& kind, sync::MutationContext& ctx, const js
   params.push_back(Value(ctx.row_version()));
   const std::string row_version = "$" + std::to_string(params.size());
   // On the server the space's count goes up with the create and is read
-  // back by it, so the cap costs no round trip of its own.
-  const sync::MutationContext::RecordCounter& counter = ctx.record_counter();
-  if (counter) {
+  // back by it, so the cap costs no round trip of its own; the creates of a
+  // push after its first in a space are counted in memory (space_records.h).
+  sync::MutationContext::RecordCounter* counter = ctx.record_counter();
+  const std::string& space_id = args["spaceId"].get_ref<const std::string&>();
+  const bool count_in_store = counter && counter->CountsInStore(space_id);
+  if (count_in_store) {
     ENSEMBLE_RETURN_IF_ERROR(ctx.db().ExecDeferred(sync::kCountRecordSql, {params[1]}));
   }
   // One statement checks and writes (a round trip saved on the server); an
   // id taken, even by a record in Trash, inserts nothing and returns no row.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows inserted,
-      ctx.db().Query("INSERT INTO " + std::string(kind.table) + " (" + columns +
-                         ", version, deleted, created_at, updated_at, row_version) VALUES (" +
-                         placeholders + ", 1, 0, " + now + ", " + now + ", " + row_version +
-                         ") ON CONFLICT (id) DO NOTHING RETURNING id" +
-                         (counter ? std::string(", ") + sync::kKeptRecordsSql : std::string()),
-                     params));
+      ctx.db().Query(
+          "INSERT INTO " + std::string(kind.table) + " (" + columns +
+              ", version, deleted, created_at, updated_at, row_version) VALUES (" + placeholders +
+              ", 1, 0, " + now + ", " + now + ", " + row_version +
+              ") ON CONFLICT (id) DO NOTHING RETURNING id" +
+              (count_in_store ? std::string(", ") + sync::kKeptRecordsSql : std::string()),
+          params));
   if (inserted.empty()) {
     return Status(codes::kAlreadyExists,
                   "a " + std::string(kind.kind) + " with id " + id + " already exists");
   }
   if (!counter) return Status::Ok();
-  const store::Value& kept = inserted.rows[0][1];
-  return counter(ctx.db(), args["spaceId"].get<std::string>(),
-                 store::IsNull(kept) ? std::nullopt : std::optional<int64_t>(store::AsInt(kept)));
+  std::optional<int64_t> kept;
+  if (count_in_store && !store::IsNull(inserted.rows[0][1])) {
+    kept = store::AsInt(inserted.rows[0][1]);
+  }
+  return counter->Created(ctx.db(), space_id, kept);
 }
 
 Status UpdateRecord(const RecordKind& kind, sync::MutationContext& ctx, const json& args) {

@@ -65,21 +65,33 @@ class MutationContext {
   // Structured detail for a failure (e.g. the server's values on SAVE_CONFLICT).
   nlohmann::json& details() { return details_; }
 
-  // Set by the server's authoritative apply, so that every record created
-  // counts against its space's cap (core/sync/space_records.h); a replica
-  // sets none. Called after the create with the space's count including
-  // it, or nullopt when the space is not counted yet.
-  using RecordCounter = std::function<Status(store::Database& db, const std::string& space_id,
-                                             std::optional<int64_t> kept)>;
-  void set_record_counter(RecordCounter counter) { record_counter_ = std::move(counter); }
-  const RecordCounter& record_counter() const { return record_counter_; }
+  // Counts every record created against its space's cap
+  // (core/sync/space_records.h). Set by the server's authoritative apply,
+  // for one push at a time; a replica sets none.
+  class RecordCounter {
+   public:
+    virtual ~RecordCounter() = default;
+    // Whether a create in `space_id` counts itself in the store:
+    // kCountRecordSql sent ahead of its INSERT, kKeptRecordsSql read back by
+    // it and given to Created. False once the counter holds the space's
+    // count, which it then keeps up in memory.
+    virtual bool CountsInStore(const std::string& space_id) const = 0;
+    // After a create in `space_id`: LIMIT_REACHED past the cap (the caller
+    // rolls the create back). `kept`, when counted in the store: the count
+    // read back, nullopt when the store had no count of the space yet.
+    virtual Status Created(store::Database& db, const std::string& space_id,
+                           std::optional<int64_t> kept) = 0;
+  };
+  // `counter` must outlive the mutation; nullptr for none.
+  void set_record_counter(RecordCounter* counter) { record_counter_ = counter; }
+  RecordCounter* record_counter() const { return record_counter_; }
 
  private:
   store::Database& db_;
   int64_t now_ms_;
   int64_t row_version_;
   WriteHook before_write_;
-  RecordCounter record_counter_;
+  RecordCounter* record_counter_ = nullptr;
   std::vector<std::pair<std::string, std::string>> written_;
   nlohmann::json details_;
 };

@@ -155,7 +155,8 @@ Result<json> ServerSync::Push(store::Database& db, const json& request,
 }
 
 Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::string* account_id,
-                            int64_t version, Status& verdict, json& details) {
+                            int64_t version, BatchRecordCounts& counts, Status& verdict,
+                            json& details) {
   const int64_t client_time = m["clientTime"].get<int64_t>();
   if (clock_) {
     const int64_t ahead = client_time - clock_->NowMillis();
@@ -170,10 +171,7 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
   store::Transaction one(db);  // A savepoint: a failure undoes only this mutation.
   ENSEMBLE_RETURN_IF_ERROR(one.status());
   MutationContext ctx(db, client_time, nullptr, version);
-  ctx.set_record_counter(
-      [this](store::Database& db, const std::string& space_id, std::optional<int64_t> kept) {
-        return CheckCreatedRecord(db, config_, space_id, kept);
-      });
+  ctx.set_record_counter(&counts);
   const std::string& name = m["name"].get_ref<const std::string&>();
   Status st =
       account_id ? AuthorizeMutation(db, config_, *account_id, name, m["args"]) : Status::Ok();
@@ -182,15 +180,22 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
     st = config_.after_mutation(ctx, account_id, name, m["args"]);
   }
   if (!st.ok()) {
+    counts.Drop();  // `one` rolls back as it goes out of scope.
     // The store failing is not the mutation's fault: fail the batch so the
     // client retries it, rather than consuming the mutation.
     if (st.code() == codes::kStorage) return st;
     verdict = st;
     details = ctx.details();
-    return Status::Ok();  // `one` rolls back as it goes out of scope.
+    return Status::Ok();
   }
   verdict = Status::Ok();
-  return one.Commit();
+  Status released = one.Commit();
+  if (released.ok()) {
+    counts.Keep();
+  } else {
+    counts.Drop();
+  }
+  return released;
 }
 
 Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
@@ -225,6 +230,7 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
   }
   const int64_t first_version = next_version;
   const int64_t reserved_end = first_version + consumable;
+  BatchRecordCounts counts(config_);
   json results = json::array();
   for (const json& m : mutations) {
     int64_t id = m["id"].get<int64_t>();
@@ -244,7 +250,7 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
     }
     json details;
     Status st;
-    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, next_version, st, details));
+    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, next_version, counts, st, details));
     if (st.ok()) {
       ++next_version;
       results.push_back({{"id", id}, {"status", "applied"}});
@@ -270,6 +276,7 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
   ENSEMBLE_RETURN_IF_ERROR(
       db.ExecDeferred("UPDATE sync_clients SET last_mutation_id = $2 WHERE client_id = $1",
                       {Value(client_id), Value(last)}));
+  ENSEMBLE_RETURN_IF_ERROR(counts.Flush(db));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   // Nothing applied: the versions went back, and nobody needs a poke.
   const int64_t written = next_version > first_version ? next_version - 1 : 0;
@@ -294,18 +301,20 @@ Result<PushOutcome> ServerSync::ApplyServerWrites(store::Database& db, const jso
   ENSEMBLE_ASSIGN_OR_RETURN(const int64_t first,
                             ReserveServerVersions(db, static_cast<int64_t>(mutations.size())));
   int64_t version = first;
+  BatchRecordCounts counts(config_);
   for (const json& m : mutations) {
     const json one = {
         {"name", m["name"]}, {"args", m.value("args", json::object())}, {"clientTime", now_ms}};
     json why;
     Status verdict;
-    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, one, account_id, version, verdict, why));
+    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, one, account_id, version, counts, verdict, why));
     if (!verdict.ok()) {
       if (details) *details = std::move(why);
       return verdict;  // `txn` rolls back the writes and the reserved versions.
     }
     ++version;
   }
+  ENSEMBLE_RETURN_IF_ERROR(counts.Flush(db));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   return PushOutcome{json::object(), version - 1, first};
 }

@@ -53,6 +53,8 @@ struct PushOutcome {
   int64_t first_version = 0;
 };
 
+class BatchRecordCounts;  // space_records.h
+
 class ServerSync {
  public:
   explicit ServerSync(SyncConfig config) : config_(config) {}
@@ -110,12 +112,12 @@ class ServerSync {
  private:
   Status ValidatePush(const nlohmann::json& request) const;
   // Runs one mutation in its own savepoint, its rows written as server
-  // version `version`, and sets its verdict (with `details` for a
-  // rejection). A non-OK return is a store error: the batch fails and
-  // nothing of it is consumed.
+  // version `version` and its creates counted in `counts`, and sets its
+  // verdict (with `details` for a rejection). A non-OK return is a store
+  // error: the batch fails and nothing of it is consumed.
   Status ApplyOne(store::Database& db, const nlohmann::json& mutation,
-                  const std::string* account_id, int64_t version, Status& verdict,
-                  nlohmann::json& details);
+                  const std::string* account_id, int64_t version, BatchRecordCounts& counts,
+                  Status& verdict, nlohmann::json& details);
   Result<nlohmann::json> PullAs(store::Database& db, const std::string* account_id,
                                 const std::string& client_id, int64_t cursor);
 

@@ -31,11 +31,16 @@ Result<int64_t> CountFromTables(store::Database& db, const SyncConfig& config,
   return total;
 }
 
-}  // namespace
-
-Status CheckCreatedRecord(store::Database& db, const SyncConfig& config,
-                          const std::string& space_id, std::optional<int64_t> kept) {
-  if (kept) return *kept > kMaxRecordsPerSpace ? Full() : Status::Ok();
+// Checks a record just created in `space_id`, counted in the store: `kept`
+// is the space's count with it, or nullopt when the space was not counted
+// yet (it is then counted from its tables). The space's count, or
+// LIMIT_REACHED past kMaxRecordsPerSpace.
+Result<int64_t> CountInStore(store::Database& db, const SyncConfig& config,
+                             const std::string& space_id, std::optional<int64_t> kept) {
+  if (kept) {
+    if (*kept > kMaxRecordsPerSpace) return Full();
+    return *kept;
+  }
   // First counted: the tables already hold the record just created.
   ENSEMBLE_ASSIGN_OR_RETURN(int64_t total, CountFromTables(db, config, space_id));
   if (total > kMaxRecordsPerSpace) return Full();
@@ -43,14 +48,64 @@ Status CheckCreatedRecord(store::Database& db, const SyncConfig& config,
                             db.Query("INSERT INTO space_records (space_id, records) VALUES ($1, $2)"
                                      " ON CONFLICT (space_id) DO NOTHING RETURNING space_id",
                                      {Value(space_id), Value(total)}));
-  if (!inserted.empty()) return Status::Ok();
+  if (!inserted.empty()) return total;
   // Another server counted the space first, without this uncommitted record.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows recounted,
       db.Query(std::string(kCountRecordSql) + " RETURNING records", {Value(space_id)}));
-  return !recounted.empty() && store::AsInt(recounted.rows[0][0]) > kMaxRecordsPerSpace
-             ? Full()
-             : Status::Ok();
+  if (recounted.empty()) return total;  // Gone again since: the tables' count stands.
+  const int64_t now_kept = store::AsInt(recounted.rows[0][0]);
+  if (now_kept > kMaxRecordsPerSpace) return Full();
+  return now_kept;
+}
+
+}  // namespace
+
+bool BatchRecordCounts::CountsInStore(const std::string& space_id) const {
+  return !counts_.contains(space_id);
+}
+
+Status BatchRecordCounts::Created(store::Database& db, const std::string& space_id,
+                                  std::optional<int64_t> kept) {
+  auto it = counts_.find(space_id);
+  if (it == counts_.end()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(int64_t now_kept, CountInStore(db, config_, space_id, kept));
+    counts_.emplace(space_id, Count{now_kept, 0});
+    mutation_.push_back({space_id, true});
+    return Status::Ok();
+  }
+  if (it->second.kept >= kMaxRecordsPerSpace) return Full();
+  ++it->second.kept;
+  ++it->second.unsaved;
+  mutation_.push_back({space_id, false});
+  return Status::Ok();
+}
+
+void BatchRecordCounts::Drop() {
+  // Newest first: a space first counted in this mutation is forgotten after
+  // its later creates are taken off, so its next create counts in the store
+  // again (the store's update went with the savepoint).
+  for (auto it = mutation_.rbegin(); it != mutation_.rend(); ++it) {
+    if (it->in_store) {
+      counts_.erase(it->space_id);
+    } else {
+      Count& count = counts_.at(it->space_id);
+      --count.kept;
+      --count.unsaved;
+    }
+  }
+  mutation_.clear();
+}
+
+Status BatchRecordCounts::Flush(store::Database& db) {
+  for (auto& [space_id, count] : counts_) {
+    if (count.unsaved == 0) continue;
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.ExecDeferred("UPDATE space_records SET records = records + $2 WHERE space_id = $1",
+                        {Value(space_id), Value(count.unsaved)}));
+    count.unsaved = 0;
+  }
+  return Status::Ok();
 }
 
 Status UncountPurgedRecords(store::Database& db, const std::map<std::string, int64_t>& by_space) {

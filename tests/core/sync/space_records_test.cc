@@ -1,7 +1,9 @@
 // Records per space (core/sync/space_records.h): every create counts one up,
 // a space past kMaxRecordsPerSpace refuses the next create with a readable
 // LIMIT_REACHED and keeps nothing of it, a space counted for the first time
-// counts its tables, and the purge of Trash counts down.
+// counts its tables, and the purge of Trash counts down. A push's creates
+// after its first in a space are counted in memory: the store's count after
+// the push is the same, including creates that were rolled back.
 
 #include "core/sync/space_records.h"
 
@@ -100,6 +102,89 @@ TEST_F(SpaceRecordsTest, APushPastTheCapIsRejectedWithItsCode) {
   EXPECT_EQ((*r)["results"][0]["status"], "rejected");
   EXPECT_EQ((*r)["results"][0]["code"], "LIMIT_REACHED");
   EXPECT_EQ(Count("SELECT COUNT(*) FROM tasks"), 1);
+}
+
+// A push of `mutations` (id 1 on) from client `client`.
+json PushOf(const std::string& client, const json& mutations) {
+  json push = {
+      {"clientGroupId", "g-" + client}, {"clientId", client}, {"mutations", json::array()}};
+  int64_t id = 0;
+  for (const json& m : mutations) {
+    push["mutations"].push_back(
+        {{"id", ++id}, {"name", m[0]}, {"args", m[1]}, {"clientTime", kCreatedAt}});
+  }
+  return push;
+}
+
+TEST_F(SpaceRecordsTest, APushOfManyCreatesCountsEachOnceInEverySpace) {
+  ASSERT_TRUE(Create(Id(1), "s").ok());
+  json mutations = json::array();
+  for (int i = 2; i <= 40; ++i) {
+    const std::string space = i % 3 == 0 ? "t" : "s";
+    mutations.push_back({"task.create", {{"id", Id(i)}, {"spaceId", space}, {"title", "x"}}});
+  }
+  // An update and a rejected create (its id is taken) among them count nothing.
+  mutations.push_back({"task.update", {{"id", Id(2)}, {"fields", {{"title", "Renamed"}}}}});
+  mutations.push_back({"task.create", {{"id", Id(5)}, {"spaceId", "s"}, {"title", "again"}}});
+  auto r = server_.Push(*db_, PushOf("c", mutations));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  EXPECT_EQ((*r)["results"].back()["code"], "ALREADY_EXISTS");
+  EXPECT_EQ(Kept("s"), Count("SELECT COUNT(*) FROM tasks WHERE space_id = 's'"));
+  EXPECT_EQ(Kept("s"), 1 + 26);
+  EXPECT_EQ(Kept("t"), 13);
+  // The next push starts from the store's count.
+  ASSERT_TRUE(Create(Id(41), "s").ok());
+  EXPECT_EQ(Kept("s"), 28);
+}
+
+TEST_F(SpaceRecordsTest, APushThatReachesTheCapAppliesWhatFitsAndRejectsTheRest) {
+  ASSERT_TRUE(Create(Id(1), "s").ok());
+  ASSERT_TRUE(db_->Exec("UPDATE space_records SET records = " +
+                        std::to_string(kMaxRecordsPerSpace - 3) + " WHERE space_id = 's'")
+                  .ok());
+  json mutations = json::array();
+  for (int i = 2; i <= 7; ++i) {
+    mutations.push_back({"task.create", {{"id", Id(i)}, {"spaceId", "s"}, {"title", "x"}}});
+  }
+  auto r = server_.Push(*db_, PushOf("c", mutations));
+  ASSERT_TRUE(r.ok()) << r.status().ToString();
+  std::vector<std::string> statuses;
+  for (const json& result : (*r)["results"]) statuses.push_back(result["status"]);
+  EXPECT_THAT(statuses, ::testing::ElementsAre("applied", "applied", "applied", "rejected",
+                                               "rejected", "rejected"));
+  EXPECT_EQ((*r)["results"][3]["code"], "LIMIT_REACHED");
+  EXPECT_EQ(Kept("s"), kMaxRecordsPerSpace);
+  EXPECT_EQ(Count("SELECT COUNT(*) FROM tasks"), 4);
+}
+
+TEST_F(SpaceRecordsTest, ARolledBackMutationTakesItsCountsWithIt) {
+  // Counted in the store, then in memory, then both undone, as ServerSync
+  // does around each mutation's savepoint.
+  ASSERT_TRUE(db_->Exec("INSERT INTO space_records (space_id, records) VALUES ('s', 10)").ok());
+  BatchRecordCounts counts(hub::Config());
+  {
+    store::Transaction txn(*db_);
+    EXPECT_TRUE(counts.CountsInStore("s"));
+    ASSERT_TRUE(
+        db_->Exec("UPDATE space_records SET records = records + 1 WHERE space_id = 's'").ok());
+    ASSERT_TRUE(counts.Created(*db_, "s", 11).ok());
+    EXPECT_FALSE(counts.CountsInStore("s"));
+    ASSERT_TRUE(counts.Created(*db_, "s", std::nullopt).ok());
+    counts.Drop();  // `txn` rolls the store's update back as the savepoint would.
+  }
+  EXPECT_TRUE(counts.CountsInStore("s"));  // So the next create counts in the store again.
+  ASSERT_TRUE(
+      db_->Exec("UPDATE space_records SET records = records + 1 WHERE space_id = 's'").ok());
+  ASSERT_TRUE(counts.Created(*db_, "s", 11).ok());
+  counts.Keep();
+  ASSERT_TRUE(counts.Created(*db_, "s", std::nullopt).ok());
+  counts.Keep();
+  ASSERT_TRUE(counts.Created(*db_, "s", std::nullopt).ok());
+  counts.Drop();
+  ASSERT_TRUE(counts.Flush(*db_).ok());
+  EXPECT_EQ(Kept("s"), 12);
+  ASSERT_TRUE(counts.Flush(*db_).ok());  // Nothing left to add.
+  EXPECT_EQ(Kept("s"), 12);
 }
 
 TEST_F(SpaceRecordsTest, ASpaceCountedForTheFirstTimeCountsItsTables) {
