@@ -51,8 +51,9 @@ const views = {tasks};  // name -> module, once loaded and initialised
 const viewsLoading = new Map();  // name -> promise of its module
 
 // The view's module, initialised: at once when it is loaded, else once it
-// arrives. A module that fails to load (offline before the service worker
-// has the build) is asked again next time.
+// arrives. One that failed (offline before the service worker has the
+// build) is asked again next time, though a browser may answer from the
+// failure it keeps in its module map until the page reloads.
 function loadView(name) {
   if (views[name]) return Promise.resolve(views[name]);
   if (!viewsLoading.has(name)) {
@@ -60,12 +61,21 @@ function loadView(name) {
       view.init?.(ctx);
       views[name] = view;
       return view;
-    }, (e) => {
+    }).catch((e) => {
       viewsLoading.delete(name);
       throw e;
     }));
   }
   return viewsLoading.get(name);
+}
+
+// Says in the view that it could not load, rather than leave it blank.
+function viewFailed(name, e) {
+  console.warn(`ensemble: the ${name} view did not load`, e);
+  const container = byTestId(`view-${name}`);
+  if (container.querySelector('[data-testid="view-load-failed"]')) return;
+  container.prepend(h('p', {class: 'problem', role: 'status', dataset: {testid: 'view-load-failed'}},
+                      'This view could not load. Reload the page once you are online.'));
 }
 
 let laterViewsAsked = false;
@@ -75,6 +85,7 @@ function loadLaterViews() {
   for (const name of Object.keys(kLaterViews)) {
     loadView(name).catch((e) => {
       console.warn(`ensemble: the ${name} view did not load`, e);
+      if (!laterViewsAsked) return;
       laterViewsAsked = false;  // Try again when the browser is back online.
       window.addEventListener('online', loadLaterViews, {once: true});
     });
@@ -113,7 +124,7 @@ function showView() {
     // Shown again once it arrives, if it is still the route by then.
     loadView(name).then(() => {
       if (route().name === name) showView();
-    }, (e) => console.warn(`ensemble: the ${name} view did not load`, e));
+    }, (e) => viewFailed(name, e));
     return;
   }
   view.render?.();

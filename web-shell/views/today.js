@@ -184,4 +184,8 @@ export function init(c) {
       schedule();
     }
   });
+  // This view's module arrives after the first screen (app.js), when the
+  // data it counts is usually read already: count it now.
+  countWaiting();
+  schedule();
 }
