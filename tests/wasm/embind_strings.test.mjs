@@ -42,6 +42,12 @@ describe('Embind strings', () => {
     assert.equal(echo(text), text);
   });
 
+  test('a leading U+FEFF is kept, short or long', () => {
+    assert.equal(echo('\ufeffx'), '\ufeffx');
+    const long = '\ufeff' + 'é'.repeat(100);
+    assert.equal(echo(long), long);
+  });
+
   test('a lone surrogate becomes U+FFFD, short or long, never bytes that are not UTF-8', () => {
     assert.equal(echo('a\ud800b'), 'a\ufffdb');
     const long = 'x'.repeat(100) + '\udc00' + 'y'.repeat(100);

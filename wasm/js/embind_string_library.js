@@ -108,7 +108,8 @@ mergeInto(LibraryManager.library, {
         } else {
           str = length < kShort ? shortAscii(start, length) : null;
           if (str === null) {
-            if (decoder === null) decoder = new TextDecoder();
+            // ignoreBOM: a leading U+FEFF is text, as Embind kept it.
+            if (decoder === null) decoder = new TextDecoder('utf-8', {ignoreBOM: true});
             str = decoder.decode(HEAPU8.subarray(start, start + length));
           }
         }
