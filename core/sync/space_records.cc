@@ -53,7 +53,9 @@ Result<int64_t> CountInStore(store::Database& db, const SyncConfig& config,
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows recounted,
       db.Query(std::string(kCountRecordSql) + " RETURNING records", {Value(space_id)}));
-  if (recounted.empty()) return total;  // Gone again since: the tables' count stands.
+  // Deleted again since: fail the push (the client sends it again) rather
+  // than count its later creates into a row that is not there.
+  if (recounted.empty()) return Status(codes::kStorage, "the space's record count went missing");
   const int64_t now_kept = store::AsInt(recounted.rows[0][0]);
   if (now_kept > kMaxRecordsPerSpace) return Full();
   return now_kept;

@@ -53,11 +53,14 @@ inline constexpr char kKeptRecordsSql[] = "(SELECT records FROM space_records WH
 // The record counter of one push (or one batch of server writes): the first
 // create in a space counts in the store, the later ones in memory.
 // ServerSync calls Keep or Drop after each mutation, as its savepoint is
-// released or rolled back, and Flush before the commit.
+// released or rolled back, and Flush before the commit. So a mutator whose
+// create was counted must fail as a whole if anything after it fails: the
+// counts go back with the mutation's savepoint, not with one of its own.
 class BatchRecordCounts final : public MutationContext::RecordCounter {
  public:
   // `config` must outlive this.
   explicit BatchRecordCounts(const SyncConfig& config) : config_(config) {}
+  explicit BatchRecordCounts(SyncConfig&&) = delete;
 
   bool CountsInStore(const std::string& space_id) const override;
   // LIMIT_REACHED, with what to do, past kMaxRecordsPerSpace.

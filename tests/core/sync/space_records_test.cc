@@ -161,7 +161,8 @@ TEST_F(SpaceRecordsTest, ARolledBackMutationTakesItsCountsWithIt) {
   // Counted in the store, then in memory, then both undone, as ServerSync
   // does around each mutation's savepoint.
   ASSERT_TRUE(db_->Exec("INSERT INTO space_records (space_id, records) VALUES ('s', 10)").ok());
-  BatchRecordCounts counts(hub::Config());
+  const SyncConfig config = hub::Config();
+  BatchRecordCounts counts(config);
   {
     store::Transaction txn(*db_);
     EXPECT_TRUE(counts.CountsInStore("s"));
