@@ -1,7 +1,6 @@
-// hub_search_work: every kept kind of the turn's space searched at once. A
-// record matches when each word of the query appears in its title or one of
-// its texts (tools::record_rows::MatchesQuery); title matches come first, then the
-// most recently changed.
+// hub_search_work: every kept kind of the turn's space searched at once and
+// ranked as spec 004 §5 says (core/context/search_rank.h): a record matches
+// when any word of the query is in its title or one of its texts.
 
 #include "core/context/search_tool_runs.h"
 
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "core/context/item_context.h"
+#include "core/context/search_rank.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
@@ -23,38 +23,61 @@ using nlohmann::json;
 using tools::Quoted;
 using tools::ToolCall;
 using tools::ToolContext;
-using tools::record_rows::MatchesQuery;
 
 // The default number of matches (the schema leaves limit optional).
 constexpr std::size_t kDefaultSearchResults = 20;
 
+// One searched text beside a kind's title and what a word found in it is
+// worth (search_rank.h), in thousandths.
+struct BodyColumn {
+  std::string_view column;
+  int64_t weight;
+};
+
 // One searched kind: its table, the column that titles it, the texts searched
-// beside the title (the first one is where a snippet comes from), and what
+// beside the title (the first one holding a word gives the snippet), and what
 // else a result carries.
 struct SearchedKind {
   std::string_view kind;
   std::string_view table;
   std::string_view title;
-  std::vector<std::string_view> texts;
+  std::vector<BodyColumn> texts;
   bool has_status;
   bool has_due;
 };
 
+// A task's page text counts half a word: it is long, and it is the task's
+// notes rather than what the task is.
+constexpr int64_t kPageTextWeight = kPoint / 2;
+// An address is found, but is weaker evidence than a role or a team.
+constexpr int64_t kEmailWeight = kPoint / 2;
+
 const std::vector<SearchedKind>& SearchedKinds() {
   static const std::vector<SearchedKind> kKinds = {
-      {"task", "tasks", "title", {"description", "labels"}, true, true},
-      {"project", "projects", "title", {"description"}, true, true},
-      {"page", "pages", "title", {"body"}, false, false},
-      {"person", "people", "name", {"role", "team", "email"}, false, false},
-      {"board", "boards", "title", {"description"}, false, false},
+      {"task",
+       "tasks",
+       "title",
+       {{"description", kPoint}, {"labels", kPoint}, {"page_text", kPageTextWeight}},
+       true,
+       true},
+      {"project", "projects", "title", {{"description", kPoint}}, true, true},
+      {"page", "pages", "title", {{"body", kPoint}}, false, false},
+      {"person",
+       "people",
+       "name",
+       {{"role", kPoint}, {"team", kPoint}, {"email", kEmailWeight}},
+       false,
+       false},
+      {"board", "boards", "title", {{"description", kPoint}}, false, false},
   };
   return kKinds;
 }
 
-struct Match {
-  json result;  // What the model gets: kind, id, title, ...
-  int rank;     // 0: the title matches; 1: another text does.
-  int64_t updated_at;
+// The candidates of every kind searched: what the ranking reads, and beside
+// each what the model gets if it ranks.
+struct Candidates {
+  std::vector<SearchRecord> records;
+  std::vector<json> results;
 };
 
 // Up to kSearchSnippetChars of `text` around the first word of `query` it
@@ -87,57 +110,104 @@ std::string SnippetOf(std::string_view text, std::string_view query) {
   return text::TruncateChars(out, kSearchSnippetChars);
 }
 
-Status SearchKind(ToolContext& ctx, const SearchedKind& k, const std::string& query,
-                  std::vector<Match>& out) {
-  std::string columns = "id, updated_at, " + std::string(k.title);
-  for (std::string_view t : k.texts) columns += ", " + std::string(t);
-  if (k.has_status) columns += ", status";
-  if (k.has_due) columns += ", due";
-  if (k.kind == "project") columns += ", deliverables";
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                            ctx.db->Query("SELECT " + columns + " FROM " + std::string(k.table) +
-                                              " WHERE space_id = $1 AND deleted = 0 ORDER BY id",
-                                          {store::Value(ctx.space_id)}));
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::vector<store::Value>& row = rows.rows[i];
-    const std::string id = store::AsText(row[0]);
-    const int64_t updated_at = store::AsInt(row[1]);
-    const std::string title = store::AsText(row[2]);
-    std::vector<std::string> texts = {title};
-    for (std::size_t t = 0; t < k.texts.size(); ++t) texts.push_back(store::AsText(row[3 + t]));
-    std::size_t next = 3 + k.texts.size();
-    if (MatchesQuery(query, texts)) {
-      json result = {{"kind", std::string(k.kind)}, {"id", id}, {"title", title}};
-      if (k.has_status) result["status"] = store::AsText(row[next]);
-      if (k.has_due && !store::IsNull(row[next + 1])) result["due"] = store::AsText(row[next + 1]);
-      const int rank = MatchesQuery(query, {title}) ? 0 : 1;
-      if (rank == 1 && MatchesQuery(query, {texts[1]}))
-        result["snippet"] = SnippetOf(texts[1], query);
-      if (k.kind == "person" && !texts[3].empty()) result["email"] = texts[3];
-      out.push_back({std::move(result), rank, updated_at});
-    }
-    if (k.kind != "project") continue;
-    // A project's deliverables are found by their own titles.
-    const json deliverables = json::parse(store::AsText(row[next + 2]), nullptr, false);
-    if (!deliverables.is_array()) continue;
-    for (const json& d : deliverables) {
-      const std::string d_title = d.value("title", std::string());
-      if (d_title.empty() || !MatchesQuery(query, {d_title})) continue;
-      out.push_back({{{"kind", "deliverable"},
-                      {"id", d.value("id", std::string())},
-                      {"title", d_title},
-                      {"done", d.value("done", false)},
-                      {"project", {{"id", id}, {"title", title}}}},
-                     0,
-                     updated_at});
-    }
+// The columns of `k` to select: a task's page text is its page's body.
+std::string SelectOf(const SearchedKind& k) {
+  const bool task = k.kind == "task";
+  const std::string t = task ? "t." : "";
+  std::string columns = t + "id, " + t + "updated_at, " + t + std::string(k.title);
+  for (const BodyColumn& b : k.texts) {
+    columns +=
+        b.column == "page_text" ? ", COALESCE(p.body, '')" : ", " + t + std::string(b.column);
   }
-  return Status::Ok();
+  if (k.has_status) columns += ", " + t + "status";
+  if (k.has_due) columns += ", " + t + "due";
+  if (task) columns += ", t.project";
+  if (k.kind == "project") columns += ", deliverables";
+  if (!task) {
+    return "SELECT " + columns + " FROM " + std::string(k.table) +
+           " WHERE space_id = $1 AND deleted = 0 ORDER BY id";
+  }
+  return "SELECT " + columns +
+         " FROM tasks t LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id"
+         " AND p.deleted = 0 WHERE t.space_id = $1 AND t.deleted = 0 ORDER BY t.id";
 }
 
 bool Wanted(const json& kinds, std::string_view kind) {
   if (!kinds.is_array() || kinds.empty()) return true;
   return std::any_of(kinds.begin(), kinds.end(), [&](const json& k) { return k == kind; });
+}
+
+bool IsOpen(std::string_view kind, std::string_view status) {
+  if (kind == "task") return status != "done";
+  if (kind == "project") return status == "active";
+  return false;
+}
+
+Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds, Candidates& out) {
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            ctx.db->Query(SelectOf(k), {store::Value(ctx.space_id)}));
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::vector<store::Value>& row = rows.rows[i];
+    SearchRecord record{std::string(k.kind), store::AsText(row[0]), store::AsText(row[2])};
+    record.updated_at = store::AsInt(row[1]);
+    for (std::size_t t = 0; t < k.texts.size(); ++t)
+      record.body.push_back({store::AsText(row[3 + t]), k.texts[t].weight});
+    std::size_t next = 3 + k.texts.size();
+    json result = {{"kind", record.kind}, {"id", record.id}, {"title", record.title}};
+    if (k.has_status) {
+      result["status"] = store::AsText(row[next]);
+      record.open = IsOpen(k.kind, result["status"].get<std::string>());
+    }
+    if (k.has_due && !store::IsNull(row[next + 1])) result["due"] = store::AsText(row[next + 1]);
+    if (k.kind == "task") record.project = store::AsText(row[next + 2]);
+    if (k.kind == "project") record.project = record.id;
+    if (k.kind == "person" && !record.body[2].text.empty()) result["email"] = record.body[2].text;
+    const std::string project_id = record.id;
+    const std::string project_title = record.title;
+    const int64_t updated_at = record.updated_at;
+    // A project searched only for its deliverables is not itself a candidate.
+    if (Wanted(kinds, k.kind)) {
+      out.records.push_back(std::move(record));
+      out.results.push_back(std::move(result));
+    }
+    if (k.kind != "project" || !Wanted(kinds, "deliverable")) continue;
+    // A project's deliverables are found by their own titles.
+    const json deliverables = json::parse(store::AsText(row[next + 2]), nullptr, false);
+    if (!deliverables.is_array()) continue;
+    for (const json& d : deliverables) {
+      const std::string d_title = d.value("title", std::string());
+      if (d_title.empty()) continue;
+      const bool done = d.value("done", false);
+      SearchRecord deliverable{"deliverable", d.value("id", std::string()), d_title};
+      deliverable.updated_at = updated_at;
+      deliverable.open = !done;
+      deliverable.project = project_id;
+      out.records.push_back(std::move(deliverable));
+      out.results.push_back({{"kind", "deliverable"},
+                             {"id", d.value("id", std::string())},
+                             {"title", d_title},
+                             {"done", done},
+                             {"project", {{"id", project_id}, {"title", project_title}}}});
+    }
+  }
+  return Status::Ok();
+}
+
+// The snippet of a ranked record whose title lacks a word of the query: from
+// the first body text holding one.
+void AddSnippet(const SearchQuery& query, const SearchRecord& record, const std::string& text,
+                json& result) {
+  const auto& words = query.words;
+  if (std::all_of(words.begin(), words.end(),
+                  [&](const auto& w) { return HoldsWord(record.title, w); }))
+    return;
+  for (const SearchField& f : record.body) {
+    if (std::any_of(words.begin(), words.end(),
+                    [&](const auto& w) { return HoldsWord(f.text, w); })) {
+      result["snippet"] = SnippetOf(f.text, text);
+      return;
+    }
+  }
 }
 
 }  // namespace
@@ -147,27 +217,23 @@ Result<json> RunSearchWork(ToolCall& call) {
   const std::string query(text::Trim(call.input.value("query", std::string())));
   if (query.empty()) return InvalidArgument("query: give the words to search for");
   const json kinds = call.input.value("kinds", json::array());
-  std::vector<Match> matches;
+  const SearchQuery split = SplitQuery(query);
+  Candidates candidates;
   for (const SearchedKind& k : SearchedKinds()) {
     const bool deliverables = k.kind == "project" && Wanted(kinds, "deliverable");
     if (!Wanted(kinds, k.kind) && !deliverables) continue;
-    ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, query, matches));
+    ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, kinds, candidates));
   }
-  // A project searched only for its deliverables is not itself a match.
-  std::erase_if(
-      matches, [&](const Match& m) { return !Wanted(kinds, m.result["kind"].get<std::string>()); });
-  // Ties keep the order searched: kind by kind, each oldest first.
-  std::stable_sort(matches.begin(), matches.end(), [](const Match& a, const Match& b) {
-    if (a.rank != b.rank) return a.rank < b.rank;
-    return a.updated_at > b.updated_at;
-  });
+  std::vector<RankedRecord> matches =
+      RankRecords(split, candidates.records, ctx->now_ms, nullptr, SIZE_MAX);
   const std::size_t limit = std::min<std::size_t>(
       kMaxSearchResults,
       static_cast<std::size_t>(tools::IntIn(call.input, "limit", kDefaultSearchResults)));
   json results = json::array();
   std::string listed;
   for (std::size_t i = 0; i < matches.size() && i < limit; ++i) {
-    const json& r = matches[i].result;
+    json& r = candidates.results[matches[i].index];
+    AddSnippet(split, candidates.records[matches[i].index], query, r);
     listed += (i ? ", " : " ") + r["kind"].get<std::string>() + " " +
               Quoted(r["title"].get<std::string>());
     results.push_back(r);

@@ -1,5 +1,6 @@
 // hub_search_work (core/context/search_tool_runs.h): every kept kind of the
-// turn's space at once, title matches first, snippets from bodies, kinds
+// turn's space at once, ranked (the scores themselves are
+// search_rank_test.cc's), snippets from bodies, kinds
 // narrowed, the kinds the hub does not keep said so, and nothing of another
 // space or in Trash.
 
@@ -31,7 +32,7 @@ class SearchWorkTest : public tools::RecordToolTest {
   }
 };
 
-TEST_F(SearchWorkTest, FindsEveryKindTitlesFirstAndOnlyInTheSpace) {
+TEST_F(SearchWorkTest, FindsEveryKindRankedAndOnlyInTheSpace) {
   Seed("task", {{"title", "Plan the launch"}, {"description", "Ask Mira for the deck"}});
   Seed("page", {{"title", "Launch notes"}, {"body", "Budget and dates"}});
   Seed("project",
@@ -44,28 +45,38 @@ TEST_F(SearchWorkTest, FindsEveryKindTitlesFirstAndOnlyInTheSpace) {
   Mutate({{"task.delete", {{"id", old}}}});
 
   json r = Ok("hub_search_work", {{"query", "LAUNCH"}});
+  // Title matches first; among them open work (the deliverable, the task),
+  // then the later changed; the person, found by a role, last.
   EXPECT_THAT(KindsAndTitles(r),
-              ElementsAre("task:Plan the launch", "deliverable:Launch checklist",
-                          "page:Launch notes", "board:Launch board", "person:Mira Chen"))
+              ElementsAre("deliverable:Launch checklist", "task:Plan the launch",
+                          "board:Launch board", "page:Launch notes", "person:Mira Chen"))
       << r.dump();
   // Q3 holds a match (its deliverable) but is none itself.
   EXPECT_EQ(r["data"]["total"], 5) << r.dump();
-  EXPECT_EQ(r["data"]["results"][1]["project"]["title"], "Q3");
+  EXPECT_EQ(r["data"]["results"][0]["project"]["title"], "Q3");
   const json& person = r["data"]["results"][4];
   EXPECT_EQ(person["snippet"], "Launch lead");
-  EXPECT_THAT(
-      r["summary"].get<std::string>(),
-      StartsWith("Found 5 matches for \u201CLAUNCH\u201D: task \u201CPlan the launch\u201D"));
+  EXPECT_THAT(r["summary"].get<std::string>(),
+              StartsWith("Found 5 matches for \u201CLAUNCH\u201D: deliverable \u201CLaunch "
+                         "checklist\u201D, task \u201CPlan the launch\u201D"));
 }
 
-TEST_F(SearchWorkTest, EveryWordMustAppearAndABodyGivesItsSnippet) {
+TEST_F(SearchWorkTest, AnyWordMatchesAllWordsRankFirstAndABodyGivesItsSnippet) {
   Seed("task", {{"title", "Plan the launch"}, {"description", "Ask Mira for the deck"}});
   const std::string body =
       std::string(300, 'x') + " the budget for\n\nMünchen travel " + std::string(300, 'y');
   Seed("page", {{"title", "Trip"}, {"body", body}});
+  Seed("task", {{"title", "Mira's launch notes"}, {"status", "done"}});
+  Seed("task", {{"title", "Mira's deck"}});
+  // The first holds both words (one in its description), the second both in
+  // its title; the third only one, so it scores half.
   json both = Ok("hub_search_work", {{"query", "launch mira"}});
-  EXPECT_THAT(KindsAndTitles(both), ElementsAre("task:Plan the launch"));
-  json page = Ok("hub_search_work", {{"query", "budget"}});
+  EXPECT_THAT(KindsAndTitles(both),
+              ElementsAre("task:Mira's launch notes", "task:Plan the launch", "task:Mira's deck"))
+      << both.dump();
+  EXPECT_FALSE(both["data"]["results"][0].contains("snippet"));
+  EXPECT_EQ(both["data"]["results"][1]["snippet"], "Ask Mira for the deck");
+  json page = Ok("hub_search_work", {{"query", "the budget"}});
   ASSERT_EQ(page["data"]["results"].size(), 1u);
   const std::string snippet = page["data"]["results"][0]["snippet"];
   EXPECT_THAT(snippet, StartsWith("\u2026"));
@@ -96,6 +107,16 @@ TEST_F(SearchWorkTest, KindsNarrowTheSearchAndUnkeptKindsAreSaidSo) {
   EXPECT_EQ(two["data"]["results"].size(), 2u);
   EXPECT_EQ(two["data"]["total"], 4);
   EXPECT_THAT(two["summary"].get<std::string>(), HasSubstr("; and 2 more."));
+}
+
+TEST_F(SearchWorkTest, ATaskIsFoundByItsPagesTextAtHalfAWord) {
+  const std::string page = Seed("page", {{"title", "Notes"}, {"body", "Call the venue"}});
+  Seed("task", {{"title", "Book the hall"}, {"page", page}});
+  Seed("task", {{"title", "Sort chairs"}, {"description", "venue has 80"}});
+  json r = Ok("hub_search_work", {{"query", "venue"}, {"kinds", {"task"}}});
+  // The description counts a whole word, the page's text half of one.
+  EXPECT_THAT(KindsAndTitles(r), ElementsAre("task:Sort chairs", "task:Book the hall")) << r.dump();
+  EXPECT_EQ(r["data"]["results"][1]["snippet"], "Call the venue");
 }
 
 TEST_F(SearchWorkTest, AnAccountOutsideTheSpaceReadsNothing) {
