@@ -14,6 +14,7 @@
 #include "core/calendar/ics_zones.h"
 #include "core/calendar/join_url.h"
 #include "core/calendar/recurrence_rule.h"
+#include "core/text/redact.h"
 
 namespace ensemble::core::calendar {
 namespace {
@@ -205,6 +206,11 @@ class CalendarReader {
     }
     e.join_url = !conference.empty() ? conference : FindJoinUrl(e.location);
     if (e.join_url.empty()) e.join_url = FindJoinUrl(e.description);
+    // Outside text comes in redacted and capped (spec 004 §4.1); the join
+    // link, found first, is how the meeting is joined and stays whole.
+    e.title = text::RedactSecrets(e.title);
+    e.description = text::RedactForIngest(e.description);
+    e.location = text::RedactSecrets(e.location);
     return e;
   }
 

@@ -8,6 +8,8 @@
 
 #include "core/calendar/ics_calendar.h"
 #include "core/people/person.h"
+#include "core/text/redact.h"
+#include "core/text/trim.h"
 
 namespace ensemble::core::connections {
 namespace calendar_people {
@@ -48,7 +50,8 @@ Result<CalendarPeople> PeopleInCalendar(std::string_view feed, int64_t now_ms,
     AppPerson& p = found[it->second];
     ++p.events;
     if (p.name.empty() && !name.empty() && people::NormalizeEmail(name) != key) {
-      p.name = std::string(name.substr(0, people::kMaxNameChars));
+      // An attendee's name is outside text: redacted as it comes in.
+      p.name = text::TruncateChars(text::RedactSecrets(name), people::kMaxNameChars);
     }
   };
   for (const calendar::CalendarEvent& e : expanded.events) {

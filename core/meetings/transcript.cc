@@ -16,6 +16,7 @@
 #include "core/meetings/text_formats.h"
 #include "core/meetings/zip/docx.h"
 #include "core/meetings/zip/zip_reader.h"
+#include "core/text/redact.h"
 #include "core/text/utf8.h"
 
 namespace ensemble::core::meetings {
@@ -46,6 +47,18 @@ void MergeTurns(std::vector<Turn>* turns) {
     ++kept;
   }
   turns->resize(kept);
+}
+
+// The secrets people paste into meetings' chats and notes never come in
+// (spec 004 §2.4 "Secrets are redacted"); before the items are suggested, so
+// none quotes one.
+void RedactTranscript(Transcript* t) {
+  t->title = text::RedactSecrets(t->title);
+  t->summary = text::RedactSecrets(t->summary);
+  for (Turn& turn : t->turns) turn.text = text::RedactSecrets(turn.text);
+  for (std::vector<Item>* items : {&t->decisions, &t->action_items}) {
+    for (Item& item : *items) item.text = text::RedactSecrets(item.text);
+  }
 }
 
 void Finish(Transcript* t, std::string_view file_name) {
@@ -82,6 +95,7 @@ void Finish(Transcript* t, std::string_view file_name) {
     }
   }
   if (!file_name.empty()) internal::ApplyFileName(file_name, t);
+  RedactTranscript(t);
   internal::SuggestItems(t);
 }
 

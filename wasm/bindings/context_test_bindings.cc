@@ -1,7 +1,8 @@
 // Test-only JS API (ensemble_core_test, wasm/CMakeLists.txt): the ranking of
-// the shared search run on a case as the vectors write it, so
-// tests/wasm/search_rank.test.mjs holds the wasm build to the same numbers as
-// the native one (core/context/search_rank.h).
+// the shared search run on a case as the vectors write it, and the redaction
+// pass on outside text, so tests/wasm/search_rank.test.mjs and
+// redaction.test.mjs hold the wasm build to the same answers as the native
+// one (core/context/search_rank.h, core/text/redact.h).
 
 #include <emscripten/bind.h>
 
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "core/context/search_rank_json.h"
+#include "core/text/redact.h"
 #include "wasm/bindings/json_edge.h"
 
 namespace ensemble::wasm {
@@ -33,11 +35,28 @@ std::string RankSearchJs(val case_json) {
   });
 }
 
+// redactSecrets(text) -> {text}; redactForIngest(text) -> {text}, capped.
+std::string RedactSecretsJs(val text) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string t, StringArg(text, "text"));
+    return json{{"text", core::text::RedactSecrets(t)}};
+  });
+}
+
+std::string RedactForIngestJs(val text) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string t, StringArg(text, "text"));
+    return json{{"text", core::text::RedactForIngest(t)}};
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_context_test) {
   emscripten::function("splitSearchQuery", &SplitSearchQueryJs);
   emscripten::function("rankSearch", &RankSearchJs);
+  emscripten::function("redactSecrets", &RedactSecretsJs);
+  emscripten::function("redactForIngest", &RedactForIngestJs);
 }
 
 }  // namespace ensemble::wasm

@@ -12,6 +12,8 @@
 #include "core/calendar/ics_calendar.h"
 #include "core/calendar/ics_parser.h"
 #include "core/calendar/join_url.h"
+#include "core/text/redact.h"
+#include "core/text/utf8.h"
 #include "tests/core/calendar/ics_test_util.h"
 
 namespace ensemble::core::calendar {
@@ -102,6 +104,24 @@ TEST(JoinUrl, FindsMeetTeamsZoomAndWebex) {
             "https://acme.webex.com/acme/j.php?MTID=m1");
   EXPECT_EQ(FindJoinUrl("https://zoom.us/pricing and https://notzoom.us/j/1"), "");
   EXPECT_EQ(FindJoinUrl("no link"), "");
+}
+
+TEST(IcsCalendar, DescriptionsComeInRedactedAndCappedButTheJoinLinkWhole) {
+  const std::string filler(30000, 'x');
+  auto cal = Expand(
+      OneEvent("DTSTART:20260310T150000Z\r\nDTEND:20260310T160000Z\r\n"
+               "DESCRIPTION:Join https://zoom.us/j/123?pwd=Ab12\\nMeeting password: 998877\\n"
+               "key AKIAIOSFODNN7EXAMPLE\\n" +
+               filler + "\r\nLOCATION:Room secret=blue\r\n"),
+      "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
+  ASSERT_EQ(cal.events.size(), 1u);
+  const CalendarEvent& e = cal.events[0];
+  EXPECT_EQ(e.join_url, "https://zoom.us/j/123?pwd=Ab12");
+  EXPECT_TRUE(e.description.starts_with(
+      "Join https://zoom.us/j/123?pwd=Ab12\nMeeting password: [redacted]\nkey [redacted]\nxxx"))
+      << e.description.substr(0, 120);
+  EXPECT_EQ(text::CountCodePoints(e.description), text::kMaxIngestTextChars);
+  EXPECT_EQ(e.location, "Room secret=[redacted]");
 }
 
 TEST(IcsCalendar, ReadsEventFields) {

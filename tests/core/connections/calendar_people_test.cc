@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/people/person.h"
+#include "core/text/utf8.h"
 #include "tests/core/connections/calendar_feed.h"
 
 namespace ensemble::core::connections {
@@ -34,6 +36,20 @@ TEST(CalendarPeople, OnePerAddressWithTheFirstNameGiven) {
   EXPECT_EQ(found->people[1].name, "Bo Li");             // Named on the second event.
   EXPECT_EQ(found->people[2].name, "lead@example.com");  // No name anywhere: the address.
   EXPECT_EQ(found->left_out, 0u);
+}
+
+TEST(CalendarPeople, ANameIsRedactedAndCutOnWholeCharacters) {
+  const std::string long_name = std::string(people::kMaxNameChars - 1, 'a') + "\u00E9\u00E9";
+  std::string feed = Feed({{"20261201T100000Z",
+                            "",
+                            {{"ana@example.com", "Ana token=abc123"},
+                             {"bo@example.com", long_name}}}});
+  auto found = PeopleInCalendar(feed, kPeopleNow, "");
+  ASSERT_TRUE(found.ok()) << found.status().ToString();
+  ASSERT_EQ(found->people.size(), 2u);
+  EXPECT_EQ(found->people[0].name, "Ana token=[redacted]");
+  EXPECT_EQ(text::CountCodePoints(found->people[1].name), people::kMaxNameChars);
+  EXPECT_TRUE(text::IsValidUtf8(found->people[1].name));
 }
 
 TEST(CalendarPeople, LeavesOutRoomsCancelledAndFarEvents) {

@@ -19,6 +19,20 @@ std::string Repeat(std::string_view s, size_t n) {
   return out;
 }
 
+TEST(Transcript, SecretsSaidOrPastedAreRedacted) {
+  auto t = ParseTranscript(
+      "Ana: Use the key sk-proj-Ab1Cd2Ef3Gh4Ij5Kl6Mn7Op8Qr9 for now.\n"
+      "Ben: I will rotate it; the password=hunter2 goes too.\n");
+  ASSERT_TRUE(t.ok()) << t.status().ToString();
+  ASSERT_EQ(t->turns.size(), 2u);
+  EXPECT_EQ(t->turns[0].text, "Use the key [redacted] for now.");
+  EXPECT_EQ(t->turns[1].text, "I will rotate it; the password=[redacted] goes too.");
+  // Items suggested from what was said quote the redacted words.
+  for (const Item& item : t->action_items) {
+    EXPECT_EQ(item.text.find("hunter2"), std::string::npos) << item.text;
+  }
+}
+
 TEST(Transcript, ConsecutiveTurnsMergeUpToTheCap) {
   // 30 lines of 99 characters by one speaker: 100 each with the joining
   // space, so 24 fit in one 2,400-character turn (99 + 23 * 100 = 2,399).
