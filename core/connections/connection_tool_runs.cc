@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "core/connections/calendar_people.h"
 #include "core/connections/connection.h"
 #include "core/people/person.h"
+#include "core/people/suppressions.h"
 #include "core/tools/record_rows.h"
 
 namespace ensemble::core::connections {
@@ -56,11 +58,22 @@ bool ContainsFolded(std::string_view text, std::string_view part) {
 
 // --- hub_import_people -------------------------------------------------------
 
+// "a@x.org, b@y.org and 3 more" (the first kMaxNamesInPreview).
+std::string AddressesText(const std::vector<std::string>& emails) {
+  std::string out;
+  for (size_t i = 0; i < emails.size() && i < kMaxNamesInPreview; ++i)
+    out += (i ? ", " : "") + emails[i];
+  if (emails.size() > kMaxNamesInPreview)
+    out += " and " + std::to_string(emails.size() - kMaxNamesInPreview) + " more";
+  return out;
+}
+
 struct ImportPlan {
   Connection connection;
   std::vector<AppPerson> people;          // To bring in, in the pinned order.
   std::vector<std::string> existing_ids;  // Per person: the saved one's id, or "".
   std::vector<std::string> missing;       // Pinned addresses no longer in the app.
+  std::vector<std::string> removed;       // People removed from the hub: never brought back.
   size_t left_out = 0;                    // Past connections::kMaxImportPeople.
 };
 
@@ -117,8 +130,31 @@ Result<ImportPlan> PlanImport(ToolContext& ctx, const json& in) {
       if (MatchesQuery(query, {p.name, p.email})) plan.people.push_back(p);
     }
   }
+  // A person removed from the hub stays removed (spec 004 §4.6): an address
+  // in Trash or purged from it is left out unless a live person holds it.
+  ENSEMBLE_ASSIGN_OR_RETURN(std::set<std::string> suppressed,
+                            people::SuppressedEmails(*ctx.db, ctx.space_id));
+  std::vector<AppPerson> kept;
+  for (AppPerson& p : plan.people) {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<std::string> id,
+                              people::FindPersonByEmail(*ctx.db, ctx.space_id, p.email));
+    if (!id && suppressed.contains(p.email)) {
+      plan.removed.push_back(p.email);
+      continue;
+    }
+    plan.existing_ids.push_back(id.value_or(std::string()));
+    kept.push_back(std::move(p));
+  }
+  plan.people = std::move(kept);
   if (plan.people.empty()) {
     const std::string from = Quoted(plan.connection.name);
+    if (!plan.removed.empty()) {
+      return Status(codes::kFailedPrecondition,
+                    "no one to bring in: " + AddressesText(plan.removed) + " on " + from +
+                        "'s events " + (plan.removed.size() == 1 ? "belongs" : "belong") +
+                        " to people removed from this hub, and an import never brings them "
+                        "back (restore them from Trash instead)");
+    }
     if (!plan.missing.empty()) {
       return Status(codes::kNotFound,
                     "none of those addresses is on " + from + "'s events any more");
@@ -127,11 +163,6 @@ Result<ImportPlan> PlanImport(ToolContext& ctx, const json& in) {
                   "no one to bring in: " + from + " has no other people on its events" +
                       (query.empty() ? std::string() : " matching " + Quoted(query)) +
                       " from 14 days back to 42 days ahead");
-  }
-  for (const AppPerson& p : plan.people) {
-    ENSEMBLE_ASSIGN_OR_RETURN(std::optional<std::string> id,
-                              people::FindPersonByEmail(*ctx.db, ctx.space_id, p.email));
-    plan.existing_ids.push_back(id.value_or(std::string()));
   }
   return plan;
 }
@@ -142,6 +173,13 @@ size_t NewCount(const ImportPlan& plan) {
 }
 
 std::string People(size_t n) { return std::to_string(n) + (n == 1 ? " person" : " people"); }
+
+std::string RemovedText(const ImportPlan& plan) {
+  if (plan.removed.empty()) return "";
+  return " " + People(plan.removed.size()) + " removed from this hub " +
+         (plan.removed.size() == 1 ? "is" : "are") + " left out: " + AddressesText(plan.removed) +
+         ".";
+}
 
 std::string MissingText(const ImportPlan& plan) {
   if (plan.missing.empty()) return "";
@@ -197,6 +235,7 @@ Status PrepareImport(ToolCall& call) {
   json emails = json::array();
   for (const AppPerson& p : plan.people) emails.push_back(p.email);
   for (const std::string& e : plan.missing) emails.push_back(e);
+  for (const std::string& e : plan.removed) emails.push_back(e);
   json prepared = {{"connectionId", plan.connection.id}, {"emails", std::move(emails)}};
   call.input = std::move(prepared);
   return Status::Ok();
@@ -225,7 +264,7 @@ Result<std::string> PreviewImport(const ToolCall& call) {
     out += " " + People(plan.left_out) + " met less often " + (plan.left_out == 1 ? "is" : "are") +
            " left out (at most " + std::to_string(connections::kMaxImportPeople) + " at a time).";
   }
-  return out + MissingText(plan);
+  return out + RemovedText(plan) + MissingText(plan);
 }
 
 Result<json> RunImport(ToolCall& call) {
@@ -256,12 +295,13 @@ Result<json> RunImport(ToolCall& call) {
     summary +=
         " " + People(saved.size()) + (saved.size() == 1 ? " was" : " were") + " already saved.";
   }
-  summary += MissingText(plan);
+  summary += RemovedText(plan) + MissingText(plan);
   json result = {{"summary", summary},
                  {"data",
                   {{"added", std::move(added)},
                    {"alreadySaved", std::move(saved)},
-                   {"notFound", plan.missing}}}};
+                   {"notFound", plan.missing},
+                   {"removed", plan.removed}}}};
   if (!undo.empty()) result["undo"] = UndoJson(std::move(undo));
   return result;
 }

@@ -20,6 +20,7 @@
 #include "core/people/identity.h"
 #include "core/people/merge.h"
 #include "core/people/person.h"
+#include "core/people/suppressions.h"
 #include "core/projects/project.h"
 #include "core/reminders/reminder.h"
 #include "core/reminders/watcher_news.h"
@@ -103,7 +104,8 @@ std::span<const store::Migration> Migrations() {
                                                      routines::kAddRoutineAuthors,
                                                      accounts::kCreateSignInAttemptsTable,
                                                      sync::kCreateSpaceRecordsTable,
-                                                     assistant::kCreateAssistantPausesTable};
+                                                     assistant::kCreateAssistantPausesTable,
+                                                     people::kCreateContextSuppressionsTable};
   return kAll;
 }
 
@@ -168,7 +170,8 @@ sync::SyncConfig Config() {
     boards::RegisterLayoutMutators(*r);
     return r;
   }();
-  return sync::SyncConfig{registry, Tables(), AfterMutation, CheckWriter};
+  return sync::SyncConfig{registry, Tables(), AfterMutation, CheckWriter,
+                          people::SuppressPurgedPeople};
 }
 
 }  // namespace ensemble::core::hub

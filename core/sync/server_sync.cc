@@ -475,6 +475,8 @@ Result<int64_t> ServerSync::Compact(store::Database& db, int64_t keep_after_vers
     return InvalidArgument("keep_after_version must be between 0 and the server version");
   }
   ENSEMBLE_ASSIGN_OR_RETURN(auto min_cursor, GetStateInt(db, kMinCursorKey));
+  if (config_.before_purge != nullptr)
+    ENSEMBLE_RETURN_IF_ERROR(config_.before_purge(db, keep_after_version));
   int64_t removed = 0;
   std::map<std::string, int64_t> by_space;
   for (const SyncedTable& table : config_.tables) {

@@ -28,11 +28,17 @@ using AfterMutation = Status (*)(MutationContext& ctx, const std::string* accoun
 using CheckWriter = Status (*)(store::Database& db, const std::string& account_id,
                                std::string_view mutation, const nlohmann::json& args);
 
+// Runs on the server in a compaction's transaction before it purges the
+// tombstones at or below server version `through`: what must outlive a
+// purged record (a removed person's address, core/people/suppressions.h).
+using BeforePurge = Status (*)(store::Database& db, int64_t through);
+
 struct SyncConfig {
   const MutatorRegistry* mutators = nullptr;
   std::span<const SyncedTable> tables;
   AfterMutation after_mutation = nullptr;  // Null: nothing follows a mutation.
   CheckWriter check_writer = nullptr;      // Null: roles alone decide.
+  BeforePurge before_purge = nullptr;      // Null: a purge keeps nothing.
 
   // Null for an unknown kind.
   const SyncedTable* FindKind(std::string_view kind) const {

@@ -143,6 +143,37 @@ TEST_F(ConnectionToolRunsTest, ApplyBringsInOnlyPinnedPeopleStillInTheApp) {
   EXPECT_EQ(People(), 1);
 }
 
+TEST_F(ConnectionToolRunsTest, APersonRemovedFromTheHubIsNeverBroughtBack) {
+  const std::string mira = Seed("person", {{"name", "Mira"}, {"email", "Mira@Example.com"}});
+  Mutate({{"person.delete", {{"id", mira}}}});
+  json prepared;
+  auto preview = Preview("hub_import_people", {{"connectionId", "work"}}, &prepared);
+  ASSERT_TRUE(preview.ok()) << preview.status().ToString();
+  EXPECT_EQ(*preview,
+            "Bring in 2 people from \u201CWork calendar\u201D: 2 new (\u201CBo Li\u201D, "
+            "\u201CCy Park\u201D). 1 person removed from this hub is left out: "
+            "mira@example.com.");
+  // Pinned, so the receipt says so too; asking for the address by name does
+  // not bring the person back either.
+  EXPECT_EQ(prepared["emails"], json({"bo@example.com", "cy@example.com", "mira@example.com"}));
+  json r = Ok("hub_import_people", prepared);
+  EXPECT_EQ(r["data"]["removed"], json({"mira@example.com"}));
+  EXPECT_EQ(People(), 2);
+  auto asked =
+      Run("hub_import_people", {{"connectionId", "work"}, {"emails", {"mira@example.com"}}});
+  ASSERT_FALSE(asked.ok());
+  EXPECT_EQ(asked.status().code(), codes::kFailedPrecondition);
+  EXPECT_THAT(asked.status().message(), HasSubstr("restore them from Trash"));
+  auto in_trash = db_->Query("SELECT COUNT(*) FROM people WHERE deleted = 1", {});
+  EXPECT_EQ(store::AsInt(in_trash->rows[0][0]), 1);
+
+  // Restored, she is saved again, and an import finds her there.
+  Mutate({{"person.restore", {{"id", mira}}}});
+  auto again = Preview("hub_import_people", {{"connectionId", "work"}});
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(*again, "Bring in 3 people from \u201CWork calendar\u201D: 0 new, 3 already saved.");
+}
+
 TEST_F(ConnectionToolRunsTest, AFailedReadIsReportedAndMarksTheConnectionFailing) {
   reader_.SetFailure("work",
                      Status(codes::kAppUnreachable, "the calendar answered 403 Forbidden."));
