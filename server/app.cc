@@ -46,6 +46,7 @@ App::App(core::platform::Env env, std::unique_ptr<store::StorePool> pool,
           *pool_, credentials_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); },
           &link_reader_),
       people_(*pool_, env, [this](const events::Poke& poke) { pokes_.Publish(poke); }),
+      context_(*pool_, env),
       link_reader_(*secret_box_,
                    connectors::FetchLimits{.allow_private_addresses = config.private_links}),
       connections_(*pool_, *secret_box_, env),
@@ -262,6 +263,9 @@ void App::AddPeopleRoutes() {
           Bind(people_, &services::PeopleService::MergeSuggestions));
   AddJson(bhttp::verb::post, "/api/people/:id/merge", "people merge",
           Bind(people_, &services::PeopleService::Merge));
+  // Shared retrieval (spec 004 §5): read-only, the caller's spaces only.
+  AddJson(bhttp::verb::get, "/api/context/search", "context",
+          Bind(context_, &services::ContextService::Search));
 }
 
 void App::AddConnectionRoutes() {

@@ -51,6 +51,7 @@
 #include "server/services/assistant_service.h"
 #include "server/services/auth_service.h"
 #include "server/services/connections_service.h"
+#include "server/services/context_service.h"
 #include "server/services/json_route.h"
 #include "server/services/people_service.h"
 #include "server/services/retention_job.h"
@@ -162,6 +163,7 @@ class App {
   services::SyncService sync_;
   services::ApplyService apply_;
   services::PeopleService people_;
+  services::ContextService context_;
   // Reads calendar links for the assistant's tools and for Apply.
   connectors::LinkReader link_reader_;
   services::ConnectionsService connections_;

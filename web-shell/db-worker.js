@@ -300,6 +300,12 @@ const methods = {
     if (due) args.due = due;
     return {id, mutationId: mutate('task.create', args)};
   },
+  // Ranked search on this device's copy (spec 004 §5), so it works offline;
+  // the same ranking as GET /api/context/search.
+  async searchWork({q, kinds = '', limit = '', spaceId = kSpaceId}) {
+    const {results, total, notKept} = call('searchWork', spaceId, q, kinds, String(limit));
+    return {results, total, notKept};
+  },
   // The synced kinds this build of the core knows.
   async kinds() {
     return core.recordKinds ? call('recordKinds').kinds : ['task'];

@@ -5,6 +5,7 @@
 #include "core/context/search_tool_runs.h"
 
 #include <algorithm>
+#include <charconv>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
 #include "core/tools/record_rows.h"
+#include "core/tools/tool_schema.h"
 
 namespace ensemble::core::context {
 namespace {
@@ -212,11 +214,55 @@ void AddSnippet(const SearchQuery& query, const SearchRecord& record, const std:
 
 }  // namespace
 
+Result<SearchRequest> ParseSearchRequest(std::string_view q, std::string_view kinds,
+                                         std::string_view limit) {
+  SearchRequest request;
+  request.query = std::string(text::Trim(q));
+  if (request.query.empty()) return InvalidArgument("q: give the words to search for");
+  if (text::CountCodePoints(request.query) > tools::schema::kMaxQueryChars) {
+    return InvalidArgument("q: at most " + std::to_string(tools::schema::kMaxQueryChars) +
+                           " characters");
+  }
+  const json known = tools::schema::RecordKind()["enum"];
+  while (!kinds.empty()) {
+    const std::size_t comma = kinds.find(',');
+    const std::string kind(text::Trim(kinds.substr(0, comma)));
+    kinds = comma == std::string_view::npos ? std::string_view() : kinds.substr(comma + 1);
+    if (kind.empty()) continue;
+    if (std::find(known.begin(), known.end(), kind) == known.end())
+      return InvalidArgument("kinds: no kind '" + kind + "'");
+    request.kinds.push_back(kind);
+  }
+  if (!limit.empty()) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(limit.data(), limit.data() + limit.size(), value);
+    if (error != std::errc() || end != limit.data() + limit.size() || value < 1 ||
+        value > static_cast<int>(kMaxSearchResults)) {
+      return InvalidArgument("limit: a number from 1 to " + std::to_string(kMaxSearchResults));
+    }
+    request.limit = static_cast<std::size_t>(value);
+  }
+  return request;
+}
+
 Result<json> RunSearchWork(ToolCall& call) {
   ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(call));
-  const std::string query(text::Trim(call.input.value("query", std::string())));
-  if (query.empty()) return InvalidArgument("query: give the words to search for");
-  const json kinds = call.input.value("kinds", json::array());
+  SearchRequest request;
+  request.query = std::string(text::Trim(call.input.value("query", std::string())));
+  if (request.query.empty()) return InvalidArgument("query: give the words to search for");
+  request.kinds = call.input.value("kinds", json::array());
+  request.limit = std::min<std::size_t>(
+      kMaxSearchResults,
+      static_cast<std::size_t>(tools::IntIn(call.input, "limit", kDefaultSearchResults)));
+  return SearchWork(*ctx, request);
+}
+
+Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
+  // The route and the app come here without a tool call: the same checks.
+  const ToolCall as_call{"hub_search_work", json::object(), &context};
+  ENSEMBLE_ASSIGN_OR_RETURN(ToolContext * ctx, tools::ReadableContext(as_call));
+  const std::string& query = request.query;
+  const json& kinds = request.kinds;
   const SearchQuery split = SplitQuery(query);
   Candidates candidates;
   for (const SearchedKind& k : SearchedKinds()) {
@@ -226,9 +272,7 @@ Result<json> RunSearchWork(ToolCall& call) {
   }
   std::vector<RankedRecord> matches =
       RankRecords(split, candidates.records, ctx->now_ms, nullptr, SIZE_MAX);
-  const std::size_t limit = std::min<std::size_t>(
-      kMaxSearchResults,
-      static_cast<std::size_t>(tools::IntIn(call.input, "limit", kDefaultSearchResults)));
+  const std::size_t limit = std::min(kMaxSearchResults, request.limit);
   json results = json::array();
   std::string listed;
   for (std::size_t i = 0; i < matches.size() && i < limit; ++i) {

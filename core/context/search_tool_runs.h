@@ -24,6 +24,23 @@ inline constexpr std::size_t kSearchSnippetChars = 160;
 // Records of one link kind hub_item_context names (their total is given).
 inline constexpr std::size_t kMaxContextItems = 20;
 
+// A search as GET /api/context/search and the app's search box ask it.
+struct SearchRequest {
+  std::string query;
+  nlohmann::json kinds = nlohmann::json::array();  // Kind names; empty: every kind.
+  std::size_t limit = 20;
+};
+
+// A SearchRequest from a route's or the app's parameters: q (required, at
+// most tools::schema::kMaxQueryChars), kinds (comma-separated kind names),
+// limit (1 to kMaxSearchResults); INVALID_ARGUMENT names what is wrong.
+Result<SearchRequest> ParseSearchRequest(std::string_view q, std::string_view kinds,
+                                         std::string_view limit);
+
+// {summary, data: {results, total, notKept?}} of `request` in the context's
+// space, ranked (search_rank.h); NOT_FOUND for a space the account is not in.
+Result<nlohmann::json> SearchWork(tools::ToolContext& ctx, const SearchRequest& request);
+
 // The hooks their tool table (context_tools.cc) gives them.
 // hub_search_work {query, kinds?, limit?}.
 Result<nlohmann::json> RunSearchWork(tools::ToolCall& call);

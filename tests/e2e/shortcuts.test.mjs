@@ -1,11 +1,14 @@
-// Keyboard shortcuts (issue 28): q or n adds a task from any view, / and
-// Ctrl-K filter the task list, ? lists the shortcuts and Escape closes it;
-// a letter typed into an input stays in the input.
+// Keyboard shortcuts (issue 28): q or n adds a task from any view, f
+// filters the task list, ? lists the shortcuts and Escape closes it; a
+// letter typed into an input stays in the input. / and Ctrl-K open the
+// search (issue 31), which ranks every kind, opens what Enter picks, and
+// answers from this device's copy with the server stopped (the last test:
+// it stops the server).
 
 import assert from 'node:assert/strict';
 import {after, before, test} from 'node:test';
 
-import {addTask, byTestId, expectText, screenshot, startApp} from './app_harness.mjs';
+import {addTask, byTestId, expectText, screenshot, seriousAxeViolations, startApp} from './app_harness.mjs';
 
 let app;
 
@@ -44,12 +47,12 @@ test('n and q add a task from another view; letters typed in inputs stay there',
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'new-task-title');
 });
 
-test('/ and Ctrl-K filter the task list, and Escape clears the filter', async () => {
+test('f filters the task list, and Escape clears the filter', async () => {
   const {page} = app;
   await addTask(page, 'Pay the rent');
   await addTask(page, 'Call the bank');
   await page.locator('#view').focus();
-  await page.keyboard.press('/');
+  await page.keyboard.press('f');
   assert.equal(await focusedTestId(page), 'task-filter');
   await page.keyboard.type('BANK');
   const visible = page.locator(`${byTestId('task-row')}:visible`);
@@ -61,10 +64,10 @@ test('/ and Ctrl-K filter the task list, and Escape clears the filter', async ()
   assert.equal(await page.inputValue(byTestId('task-filter')), '');
   assert.equal(await visible.count(), 3);
 
-  // Ctrl-K works even from an input, and from another view.
+  // f works from another view too.
   await page.click(byTestId('nav-today'));
   await page.locator('#view').focus();
-  await page.keyboard.press('Control+k');
+  await page.keyboard.press('f');
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'task-filter');
   await page.keyboard.type('rent');
   assert.deepEqual(await visible.locator(byTestId('task-title')).allTextContents(), ['Pay the rent']);
@@ -91,5 +94,60 @@ test('? lists the shortcuts and Escape closes the list', async () => {
   assert.equal(await dialog.isVisible(), true);
   await page.keyboard.press('Escape');
   await dialog.waitFor({state: 'hidden'});
+  assert.deepEqual(app.pageErrors, []);
+});
+
+const resultTitles = (page) =>
+  page.locator(byTestId('search-result-title')).allTextContents();
+
+async function searchFor(page, words, first) {
+  await page.fill(byTestId('search-input'), words);
+  await page.locator(byTestId('search-result'), {hasText: first}).first().waitFor();
+  await page.waitForFunction((f) => document.querySelector('[data-testid="search-result-title"]')
+    ?.textContent === f, first);
+}
+
+test('/ and Ctrl-K search every kind, offline too, and Enter opens the pick', async () => {
+  const {page, server} = app;
+  await page.evaluate(async () => {
+    const {rpc} = window.ensemble;
+    await rpc('mutate', {name: 'page.create',
+                         args: {spaceId: 'personal', title: 'Venue notes',
+                                body: 'Book the hall for the launch'}});
+    await rpc('mutate', {name: 'project.create', args: {spaceId: 'personal', title: 'Spring launch'}});
+  });
+  await addTask(page, 'Launch checklist');
+  await page.locator('#view').focus();
+  await page.keyboard.press('/');
+  const dialog = page.locator(byTestId('search'));
+  await dialog.waitFor();
+  assert.equal(await focusedTestId(page), 'search-input');
+  // Title matches of open work first, the later changed first; the page,
+  // found by its text, after them.
+  await searchFor(page, 'launch', 'Launch checklist');
+  assert.deepEqual(await resultTitles(page), ['Launch checklist', 'Spring launch', 'Venue notes']);
+  await expectText(page, byTestId('search-status'), '3 matches');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await dialog.waitFor({state: 'hidden'});
+  await page.waitForFunction(() => location.hash.startsWith('#/projects/'));
+  await page.locator(byTestId('view-projects')).waitFor();
+
+  // With the server stopped the search answers from this device's copy.
+  await server.stop();
+  await expectText(page, byTestId('connection-state'), 'Offline', 20000);
+  await page.keyboard.press('Control+k');
+  await dialog.waitFor();
+  await searchFor(page, 'hall', 'Venue notes');
+  assert.match(await page.locator(byTestId('search-result')).first().textContent(),
+               /Book the hall for the launch/);
+  assert.deepEqual(await seriousAxeViolations(page), []);
+  await screenshot(page, 'search');
+  await page.fill(byTestId('search-input'), 'zebra crossing');
+  await expectText(page, byTestId('search-status'), 'Nothing matches “zebra crossing”.');
+  await searchFor(page, 'hall', 'Venue notes');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => location.hash.startsWith('#/pages/'));
+  await page.locator(byTestId('view-pages')).waitFor();
   assert.deepEqual(app.pageErrors, []);
 });

@@ -25,18 +25,6 @@ namespace {
 using emscripten::val;
 using nlohmann::json;
 
-// The replica's context: the trusted local person (the device's own copy),
-// writes to the outbox; no settings here (the settings tools say so).
-core::tools::ToolContext ReplicaContext(Session& s) {
-  core::tools::ToolContext ctx = core::hub::NewToolContext();
-  ctx.db = &s.db();
-  ctx.now_ms = s.env().clock->NowMillis();
-  ctx.time_zone = "UTC";
-  ctx.random = s.env().random;
-  ctx.write = core::tools::ReplicaMutationSink(s.replica());
-  return ctx;
-}
-
 // Runs `edge` (a JSON edge of local_turn.h) on the open replica.
 template <typename Edge>
 std::string OnReplica(val request_json, Edge edge) {
@@ -44,7 +32,7 @@ std::string OnReplica(val request_json, Edge edge) {
     ENSEMBLE_ASSIGN_OR_RETURN(json request, JsonArg(request_json, "requestJson"));
     Session& s = Session::Get();
     ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
-    core::tools::ToolContext ctx = ReplicaContext(s);
+    core::tools::ToolContext ctx = s.ToolContext();
     return edge(core::hub::HubToolRegistry(), ctx, request);
   });
 }

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
 #include "wasm/bindings/json_edge.h"
 #include "wasm/opfs_sah_vfs.h"
 
@@ -49,6 +50,16 @@ void Session::Close() {
 core::Status Session::CheckOpen() const {
   if (is_open()) return core::Status::Ok();
   return core::Status(codes::kNotOpen, "no database is open; call open() first");
+}
+
+core::tools::ToolContext Session::ToolContext() {
+  core::tools::ToolContext ctx = core::hub::NewToolContext();
+  ctx.db = db_.get();
+  ctx.now_ms = env().clock->NowMillis();
+  ctx.time_zone = "UTC";
+  ctx.random = env().random;
+  ctx.write = core::tools::ReplicaMutationSink(*replica_);
+  return ctx;
 }
 
 }  // namespace ensemble::wasm

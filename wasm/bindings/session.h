@@ -17,6 +17,7 @@
 #include "core/platform/env.h"
 #include "core/store/sqlite_database.h"
 #include "core/sync/client_replica.h"
+#include "core/tools/tool_context.h"
 #include "wasm/platform/browser_env.h"
 
 namespace ensemble::wasm {
@@ -41,6 +42,11 @@ class Session {
   core::store::Database& db() { return *db_; }
 
   core::platform::Env env() { return env_.env(); }
+
+  // The replica's tool context: the trusted local person (the device's own
+  // copy), writes to the outbox; no settings here (the settings tools say
+  // so). Precondition: is_open().
+  core::tools::ToolContext ToolContext();
 
  private:
   Session() = default;
