@@ -10,7 +10,12 @@
 #include <string>
 
 #include "core/context/search_rank_json.h"
+#include "core/context/search_tool_runs.h"
+#include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
+#include "core/store/sqlite_database.h"
 #include "core/text/redact.h"
+#include "tools/benchmarks/search_corpus.h"
 #include "wasm/bindings/json_edge.h"
 
 namespace ensemble::wasm {
@@ -50,6 +55,33 @@ std::string RedactForIngestJs(val text) {
   });
 }
 
+// benchContextSearch(records, queries) -> {searchMs}: the wasm half of
+// `tools/bench context` (tools/benchmarks/context_bench.cc is the native):
+// the same generated corpus in a store of its own, in memory, and the
+// median time of one ranked search over the same queries.
+std::string BenchContextSearchJs(int records, int queries) {
+  return Guard([&]() -> core::Result<json> {
+    if (records < 1 || queries < 1) return core::InvalidArgument("records and queries: at least 1");
+    ENSEMBLE_ASSIGN_OR_RETURN(auto db, core::store::SqliteDatabase::Open(":memory:"));
+    ENSEMBLE_RETURN_IF_ERROR(core::hub::Migrate(*db));
+    constexpr int64_t kNowMs = 1'796'630'400'000;  // As context_bench.cc.
+    ENSEMBLE_RETURN_IF_ERROR(bench::SeedSearchCorpus(*db, records, kNowMs));
+    core::tools::ToolContext ctx = core::hub::NewToolContext();
+    ctx.db = db.get();
+    ctx.space_id = bench::kCorpusSpace;
+    ctx.now_ms = kNowMs;
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        double ms, bench::MedianMs(bench::SearchCorpusQueries(queries),
+                                   [&](const std::string& q) -> core::Status {
+                                     ENSEMBLE_ASSIGN_OR_RETURN(
+                                         auto request,
+                                         core::context::ParseSearchRequest(q, "", "20"));
+                                     return core::context::SearchWork(ctx, request).status();
+                                   }));
+    return json{{"searchMs", ms}};
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_context_test) {
@@ -57,6 +89,7 @@ EMSCRIPTEN_BINDINGS(ensemble_context_test) {
   emscripten::function("rankSearch", &RankSearchJs);
   emscripten::function("redactSecrets", &RedactSecretsJs);
   emscripten::function("redactForIngest", &RedactForIngestJs);
+  emscripten::function("benchContextSearch", &BenchContextSearchJs);
 }
 
 }  // namespace ensemble::wasm

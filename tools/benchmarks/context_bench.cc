@@ -1,0 +1,134 @@
+// The native half of `tools/bench context` (tools/benchmarks/context_bench.mjs
+// runs it and the wasm half): a generated space (search_corpus.h) in an
+// in-memory store, and
+//
+//   search.query_ms_p50.native   the median time of one ranked search
+//                                (context::SearchWork, 20 results) over the
+//                                corpus's queries
+//   search.fts5_bm25_ms_p50      the median time of a plain FTS5 query on the
+//                                same rows and words (any word, prefix,
+//                                ORDER BY bm25, 20 rows)
+//   search.vs_fts5_bm25          the first over the second (issue 31's goal:
+//                                at most 1.5)
+//   context.item_ms_p50          the median time of hub_item_context on a
+//                                task with a project and a page
+//
+// Prints one JSON object per metric line. Wall time (steady_clock) of single
+// calls, their median: the work is single-threaded and short.
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/context/search_rank.h"
+#include "core/context/search_tool_runs.h"
+#include "core/hub/hub.h"
+#include "core/hub/hub_tools.h"
+#include "core/store/sqlite_database.h"
+#include "tools/benchmarks/search_corpus.h"
+
+namespace {
+
+namespace core = ensemble::core;
+namespace bench = ensemble::bench;
+using core::store::Value;
+
+// 2026-12-07, so the corpus's times fall within recency's window or not.
+constexpr int64_t kNowMs = 1'796'630'400'000;
+
+void Emit(std::string_view metric, double value, std::string_view unit, std::string_view better) {
+  std::printf("{\"metric\": \"%.*s\", \"value\": %.3f, \"unit\": \"%.*s\", \"better\": \"%.*s\"}\n",
+              static_cast<int>(metric.size()), metric.data(), value, static_cast<int>(unit.size()),
+              unit.data(), static_cast<int>(better.size()), better.data());
+}
+
+int Fail(const core::Status& status) {
+  std::fprintf(stderr, "context_bench: %s\n", status.ToString().c_str());
+  return 1;
+}
+
+// The FTS5 index of the same rows and texts the ranked search reads.
+core::Status BuildFts(core::store::Database& db) {
+  ENSEMBLE_RETURN_IF_ERROR(db.ExecScript(
+      "CREATE VIRTUAL TABLE bench_fts USING fts5(kind UNINDEXED, id UNINDEXED, title, body);"
+      "INSERT INTO bench_fts SELECT 'task', t.id, t.title, t.description || ' ' ||"
+      " COALESCE(p.body, '') FROM tasks t LEFT JOIN pages p ON p.id = t.page;"
+      "INSERT INTO bench_fts SELECT 'page', id, title, body FROM pages;"
+      "INSERT INTO bench_fts SELECT 'project', id, title, description FROM projects;"
+      "INSERT INTO bench_fts SELECT 'person', id, name, role || ' ' || team || ' ' ||"
+      " COALESCE(email, '') FROM people;"));
+  return core::Status::Ok();
+}
+
+// `"w1"* OR "w2 w3"*`: any word, each a prefix, as the ranked search matches.
+std::string MatchOf(const std::string& query) {
+  std::string out;
+  for (const std::vector<std::string>& word : core::context::SplitQuery(query).words) {
+    std::string phrase;
+    for (const std::string& token : word) phrase += (phrase.empty() ? "" : " ") + token;
+    out += (out.empty() ? "\"" : " OR \"") + phrase + "\"*";
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int records = 50'000;
+  int queries = 200;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--records") == 0 && i + 1 < argc) {
+      records = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--queries") == 0 && i + 1 < argc) {
+      queries = std::atoi(argv[++i]);
+    } else {
+      std::fprintf(stderr, "usage: context_bench [--records N] [--queries N]\n");
+      return 1;
+    }
+  }
+  auto opened = core::store::SqliteDatabase::Open(":memory:");
+  if (!opened.ok()) return Fail(opened.status());
+  core::store::Database& db = **opened;
+  if (core::Status st = core::hub::Migrate(db); !st.ok()) return Fail(st);
+  if (core::Status st = bench::SeedSearchCorpus(db, records, kNowMs); !st.ok()) return Fail(st);
+
+  core::tools::ToolContext ctx = core::hub::NewToolContext();
+  ctx.db = &db;
+  ctx.space_id = bench::kCorpusSpace;
+  ctx.now_ms = kNowMs;
+  const std::vector<std::string> asked = bench::SearchCorpusQueries(queries);
+  auto search = bench::MedianMs(asked, [&](const std::string& q) -> core::Status {
+    ENSEMBLE_ASSIGN_OR_RETURN(auto request, core::context::ParseSearchRequest(q, "", "20"));
+    return core::context::SearchWork(ctx, request).status();
+  });
+  if (!search.ok()) return Fail(search.status());
+
+  if (core::Status st = BuildFts(db); !st.ok()) return Fail(st);
+  auto bm25 = bench::MedianMs(asked, [&](const std::string& q) -> core::Status {
+    return db
+        .Query(
+            "SELECT kind, id, title FROM bench_fts WHERE bench_fts MATCH $1"
+            " ORDER BY bm25(bench_fts) LIMIT 20",
+            {Value(MatchOf(q))})
+        .status();
+  });
+  if (!bm25.ok()) return Fail(bm25.status());
+
+  auto tasks = bench::CorpusTasks(db, queries);
+  if (!tasks.ok()) return Fail(tasks.status());
+  auto item = bench::MedianMs(*tasks, [&](const std::string& id) -> core::Status {
+    core::tools::ToolCall call{"hub_item_context", {{"kind", "task"}, {"id", id}}, &ctx};
+    return core::context::RunItemContext(call).status();
+  });
+  if (!item.ok()) return Fail(item.status());
+
+  Emit("search.query_ms_p50.native", *search, "ms", "lower");
+  Emit("search.fts5_bm25_ms_p50", *bm25, "ms", "lower");
+  Emit("search.vs_fts5_bm25", *search / *bm25, "ratio", "lower");
+  Emit("context.item_ms_p50", *item, "ms", "lower");
+  return 0;
+}

@@ -1,0 +1,131 @@
+#include "tools/benchmarks/search_corpus.h"
+
+#include <string_view>
+
+namespace ensemble::bench {
+namespace {
+
+using core::store::Value;
+
+constexpr int kVocabulary = 4096;
+constexpr int64_t kDayMs = 24 * 60 * 60 * 1000;
+constexpr std::string_view kSyllables[16] = {"ka", "lo", "mi", "ne", "ru", "sa", "to", "vi",
+                                             "be", "da", "fo", "gu", "ha", "ji", "pe", "zu"};
+constexpr char kCrockford[] = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+// A linear congruential generator: the same numbers in every build.
+class Numbers {
+ public:
+  explicit Numbers(uint32_t seed) : state_(seed) {}
+  uint32_t Next() {
+    state_ = state_ * 1664525u + 1013904223u;
+    return state_ >> 8;
+  }
+  int Below(int n) { return static_cast<int>(Next() % static_cast<uint32_t>(n)); }
+
+  // A word of the vocabulary: a long tail, rank 0 the most common. `rarest`
+  // shifts the draw toward rarer words (queries ask for what tells apart).
+  std::string Word(int rarest = 3) {
+    const int bucket = rarest + Below(13 - rarest);
+    const int rank = Below(1 << bucket) % kVocabulary;
+    std::string word;
+    for (int k = 0, i = rank; k < 3; ++k, i /= 16) word += kSyllables[i % 16];
+    return word;
+  }
+
+  std::string Words(int count) {
+    std::string out;
+    for (int i = 0; i < count; ++i) out += (i ? " " : "") + Word();
+    return out;
+  }
+
+ private:
+  uint32_t state_;
+};
+
+// A valid record id (26 Crockford characters) naming the kind and number.
+std::string IdOf(char kind, int n) {
+  std::string digits(21, '0');
+  for (int i = 20; i >= 0 && n > 0; --i, n /= 32) digits[i] = kCrockford[n % 32];
+  return std::string("01JB") + kind + digits;
+}
+
+}  // namespace
+
+core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t now_ms) {
+  Numbers n(20261207);
+  core::store::Transaction txn(db);
+  ENSEMBLE_RETURN_IF_ERROR(txn.status());
+  const int projects = std::max(1, records * 4 / 100);
+  const int people = records * 6 / 100;
+  const int pages = records * 30 / 100;
+  const int tasks = records - projects - people - pages;
+  const std::string space = kCorpusSpace;
+  auto when = [&] { return now_ms - static_cast<int64_t>(n.Below(400)) * kDayMs - n.Below(1000); };
+  for (int i = 0; i < projects; ++i) {
+    const int64_t t = when();
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(
+        "INSERT INTO projects (id, space_id, title, description, status, version, created_at,"
+        " updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $6)",
+        {Value(IdOf('P', i)), Value(space), Value(n.Words(2 + n.Below(3))),
+         Value(n.Words(10 + n.Below(40))), Value(std::string(n.Below(4) ? "active" : "done")),
+         Value(t)}));
+  }
+  for (int i = 0; i < people; ++i) {
+    const int64_t t = when();
+    const std::string name = n.Word() + " " + n.Word();
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("INSERT INTO people (id, space_id, name, email, role, team, version, created_at,"
+                " updated_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $7)",
+                {Value(IdOf('M', i)), Value(space), Value(name),
+                 Value("p" + std::to_string(i) + "@example.com"), Value(n.Words(2)),
+                 Value(n.Words(1)), Value(t)}));
+  }
+  for (int i = 0; i < pages; ++i) {
+    const int64_t t = when();
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("INSERT INTO pages (id, space_id, title, body, version, created_at, updated_at)"
+                " VALUES ($1, $2, $3, $4, 1, $5, $5)",
+                {Value(IdOf('G', i)), Value(space), Value(n.Words(2 + n.Below(5))),
+                 Value(n.Words(10 + n.Below(110))), Value(t)}));
+  }
+  for (int i = 0; i < tasks; ++i) {
+    const int64_t t = when();
+    // A third of the tasks have a page of notes: the pages above, in order.
+    const bool has_page = i % 3 == 0 && i / 3 < pages;
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(
+        "INSERT INTO tasks (id, space_id, title, status, description, project, page, version,"
+        " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)",
+        {Value(IdOf('T', i)), Value(space), Value(n.Words(2 + n.Below(5))),
+         Value(std::string(n.Below(3) ? "todo" : "done")), Value(n.Words(n.Below(40))),
+         Value(IdOf('P', n.Below(projects))),
+         has_page ? Value(IdOf('G', i / 3)) : Value(core::store::Null{}), Value(t)}));
+  }
+  return txn.Commit();
+}
+
+std::vector<std::string> SearchCorpusQueries(int count) {
+  Numbers n(7);
+  std::vector<std::string> out;
+  for (int i = 0; i < count; ++i) {
+    const int words = 1 + n.Below(6);
+    std::string q;
+    for (int w = 0; w < words; ++w) q += (w ? " " : "") + n.Word(5);
+    if (i % 10 == 9) q = "\"" + n.Word(4) + " " + n.Word(4) + "\" " + q;
+    out.push_back(std::move(q));
+  }
+  return out;
+}
+
+core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, int count) {
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      core::store::Rows rows,
+      db.Query("SELECT id FROM tasks WHERE space_id = $1 AND page IS NOT NULL AND project IS NOT"
+               " NULL ORDER BY id LIMIT $2",
+               {Value(std::string(kCorpusSpace)), Value(static_cast<int64_t>(count))}));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(core::store::AsText(rows.rows[i][0]));
+  return out;
+}
+
+}  // namespace ensemble::bench

@@ -1,0 +1,46 @@
+// The corpus of `tools/bench context` (spec 004 §5 ranked search): a space of
+// generated work, written straight into a migrated store, the same in the
+// native bench and in the wasm build (the generator is integer arithmetic
+// only, so both make the same rows), and what it times there.
+//
+// Thread-safety: stateless; as the Database given.
+
+#ifndef ENSEMBLE_TOOLS_BENCHMARKS_SEARCH_CORPUS_H_
+#define ENSEMBLE_TOOLS_BENCHMARKS_SEARCH_CORPUS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/store/database.h"
+
+namespace ensemble::bench {
+
+// The space the corpus lives in.
+inline constexpr char kCorpusSpace[] = "bench";
+
+// Writes `records` records into kCorpusSpace of `db` (migrated, empty): 60%
+// tasks (a third with a page of notes, each in one of the projects), 30%
+// pages, 6% people, 4% projects. Titles hold 2 to 6 words and texts 10 to
+// 120, drawn from a 4,096-word vocabulary with a long tail (a few words are
+// everywhere, most are rare); times spread over the 400 days before now_ms.
+core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t now_ms);
+
+// `n` queries of 1 to 6 words from the same vocabulary, a tenth of them
+// with a quoted two-word phrase.
+std::vector<std::string> SearchCorpusQueries(int n);
+
+// The ids of up to `n` tasks of the corpus that have a project and a page.
+core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, int n);
+
+// The median milliseconds of one call of `run` over `items` (after one
+// warm-up pass over the first tenth), or the first failure.
+template <typename Item, typename Run>
+core::Result<double> MedianMs(const std::vector<Item>& items, Run run);
+
+}  // namespace ensemble::bench
+
+#include "tools/benchmarks/search_corpus_inl.h"
+
+#endif  // ENSEMBLE_TOOLS_BENCHMARKS_SEARCH_CORPUS_H_
