@@ -83,9 +83,9 @@ class CalendarReader {
         continue;
       }
       // A floating RECURRENCE-ID names the master's wall-clock time.
-      const bool floating = !when->is_date && !rid->Param("TZID") &&
-                            !(rid->value.size() == 16 && (rid->value.back() == 'Z' ||
-                                                          rid->value.back() == 'z'));
+      const bool floating =
+          !when->is_date && !rid->Param("TZID") &&
+          !(rid->value.size() == 16 && (rid->value.back() == 'Z' || rid->value.back() == 'z'));
       overrides_[uid->value].push_back(
           {when->is_date ? when->local : when->utc, when->local, floating, &c});
     }
@@ -187,7 +187,8 @@ class CalendarReader {
         e.location = UnescapeText(p.value);
       } else if (n == "STATUS") {
         e.status = p.value;
-        for (char& ch : e.status) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        for (char& ch : e.status)
+          ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       } else if (n == "ORGANIZER") {
         e.organizer = StripMailto(p.value);
       } else if (n == "ATTENDEE") {
@@ -197,10 +198,9 @@ class CalendarReader {
         }
       } else if (n == "CREATED") {
         if (auto dt = ParseIcsDateTime(p.value)) e.created = dt->local;
-      } else if (conference.empty() &&
-                 (n == "X-GOOGLE-CONFERENCE" || n == "CONFERENCE" || n == "URL" ||
-                  n == "X-MICROSOFT-SKYPETEAMSMEETINGURL" ||
-                  n == "X-MICROSOFT-ONLINEMEETINGEXTERNALLINK")) {
+      } else if (conference.empty() && (n == "X-GOOGLE-CONFERENCE" || n == "CONFERENCE" ||
+                                        n == "URL" || n == "X-MICROSOFT-SKYPETEAMSMEETINGURL" ||
+                                        n == "X-MICROSOFT-ONLINEMEETINGEXTERNALLINK")) {
         conference = FindJoinUrl(p.value);
       }
     }
@@ -208,9 +208,9 @@ class CalendarReader {
     if (e.join_url.empty()) e.join_url = FindJoinUrl(e.description);
     // Outside text comes in redacted and capped (spec 004 §4.1); the join
     // link, found first, is how the meeting is joined and stays whole.
-    e.title = text::RedactSecrets(e.title);
+    text::RedactSecretsIn(&e.title);
     e.description = text::RedactForIngest(e.description);
-    e.location = text::RedactSecrets(e.location);
+    text::RedactSecretsIn(&e.location);
     return e;
   }
 
@@ -263,9 +263,9 @@ class CalendarReader {
       e->end = span.end ? local + (span.end->local - span.start.local)
                         : local + span.duration.days * kSecondsPerDay;
       if (explicit_end_utc) {
-        e->end = std::max(local + kSecondsPerDay,
-                          FloorDiv(*explicit_end_utc + kSecondsPerDay - 1, kSecondsPerDay) *
-                              kSecondsPerDay);
+        e->end = std::max(
+            local + kSecondsPerDay,
+            FloorDiv(*explicit_end_utc + kSecondsPerDay - 1, kSecondsPerDay) * kSecondsPerDay);
       }
       return;
     }
@@ -336,9 +336,9 @@ class CalendarReader {
     const Instant& start = span->start;
     const TimeZone* zone = start.zone;
     // The window on this event's wall clock, widened by the event's length.
-    const int64_t length =
-        span->end ? span->end->utc - start.utc
-                  : span->duration.days * kSecondsPerDay + span->duration.seconds;
+    const int64_t length = span->end
+                               ? span->end->utc - start.utc
+                               : span->duration.days * kSecondsPerDay + span->duration.seconds;
     const TimeWindow& w = options_.window;
     ExpansionRange range;
     if (start.is_date) {
@@ -429,10 +429,9 @@ class CalendarReader {
       const int64_t key = e.start;
       if (excluded_days.count(FloorDiv(local, kSecondsPerDay)) || excluded_utc.count(key)) continue;
       if (overrides != overrides_.end() &&
-          std::any_of(overrides->second.begin(), overrides->second.end(),
-                      [&](const Override& o) {
-                        return o.floating ? o.local == local : o.key == key;
-                      })) {
+          std::any_of(overrides->second.begin(), overrides->second.end(), [&](const Override& o) {
+            return o.floating ? o.local == local : o.key == key;
+          })) {
         continue;  // Replaced (or cancelled) by its override.
       }
       Emit(std::move(e));

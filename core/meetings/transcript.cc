@@ -53,11 +53,11 @@ void MergeTurns(std::vector<Turn>* turns) {
 // (spec 004 §2.4 "Secrets are redacted"); before the items are suggested, so
 // none quotes one.
 void RedactTranscript(Transcript* t) {
-  t->title = text::RedactSecrets(t->title);
-  t->summary = text::RedactSecrets(t->summary);
-  for (Turn& turn : t->turns) turn.text = text::RedactSecrets(turn.text);
+  text::RedactSecretsIn(&t->title);
+  text::RedactSecretsIn(&t->summary);
+  for (Turn& turn : t->turns) text::RedactSecretsIn(&turn.text);
   for (std::vector<Item>* items : {&t->decisions, &t->action_items}) {
-    for (Item& item : *items) item.text = text::RedactSecrets(item.text);
+    for (Item& item : *items) text::RedactSecretsIn(&item.text);
   }
 }
 

@@ -28,6 +28,11 @@ inline constexpr std::string_view kRedactedPrivateKey = "[redacted private key]"
 
 // `text` with every secret it holds replaced; everything else byte for byte.
 std::string RedactSecrets(std::string_view text);
+// The same in place; a text without secrets is not copied.
+void RedactSecretsIn(std::string* text);
+// Whether `text` holds a secret; if so `redacted` is set to RedactSecrets'
+// answer (else it is left empty).
+bool RedactInto(std::string_view text, std::string* redacted);
 
 // RedactSecrets, then at most `max_chars` code points (TruncateChars).
 std::string RedactForIngest(std::string_view text, std::size_t max_chars = kMaxIngestTextChars);
