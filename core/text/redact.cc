@@ -14,13 +14,18 @@ bool IsDashChar(char c) { return IsWordChar(c) || c == '-'; }
 bool IsDotChar(char c) { return IsDashChar(c) || c == '.'; }
 bool IsSlackChar(char c) { return IsAlnum(c) || c == '-'; }
 bool IsUpperDigit(char c) { return IsAsciiDigit(c) || (c >= 'A' && c <= 'Z'); }
+bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+bool IsSpace(char c) { return IsBlank(c) || c == '\n' || c == '\r'; }
 
-// A token known by its prefix, then at least `min_body` characters of its
-// alphabet (shorter runs are ordinary words: "sk-1" is no key).
+// A token known by its prefix, then `min_body` to `max_body` (0: any number)
+// characters of its alphabet, holding a run of at least `min_run` letters
+// and digits: shorter ones are ordinary words ("sk-1", "sk-learn-docs").
 struct TokenShape {
   std::string_view prefix;
   bool (*body)(char);
   std::size_t min_body;
+  std::size_t max_body = 0;
+  std::size_t min_run = 0;
 };
 
 constexpr TokenShape kTokens[] = {
@@ -30,28 +35,37 @@ constexpr TokenShape kTokens[] = {
     {"ghu_", IsAlnum, 30},
     {"ghs_", IsAlnum, 30},
     {"ghr_", IsAlnum, 30},
-    {"xoxb-", IsSlackChar, 10},  // Slack bot, user, app, refresh,
-                                 // legacy.
+    {"xoxb-", IsSlackChar, 10},  // Slack bot, user, app, refresh, legacy.
     {"xoxp-", IsSlackChar, 10},
     {"xoxa-", IsSlackChar, 10},
     {"xoxr-", IsSlackChar, 10},
     {"xoxs-", IsSlackChar, 10},
     {"xoxe-", IsSlackChar, 10},
     {"xapp-", IsSlackChar, 10},
-    {"sk-", IsDashChar, 20},     // OpenAI-style: sk-..., sk-proj-..., sk-ant-...
-    {"AIza", IsDashChar, 30},    // Google API keys.
-    {"ya29.", IsDotChar, 20},    // Google OAuth access tokens.
-    {"AKIA", IsUpperDigit, 16},  // AWS access key ids, long-lived and temporary.
-    {"ASIA", IsUpperDigit, 16},
-    {"lin_api_", IsAlnum, 20},  // Linear API keys and OAuth
-                                // tokens.
+    // OpenAI-style: sk-..., sk-proj-..., sk-ant-...: a long random run, which
+    // a slug ("sk-hynix-earnings-report-2024") does not have.
+    {"sk-", IsDashChar, 20, 0, 20},
+    {"AIza", IsDashChar, 30},        // Google API keys.
+    {"ya29.", IsDotChar, 20},        // Google OAuth access tokens.
+    {"AKIA", IsUpperDigit, 16, 16},  // AWS access key ids: exactly 20 characters.
+    {"ASIA", IsUpperDigit, 16, 16},  // ... temporary ones.
+    {"lin_api_", IsAlnum, 20},       // Linear API keys and OAuth tokens.
     {"lin_oauth_", IsAlnum, 20},
 };
 
-// Setting names whose value is a secret: a name ending in one of these
-// (db_password, client_secret, GITHUB_TOKEN), in any case.
-constexpr std::string_view kSecretKeys[] = {"password", "passwd",  "secret", "token",
-                                            "apikey",   "api_key", "api-key"};
+// Setting names whose value is a secret, matched at the end of a name in any
+// case (db_password, client_secret, GITHUB_TOKEN, aws_secret_access_key). A
+// short one must be the whole name or follow a separator, so "bypass=true"
+// and "compass: north" stay.
+struct SecretKey {
+  std::string_view suffix;
+  bool whole_word;
+};
+constexpr SecretKey kSecretKeys[] = {
+    {"password", false},    {"passwd", false},      {"passphrase", false}, {"secret", false},
+    {"secret_key", false},  {"secretkey", false},   {"access_key", false}, {"accesskey", false},
+    {"private_key", false}, {"token", false},       {"apikey", false},     {"api_key", false},
+    {"api-key", false},     {"credentials", false}, {"pwd", true},         {"pass", true}};
 
 constexpr std::string_view kKeyBegin = "-----BEGIN ";
 constexpr std::string_view kKeyEnd = "-----END ";
@@ -87,45 +101,96 @@ std::size_t TokenEnd(std::string_view text, std::size_t at) {
   for (const TokenShape& t : kTokens) {
     if (t.prefix[0] != text[at] || !text.substr(at).starts_with(t.prefix)) continue;
     std::size_t end = at + t.prefix.size();
-    while (end < text.size() && t.body(text[end])) ++end;
-    if (end - at - t.prefix.size() >= t.min_body) return end;
+    std::size_t run = 0;
+    std::size_t longest = 0;
+    while (end < text.size() && t.body(text[end])) {
+      run = IsAlnum(text[end]) ? run + 1 : 0;
+      longest = std::max(longest, run);
+      ++end;
+    }
+    const std::size_t body = end - at - t.prefix.size();
+    if (body >= t.min_body && (t.max_body == 0 || body <= t.max_body) && longest >= t.min_run)
+      return end;
   }
   return std::string_view::npos;
 }
 
-// Whether `name` ends with a key of kSecretKeys, in any case. Runs on every
-// word of the text, so it allocates nothing.
+// Whether `name` ends with a secret's setting name. Runs on every word of
+// the text, so it allocates nothing.
 bool IsSecretKey(std::string_view name) {
-  return std::any_of(std::begin(kSecretKeys), std::end(kSecretKeys), [&](std::string_view k) {
-    return name.size() >= k.size() &&
-           EqualsIgnoringAsciiCase(name.substr(name.size() - k.size()), k);
+  return std::any_of(std::begin(kSecretKeys), std::end(kSecretKeys), [&](const SecretKey& k) {
+    if (name.size() < k.suffix.size()) return false;
+    const std::size_t at = name.size() - k.suffix.size();
+    if (!EqualsIgnoringAsciiCase(name.substr(at), k.suffix)) return false;
+    return !k.whole_word || at == 0 || name[at - 1] == '_' || name[at - 1] == '-';
   });
 }
 
-bool IsBlank(char c) { return c == ' ' || c == '\t'; }
+// Whether text[at...] is "name=" (the next setting of a query string).
+bool StartsSetting(std::string_view text, std::size_t at) {
+  std::size_t i = at;
+  while (i < text.size() && IsDashChar(text[i])) ++i;
+  return i > at && i < text.size() && text[i] == '=';
+}
 
-// For a setting name ending at `name_end`: [begin, end) of its value when
-// `=` or `:` follows (a closing quote and blanks allowed between); empty
-// when no value follows.
-std::pair<std::size_t, std::size_t> SettingValue(std::string_view text, std::size_t name_end) {
+// Where an unquoted value starting at `begin` ends: at white space, a quote
+// or an angle bracket; at `,;)]}` only before white space or the end (a
+// password may hold them), and at `&` only before the next "name=".
+std::size_t UnquotedEnd(std::string_view text, std::size_t begin) {
+  std::size_t end = begin;
+  for (; end < text.size(); ++end) {
+    const char c = text[end];
+    if (IsSpace(c) || c == '"' || c == '\'' || c == '<' || c == '>') break;
+    const bool last = end + 1 == text.size() || IsSpace(text[end + 1]);
+    if (std::string_view(",;)]}").find(c) != std::string_view::npos && last) break;
+    if (c == '&' && StartsSetting(text, end + 1)) break;
+  }
+  return end;
+}
+
+// Where a value quoted by `quote` starting at `begin` ends: its closing quote
+// (a backslash escapes one) or the line's end.
+std::size_t QuotedEnd(std::string_view text, std::size_t begin, char quote) {
+  std::size_t end = begin;
+  for (; end < text.size() && text[end] != '\n' && text[end] != '\r'; ++end) {
+    if (text[end] == '\\' && end + 1 < text.size()) {
+      ++end;
+    } else if (text[end] == quote) {
+      break;
+    }
+  }
+  return end;
+}
+
+// For a setting name ending at `name_end`: [begin, end) of its value when an
+// assignment follows (=, :, =>, := or a flag's blank; a closing quote and
+// blanks allowed between); empty when no value follows.
+std::pair<std::size_t, std::size_t> SettingValue(std::string_view text, std::size_t name_end,
+                                                 bool flag) {
   std::size_t i = name_end;
   if (i < text.size() && (text[i] == '"' || text[i] == '\'')) ++i;
+  const std::size_t before_blanks = i;
   while (i < text.size() && IsBlank(text[i])) ++i;
-  if (i >= text.size() || (text[i] != '=' && text[i] != ':')) return {0, 0};
-  ++i;
-  while (i < text.size() && IsBlank(text[i])) ++i;
-  char quote = 0;
-  if (i < text.size() && (text[i] == '"' || text[i] == '\'')) quote = text[i++];
-  if (text.substr(i).starts_with(kRedacted)) return {0, 0};  // Redacted before.
-  std::size_t end = i;
-  while (end < text.size() && text[end] != '\n' && text[end] != '\r') {
-    const char c = text[end];
-    if (quote ? c == quote
-              : (IsBlank(c) || std::string_view(",;&\"'<>)]}").find(c) != std::string_view::npos))
-      break;
-    ++end;
+  if (i < text.size() && (text[i] == '=' || text[i] == ':')) {
+    ++i;
+    if (i < text.size() && (text[i] == '>' || text[i] == '=')) ++i;  // => and :=
+  } else if (!flag || i == before_blanks) {
+    return {0, 0};  // Only a --flag takes its value after a blank.
   }
-  return {i, end};
+  while (i < text.size() && IsBlank(text[i])) ++i;
+  if (text.substr(i).starts_with(kRedacted)) return {0, 0};  // Redacted before.
+  if (i < text.size() && (text[i] == '"' || text[i] == '\'')) {
+    const std::size_t begin = i + 1;
+    return {begin, QuotedEnd(text, begin, text[i])};
+  }
+  return {i, UnquotedEnd(text, i)};
+}
+
+// Whether a word may start at `i`: not inside a word, except right after an
+// escape ("\nghp_..." in pasted JSON is a new word).
+bool AtWordStart(std::string_view text, std::size_t i) {
+  if (i == 0 || !IsWordChar(text[i - 1])) return true;
+  return i >= 2 && text[i - 2] == '\\';
 }
 
 }  // namespace
@@ -142,7 +207,7 @@ bool RedactInto(std::string_view text, std::string* redacted) {
   std::size_t i = 0;
   std::size_t name_end = 0;  // Where the last setting name read ends.
   while (i < text.size()) {
-    if (i > 0 && IsWordChar(text[i - 1])) {
+    if (!AtWordStart(text, i)) {
       ++i;
       continue;
     }
@@ -165,7 +230,8 @@ bool RedactInto(std::string_view text, std::string* redacted) {
       secret_name = IsSecretKey(text.substr(i, name_end - i));
     }
     if (secret_name) {
-      auto [begin, end] = SettingValue(text, name_end);
+      const bool flag = i >= 2 && text[i - 1] == '-' && text[i - 2] == '-';
+      auto [begin, end] = SettingValue(text, name_end, flag);
       if (end > begin) {
         replace(begin, end, kRedacted);
         i = end;

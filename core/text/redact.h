@@ -3,8 +3,9 @@
 // description or later a connector item or file brings along is kept
 // without the secrets people paste into such places by mistake: private key
 // blocks; GitHub, Slack, OpenAI-style, Google, AWS and Linear tokens; and the
-// values of password=, secret: and token: settings. Text is then capped at
-// kMaxIngestTextChars. The vectors in tests/vectors/context/redaction.json
+// values of settings named like a password, secret, token, API or access key
+// (password=, secret:, 'token' =>, --password x). RedactForIngest then caps
+// the text at kMaxIngestTextChars. The vectors in tests/vectors/context/redaction.json
 // (positive and negative cases) hold the native and wasm builds to it.
 //
 // Thread-safety: stateless.

@@ -56,7 +56,9 @@ TEST(IcsParser, UnescapesText) {
 }
 
 TEST(IcsParser, AcceptsCrLineEndingsAndAByteOrderMark) {
-  auto cals = ParseIcs("\xEF\xBB\xBF" "BEGIN:VCALENDAR\rBEGIN:VEVENT\rUID:1\rEND:VEVENT\rEND:VCALENDAR\r");
+  auto cals = ParseIcs(
+      "\xEF\xBB\xBF"
+      "BEGIN:VCALENDAR\rBEGIN:VEVENT\rUID:1\rEND:VEVENT\rEND:VCALENDAR\r");
   ASSERT_TRUE(cals.ok());
   EXPECT_EQ((*cals)[0].children.at(0).Find("UID")->value, "1");
 }
@@ -82,13 +84,15 @@ TEST(IcsParser, BoundsSizeAndNesting) {
   std::string deep = "BEGIN:VCALENDAR\r\n";
   for (int i = 0; i < 20; ++i) deep += "BEGIN:X\r\n";
   EXPECT_EQ(ParseIcs(deep).status().code(), codes::kMalformedICalendar);
-  std::string long_line = "BEGIN:VCALENDAR\r\nDESCRIPTION:" + std::string(kMaxContentLineBytes, 'a');
+  std::string long_line =
+      "BEGIN:VCALENDAR\r\nDESCRIPTION:" + std::string(kMaxContentLineBytes, 'a');
   EXPECT_EQ(ParseIcs(long_line).status().code(), codes::kMalformedICalendar);
 }
 
 TEST(IcsParser, ToleratesJunkLinesAndTruncation) {
-  auto cals = ParseIcs("BEGIN:VCALENDAR\r\nthis is not a line\r\nBEGIN:VEVENT\r\nUID:1\r\n"
-                       "END:VTODO\r\n;;;\r\nSUMMARY:ok");
+  auto cals = ParseIcs(
+      "BEGIN:VCALENDAR\r\nthis is not a line\r\nBEGIN:VEVENT\r\nUID:1\r\n"
+      "END:VTODO\r\n;;;\r\nSUMMARY:ok");
   ASSERT_TRUE(cals.ok());
   EXPECT_EQ((*cals)[0].children.at(0).Find("SUMMARY")->value, "ok");
 }
@@ -116,9 +120,11 @@ TEST(IcsCalendar, DescriptionsComeInRedactedAndCappedButTheJoinLinkWhole) {
       "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
   ASSERT_EQ(cal.events.size(), 1u);
   const CalendarEvent& e = cal.events[0];
+  // The link joins the meeting, passcode and all; the text keeps no passcode.
   EXPECT_EQ(e.join_url, "https://zoom.us/j/123?pwd=Ab12");
   EXPECT_TRUE(e.description.starts_with(
-      "Join https://zoom.us/j/123?pwd=Ab12\nMeeting password: [redacted]\nkey [redacted]\nxxx"))
+      "Join https://zoom.us/j/123?pwd=[redacted]\nMeeting password: [redacted]\nkey "
+      "[redacted]\nxxx"))
       << e.description.substr(0, 120);
   EXPECT_EQ(text::CountCodePoints(e.description), text::kMaxIngestTextChars);
   EXPECT_EQ(e.location, "Room secret=[redacted]");
@@ -172,7 +178,8 @@ TEST(IcsCalendar, AllDayEventTouchingTheWindowEdgeIsOut) {
 TEST(IcsCalendar, GoogleFeedWithOverridesExdateAndCancellation) {
   auto cal = Expand(ReadData("google_work.ics"), "2026-03-01T00:00:00Z", "2026-03-21T00:00:00Z");
   Strings summaries;
-  for (const auto& e : cal.events) summaries.push_back(FormatIsoTime(e.start, e.start_offset) + " " + e.title);
+  for (const auto& e : cal.events)
+    summaries.push_back(FormatIsoTime(e.start, e.start_offset) + " " + e.title);
   EXPECT_EQ(summaries, (Strings{
                            "2026-03-02T09:30:00-05:00 Team standup",
                            // 03-04 removed by EXDATE.
@@ -279,11 +286,12 @@ TEST(IcsCalendar, CancelledEventsAreDroppedUnlessAsked) {
 }
 
 TEST(IcsCalendar, SkipsBrokenEventsWithWarnings) {
-  auto cal = Expand("BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:no start\r\nEND:VEVENT\r\n"
-                    "BEGIN:VEVENT\r\nUID:b\r\nDTSTART:2026-03-10\r\nEND:VEVENT\r\n"
-                    "BEGIN:VEVENT\r\nUID:c\r\nDTSTART:20260310T100000Z\r\nRRULE:FREQ=SOMETIMES\r\n"
-                    "END:VEVENT\r\nEND:VCALENDAR\r\n",
-                    "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
+  auto cal = Expand(
+      "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nSUMMARY:no start\r\nEND:VEVENT\r\n"
+      "BEGIN:VEVENT\r\nUID:b\r\nDTSTART:2026-03-10\r\nEND:VEVENT\r\n"
+      "BEGIN:VEVENT\r\nUID:c\r\nDTSTART:20260310T100000Z\r\nRRULE:FREQ=SOMETIMES\r\n"
+      "END:VEVENT\r\nEND:VCALENDAR\r\n",
+      "2026-03-01T00:00:00Z", "2026-04-01T00:00:00Z");
   ASSERT_EQ(cal.events.size(), 1u);  // c: its DTSTART still happens.
   EXPECT_EQ(cal.events[0].uid, "c");
   EXPECT_EQ(cal.warnings.size(), 3u);
