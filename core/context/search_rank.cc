@@ -88,7 +88,10 @@ SearchQuery SplitQuery(std::string_view text) {
   for (const Raw& r : raw) {
     std::vector<std::string> tokens = SearchTokens(r.text);
     if (tokens.empty()) continue;
-    query.phrase.insert(query.phrase.end(), tokens.begin(), tokens.end());
+    for (const std::string& t : tokens) {
+      if (query.phrase.size() < kMaxPhraseTokens) query.phrase.push_back(t);
+    }
+    if (tokens.size() > kMaxWordTokens) tokens.resize(kMaxWordTokens);
     // A quoted word is asked for on purpose, stop word or not.
     if (r.quoted || !IsStopWord(tokens)) query.words.push_back(tokens);
     all.push_back(std::move(tokens));
@@ -150,19 +153,22 @@ std::optional<int64_t> ScoreRecord(const SearchQuery& query, const SearchRecord&
 
 std::vector<RankedRecord> RankRecords(const SearchQuery& query,
                                       const std::vector<SearchRecord>& records, int64_t now_ms,
-                                      const NearRecord* near, std::size_t limit) {
+                                      const NearRecord* near, std::size_t limit,
+                                      std::size_t* matched) {
   std::vector<RankedRecord> ranked;
   for (std::size_t i = 0; i < records.size(); ++i) {
     if (std::optional<int64_t> score = ScoreRecord(query, records[i], now_ms, near))
       ranked.push_back({i, *score});
   }
+  if (matched != nullptr) *matched = ranked.size();
   auto before = [&](const RankedRecord& a, const RankedRecord& b) {
     if (a.score != b.score) return a.score > b.score;
     const SearchRecord& x = records[a.index];
     const SearchRecord& y = records[b.index];
     if (x.updated_at != y.updated_at) return x.updated_at > y.updated_at;
     if (x.kind != y.kind) return x.kind < y.kind;
-    return x.id < y.id;
+    if (x.id != y.id) return x.id < y.id;
+    return a.index < b.index;
   };
   std::sort(ranked.begin(), ranked.end(), before);
   std::map<std::string_view, std::size_t> per_kind;

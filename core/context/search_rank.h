@@ -25,6 +25,11 @@ namespace ensemble::core::context {
 
 // Words of a query the search keeps; the rest are dropped (spec §5).
 inline constexpr std::size_t kMaxQueryWords = 6;
+// Tokens one word (a quoted phrase) keeps, and the phrase of the whole
+// query: a bound of ours, so a pasted paragraph in quotes cannot make every
+// record's text a long phrase match.
+inline constexpr std::size_t kMaxWordTokens = 8;
+inline constexpr std::size_t kMaxPhraseTokens = 16;
 // Rows one kind gives the ranking at most (spec §5 "up to 30 rows").
 inline constexpr std::size_t kCandidatesPerKind = 30;
 // Recency counts over this window: a record changed now gets all of
@@ -56,7 +61,8 @@ struct SearchQuery {
 // Splits `text` (spec §5): words at white space, a "quoted phrase" (straight
 // or curly quotes; an unclosed quote runs to the end) kept whole, tokens
 // lower-cased, punctuation dropped, stop words dropped unless nothing else is
-// left, then at most kMaxQueryWords words. An empty result matches nothing.
+// left, then at most kMaxQueryWords words of at most kMaxWordTokens tokens.
+// An empty result matches nothing.
 SearchQuery SplitQuery(std::string_view text);
 
 // The lower-cased tokens of `text`: runs of letters, marks and digits.
@@ -108,11 +114,13 @@ struct RankedRecord {
 };
 
 // The matching `records` best first, at most kCandidatesPerKind of each kind
-// and `limit` in all. Ties go to the later changed, then by kind, then id, so
-// the order never depends on the order given.
+// and `limit` in all. Ties go to the later changed, then by kind, then id
+// (then the order given, for records that share all three). `matched`, when
+// given, is set to how many records matched, before either bound.
 std::vector<RankedRecord> RankRecords(const SearchQuery& query,
                                       const std::vector<SearchRecord>& records, int64_t now_ms,
-                                      const NearRecord* near, std::size_t limit);
+                                      const NearRecord* near, std::size_t limit,
+                                      std::size_t* matched = nullptr);
 
 }  // namespace ensemble::core::context
 

@@ -197,16 +197,20 @@ Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds, Ca
 
 // The snippet of a ranked record whose title lacks a word of the query: from
 // the first body text holding one.
-void AddSnippet(const SearchQuery& query, const SearchRecord& record, const std::string& text,
-                json& result) {
+void AddSnippet(const SearchQuery& query, const SearchRecord& record, json& result) {
   const auto& words = query.words;
+  // Placed around the first kept word, not a stop word or a quote.
+  std::string kept;
+  for (const auto& word : words) {
+    for (const std::string& token : word) kept += (kept.empty() ? "" : " ") + token;
+  }
   if (std::all_of(words.begin(), words.end(),
                   [&](const auto& w) { return HoldsWord(record.title, w); }))
     return;
   for (const SearchField& f : record.body) {
     if (std::any_of(words.begin(), words.end(),
                     [&](const auto& w) { return HoldsWord(f.text, w); })) {
-      result["snippet"] = SnippetOf(f.text, text);
+      result["snippet"] = SnippetOf(f.text, kept);
       return;
     }
   }
@@ -270,28 +274,30 @@ Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
     if (!Wanted(kinds, k.kind) && !deliverables) continue;
     ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, kinds, candidates));
   }
+  std::size_t total = 0;
   std::vector<RankedRecord> matches =
-      RankRecords(split, candidates.records, ctx->now_ms, nullptr, SIZE_MAX);
+      RankRecords(split, candidates.records, ctx->now_ms, nullptr, SIZE_MAX, &total);
   const std::size_t limit = std::min(kMaxSearchResults, request.limit);
   json results = json::array();
   std::string listed;
   for (std::size_t i = 0; i < matches.size() && i < limit; ++i) {
     json& r = candidates.results[matches[i].index];
-    AddSnippet(split, candidates.records[matches[i].index], query, r);
+    AddSnippet(split, candidates.records[matches[i].index], r);
     listed += (i ? ", " : " ") + r["kind"].get<std::string>() + " " +
               Quoted(r["title"].get<std::string>());
     results.push_back(r);
   }
-  json data = {{"results", results}, {"total", matches.size()}};
+  // The total counts every match, also past each kind's 30 (which the
+  // ranking never reaches: narrowing the kinds or the words does).
+  json data = {{"results", results}, {"total", total}};
   std::vector<std::string> unkept = UnkeptKinds(kinds);
   std::string summary =
-      matches.empty()
-          ? "Nothing in this space matches " + Quoted(query) + "."
-          : "Found " + text::CountText(matches.size(), "match", "matches") + " for " +
-                Quoted(query) + ":" + listed +
-                (matches.size() > results.size()
-                     ? "; and " + std::to_string(matches.size() - results.size()) + " more."
-                     : ".");
+      total == 0 ? "Nothing in this space matches " + Quoted(query) + "."
+                 : "Found " + text::CountText(total, "match", "matches") + " for " + Quoted(query) +
+                       ":" + listed +
+                       (total > results.size()
+                            ? "; and " + std::to_string(total - results.size()) + " more."
+                            : ".");
   if (!unkept.empty()) {
     data["notKept"] = unkept;
     summary += " " + UnkeptText(unkept) + ", so they were not searched.";

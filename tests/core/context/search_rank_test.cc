@@ -58,9 +58,11 @@ TEST(SearchRank, EachKindGivesAtMostThirtyCandidates) {
     records.push_back({"task", "t" + std::to_string(100 + i), "Launch " + std::to_string(i)});
     records.push_back({"page", "p" + std::to_string(100 + i), "Launch " + std::to_string(i)});
   }
+  std::size_t matched = 0;
   const std::vector<RankedRecord> ranked =
-      RankRecords(SplitQuery("launch"), records, 0, nullptr, 1000);
+      RankRecords(SplitQuery("launch"), records, 0, nullptr, 1000, &matched);
   ASSERT_EQ(ranked.size(), 2 * kCandidatesPerKind);
+  EXPECT_EQ(matched, records.size());  // Every match is counted, past the caps too.
   std::size_t tasks = 0;
   for (const RankedRecord& r : ranked) tasks += records[r.index].kind == "task";
   EXPECT_EQ(tasks, kCandidatesPerKind);
