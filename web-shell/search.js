@@ -2,7 +2,7 @@
 // sidebar's Search button, opens it; what is typed is searched in the
 // worker, on this device's copy, so it answers offline, ranked as the
 // server ranks. Arrow keys move through the results, Enter opens one (as a
-// click does), Escape closes the box.
+// click does), Escape or Close closes the box.
 
 import {rpc} from './rpc.js';
 import {state} from './state.js';
@@ -20,6 +20,10 @@ const kSettleMs = 120;
 let openRecord = null;
 let timer = 0;
 let asked = 0;  // The latest search asked: an older answer is dropped.
+let latest = Promise.resolve();  // That search, to wait for on Enter.
+let shownFor = '';  // The words the results shown answer.
+let shown = [];
+let selected = -1;
 
 const kKindNames = {task: 'Task', project: 'Project', deliverable: 'Deliverable', page: 'Page',
                     person: 'Person', board: 'Board'};
@@ -43,9 +47,6 @@ function resultRow(result, index) {
            detail ? h('span', {class: 'search-snippet'}, detail) : null);
 }
 
-let shown = [];
-let selected = -1;
-
 function select(index) {
   const rows = [...list.children];
   if (rows.length === 0) return;
@@ -55,64 +56,71 @@ function select(index) {
   rows[selected].scrollIntoView({block: 'nearest'});
 }
 
+// Shows `results` as the answer to `q` (none: an empty list).
+function showResults(q, results, text) {
+  shownFor = q;
+  shown = results;
+  fill(list, results.map(resultRow));
+  selected = -1;
+  input.removeAttribute('aria-activedescendant');
+  input.setAttribute('aria-expanded', String(results.length > 0));
+  status.textContent = text;
+  if (results.length > 0) select(0);
+}
+
 async function search() {
   const q = input.value.trim();
   const mine = ++asked;
   if (!q) {
-    shown = [];
-    fill(list);
-    status.textContent = '';
-    input.removeAttribute('aria-activedescendant');
+    showResults(q, [], '');
     return;
   }
   let answer;
   try {
     answer = await rpc('searchWork', {q, spaceId: state.space});
   } catch (e) {
-    if (mine !== asked) return;
-    shown = [];
-    fill(list);
-    status.textContent = `Could not search: ${e.message}`;
+    if (mine === asked) showResults(q, [], `Could not search: ${e.message}`);
     return;
   }
   if (mine !== asked) return;
-  shown = answer.results;
-  fill(list, shown.map(resultRow));
-  selected = -1;
-  input.removeAttribute('aria-activedescendant');
-  status.textContent = shown.length === 0 ? `Nothing matches “${q}”.`
-    : answer.total > shown.length ? `${shown.length} of ${answer.total} matches`
-      : `${shown.length} ${shown.length === 1 ? 'match' : 'matches'}`;
-  if (shown.length > 0) select(0);
+  const {results, total} = answer;
+  showResults(q, results, results.length === 0 ? `Nothing matches “${q}”.`
+    : total > results.length ? `${results.length} of ${total} matches`
+      : `${results.length} ${results.length === 1 ? 'match' : 'matches'}`);
+}
+
+// Searches now, dropping a pending pause.
+function searchNow() {
+  clearTimeout(timer);
+  timer = 0;
+  latest = search();
+  return latest;
 }
 
 export function show() {
   if (!dialog.open) dialog.showModal();
   input.select();
+  // What was found before may have changed, or be of another space.
+  if (input.value.trim()) searchNow();
 }
 
 export function init(ctx) {
   openRecord = ctx.openRecord;
   input.addEventListener('input', () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = 0;
-      search();
-    }, kSettleMs);
+    timer = setTimeout(searchNow, kSettleMs);
   });
   input.addEventListener('keydown', async (e) => {
+    if (e.isComposing) return;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       select(selected + (e.key === 'ArrowDown' ? 1 : -1));
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      // Enter before the pause ends searches now.
-      if (timer) {
-        clearTimeout(timer);
-        timer = 0;
-        await search();
-      }
-      if (shown.length > 0) open(shown[Math.max(selected, 0)]);
+      // Enter opens what the words typed find: it waits for their search.
+      if (timer) searchNow();
+      await latest;
+      if (shownFor === input.value.trim() && shown.length > 0) open(shown[Math.max(selected, 0)]);
     }
   });
   byTestId('search-open').addEventListener('click', show);
