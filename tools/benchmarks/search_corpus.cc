@@ -61,7 +61,12 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
   const int pages = records * 30 / 100;
   const int tasks = records - projects - people - pages;
   const std::string space = kCorpusSpace;
-  auto when = [&] { return now_ms - static_cast<int64_t>(n.Below(400)) * kDayMs - n.Below(1000); };
+  // Each draw in a statement of its own (here and below): the order of two
+  // calls in one expression is the compiler's, and GCC's and Clang's differ.
+  auto when = [&] {
+    const int64_t days = n.Below(400);
+    return now_ms - days * kDayMs - n.Below(1000);
+  };
   for (int i = 0; i < projects; ++i) {
     const int64_t t = when();
     ENSEMBLE_RETURN_IF_ERROR(db.Exec(
@@ -73,7 +78,8 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
   }
   for (int i = 0; i < people; ++i) {
     const int64_t t = when();
-    const std::string name = n.Word() + " " + n.Word();
+    std::string name = n.Word();
+    name += " " + n.Word();
     ENSEMBLE_RETURN_IF_ERROR(
         db.Exec("INSERT INTO people (id, space_id, name, email, role, team, version, created_at,"
                 " updated_at) VALUES ($1, $2, $3, $4, $5, $6, 1, $7, $7)",
@@ -111,7 +117,11 @@ std::vector<std::string> SearchCorpusQueries(int count) {
     const int words = 1 + n.Below(6);
     std::string q;
     for (int w = 0; w < words; ++w) q += (w ? " " : "") + n.Word(5);
-    if (i % 10 == 9) q = "\"" + n.Word(4) + " " + n.Word(4) + "\" " + q;
+    if (i % 10 == 9) {
+      std::string phrase = n.Word(4);
+      phrase += " " + n.Word(4);
+      q = "\"" + phrase + "\" " + q;
+    }
     out.push_back(std::move(q));
   }
   return out;
