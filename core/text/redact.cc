@@ -103,11 +103,15 @@ std::size_t TokenEnd(std::string_view text, std::size_t at) {
     std::size_t end = at + t.prefix.size();
     std::size_t run = 0;
     std::size_t longest = 0;
-    while (end < text.size() && t.body(text[end])) {
+    // Nor does it run into a PEM line's dashes.
+    while (end < text.size() && t.body(text[end]) && !text.substr(end).starts_with(kDashes)) {
       run = IsAlnum(text[end]) ? run + 1 : 0;
       longest = std::max(longest, run);
       ++end;
     }
+    // A token ends on a letter or digit: "xoxr------BEGIN" is no token
+    // eating the dashes of what follows.
+    while (end > at + t.prefix.size() && !IsAlnum(text[end - 1])) --end;
     const std::size_t body = end - at - t.prefix.size();
     if (body >= t.min_body && (t.max_body == 0 || body <= t.max_body) && longest >= t.min_run)
       return end;
@@ -206,36 +210,48 @@ bool RedactInto(std::string_view text, std::string* redacted) {
   };
   std::size_t i = 0;
   std::size_t name_end = 0;  // Where the last setting name read ends.
+  // A secret setting's value, redacted when the scan reaches it: the rest of
+  // its name is scanned first ("xapp-...token: x" holds a token too).
+  std::size_t value_begin = std::string_view::npos;
+  std::size_t value_end = 0;
   while (i < text.size()) {
-    if (!AtWordStart(text, i)) {
+    if (i == value_begin) {
+      replace(value_begin, value_end, kRedacted);
+      i = value_end;
+      value_begin = std::string_view::npos;
+      continue;
+    }
+    // Right after a redaction a word starts, as it would after the marker on
+    // a second pass: "xoxr-...-ai_password=x" is a token, then a setting.
+    if (i != copied && !AtWordStart(text, i)) {
       ++i;
       continue;
     }
-    if (std::size_t end = PrivateKeyEnd(text, i); end != std::string_view::npos) {
+    std::size_t end = PrivateKeyEnd(text, i);
+    if (end != std::string_view::npos) {
       replace(i, end, kRedactedPrivateKey);
-      i = end;
-      continue;
-    }
-    if (std::size_t end = TokenEnd(text, i); end != std::string_view::npos) {
+    } else if (end = TokenEnd(text, i); end != std::string_view::npos) {
       replace(i, end, kRedacted);
+    }
+    if (end != std::string_view::npos) {
       i = end;
+      // A token running into a pending value covers that much of it.
+      if (value_begin != std::string_view::npos && i > value_begin)
+        value_begin = i < value_end ? i : std::string_view::npos;
       continue;
     }
     // A setting's name: when a name was no secret's, no later part of it is
     // (the test is on its end), so each name is read once.
-    bool secret_name = false;
     if (i >= name_end && IsWordChar(text[i])) {
       name_end = i;
       while (name_end < text.size() && IsDashChar(text[name_end])) ++name_end;
-      secret_name = IsSecretKey(text.substr(i, name_end - i));
-    }
-    if (secret_name) {
-      const bool flag = i >= 2 && text[i - 1] == '-' && text[i - 2] == '-';
-      auto [begin, end] = SettingValue(text, name_end, flag);
-      if (end > begin) {
-        replace(begin, end, kRedacted);
-        i = end;
-        continue;
+      if (IsSecretKey(text.substr(i, name_end - i))) {
+        const bool flag = i >= 2 && text[i - 1] == '-' && text[i - 2] == '-';
+        auto [begin, value_stop] = SettingValue(text, name_end, flag);
+        if (value_stop > begin) {
+          value_begin = begin;
+          value_end = value_stop;
+        }
       }
     }
     // One step, not past the name: "x-sk-..." holds a token after its dash.
