@@ -1,16 +1,20 @@
 // hub_search_work: every kept kind of the turn's space searched at once and
 // ranked as spec 004 §5 says (core/context/search_rank.h): a record matches
-// when any word of the query is in its title or one of its texts.
+// when any word of the query is in its title or one of its texts. Each kind's
+// candidates, at most 30, come from the search index (search_index.h); the
+// ranking reads and scores only those.
 
 #include "core/context/search_tool_runs.h"
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/context/item_context.h"
+#include "core/context/search_index.h"
 #include "core/context/search_rank.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
@@ -29,57 +33,13 @@ using tools::ToolContext;
 // The default number of matches (the schema leaves limit optional).
 constexpr std::size_t kDefaultSearchResults = 20;
 
-// One searched text beside a kind's title and what a word found in it is
-// worth (search_rank.h), in thousandths.
-struct BodyColumn {
-  std::string_view column;
-  int64_t weight;
-};
-
-// One searched kind: its table, the column that titles it, the texts searched
-// beside the title (the first one holding a word gives the snippet), and what
-// else a result carries.
-struct SearchedKind {
-  std::string_view kind;
-  std::string_view table;
-  std::string_view title;
-  std::vector<BodyColumn> texts;
-  bool has_status;
-  bool has_due;
-};
-
-// A task's page text counts half a word: it is long, and it is the task's
-// notes rather than what the task is.
-constexpr int64_t kPageTextWeight = kPoint / 2;
-// An address is found, but is weaker evidence than a role or a team.
-constexpr int64_t kEmailWeight = kPoint / 2;
-
-const std::vector<SearchedKind>& SearchedKinds() {
-  static const std::vector<SearchedKind> kKinds = {
-      {"task",
-       "tasks",
-       "title",
-       {{"description", kPoint}, {"labels", kPoint}, {"page_text", kPageTextWeight}},
-       true,
-       true},
-      {"project", "projects", "title", {{"description", kPoint}}, true, true},
-      {"page", "pages", "title", {{"body", kPoint}}, false, false},
-      {"person",
-       "people",
-       "name",
-       {{"role", kPoint}, {"team", kPoint}, {"email", kEmailWeight}},
-       false,
-       false},
-      {"board", "boards", "title", {{"description", kPoint}}, false, false},
-  };
-  return kKinds;
-}
-
 // The candidates of every kind searched: what the ranking reads, and beside
 // each what the model gets if it ranks.
 struct Candidates {
   std::vector<SearchRecord> records;
   std::vector<json> results;
+  // Whether the index found records past a kind's bound, never read.
+  bool more = false;
 };
 
 // Up to kSearchSnippetChars of `text` around the first word of `query` it
@@ -112,12 +72,13 @@ std::string SnippetOf(std::string_view text, std::string_view query) {
   return text::TruncateChars(out, kSearchSnippetChars);
 }
 
-// The columns of `k` to select: a task's page text is its page's body.
-std::string SelectOf(const SearchedKind& k) {
+// The columns of `k` to select for `count` ids ($2...): a task's page text
+// is its page's body.
+std::string SelectOf(const SearchedKind& k, std::size_t count) {
   const bool task = k.kind == "task";
   const std::string t = task ? "t." : "";
   std::string columns = t + "id, " + t + "updated_at, " + t + std::string(k.title);
-  for (const BodyColumn& b : k.texts) {
+  for (const SearchedText& b : k.texts) {
     columns +=
         b.column == "page_text" ? ", COALESCE(p.body, '')" : ", " + t + std::string(b.column);
   }
@@ -125,13 +86,15 @@ std::string SelectOf(const SearchedKind& k) {
   if (k.has_due) columns += ", " + t + "due";
   if (task) columns += ", t.project";
   if (k.kind == "project") columns += ", deliverables";
-  if (!task) {
-    return "SELECT " + columns + " FROM " + std::string(k.table) +
-           " WHERE space_id = $1 AND deleted = 0 ORDER BY id";
-  }
+  std::string ids;
+  for (std::size_t i = 0; i < count; ++i) ids += (i ? ", $" : "$") + std::to_string(i + 2);
+  const std::string where = " WHERE " + t + "space_id = $1 AND " + t + "deleted = 0 AND " + t +
+                            "id IN (" + ids + ") ORDER BY " + t + "id";
+  if (!task) return "SELECT " + columns + " FROM " + std::string(k.table) + where;
   return "SELECT " + columns +
          " FROM tasks t LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id"
-         " AND p.deleted = 0 WHERE t.space_id = $1 AND t.deleted = 0 ORDER BY t.id";
+         " AND p.deleted = 0" +
+         where;
 }
 
 bool Wanted(const json& kinds, std::string_view kind) {
@@ -145,9 +108,34 @@ bool IsOpen(std::string_view kind, std::string_view status) {
   return false;
 }
 
-Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds, Candidates& out) {
+// The index's candidates of `kind` for `query`, added to `ids`; whether
+// there were more noted in `out`.
+Status FindInto(ToolContext& ctx, std::string_view kind, const SearchQuery& query,
+                std::set<std::string>& ids, Candidates& out) {
+  ENSEMBLE_ASSIGN_OR_RETURN(IndexCandidates found,
+                            FindCandidates(*ctx.db, ctx.space_id, kind, query));
+  out.more = out.more || found.more;
+  ids.insert(found.ids.begin(), found.ids.end());
+  return Status::Ok();
+}
+
+Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds,
+                  const SearchQuery& query, Candidates& out) {
+  // Records found by their own words, and projects by their deliverables'.
+  std::set<std::string> own, holding;
+  if (Wanted(kinds, k.kind)) ENSEMBLE_RETURN_IF_ERROR(FindInto(ctx, k.kind, query, own, out));
+  if (k.kind == "project" && Wanted(kinds, "deliverable"))
+    ENSEMBLE_RETURN_IF_ERROR(FindInto(ctx, kDeliverableTerms, query, holding, out));
+  std::vector<store::Value> params = {store::Value(ctx.space_id)};
+  for (const std::set<std::string>* ids : {&own, &holding}) {
+    for (const std::string& id : *ids) {
+      if (ids == &holding && own.contains(id)) continue;
+      params.push_back(store::Value(id));
+    }
+  }
+  if (params.size() == 1) return Status::Ok();
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                            ctx.db->Query(SelectOf(k), {store::Value(ctx.space_id)}));
+                            ctx.db->Query(SelectOf(k, params.size() - 1), params));
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const std::vector<store::Value>& row = rows.rows[i];
     SearchRecord record{std::string(k.kind), store::AsText(row[0]), store::AsText(row[2])};
@@ -167,12 +155,12 @@ Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds, Ca
     const std::string project_id = record.id;
     const std::string project_title = record.title;
     const int64_t updated_at = record.updated_at;
-    // A project searched only for its deliverables is not itself a candidate.
-    if (Wanted(kinds, k.kind)) {
+    // A project read only for its deliverables is not itself a candidate.
+    if (own.contains(project_id)) {
       out.records.push_back(std::move(record));
       out.results.push_back(std::move(result));
     }
-    if (k.kind != "project" || !Wanted(kinds, "deliverable")) continue;
+    if (!holding.contains(project_id)) continue;
     // A project's deliverables are found by their own titles.
     const json deliverables = json::parse(store::AsText(row[next + 2]), nullptr, false);
     if (!deliverables.is_array()) continue;
@@ -272,7 +260,7 @@ Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
   for (const SearchedKind& k : SearchedKinds()) {
     const bool deliverables = k.kind == "project" && Wanted(kinds, "deliverable");
     if (!Wanted(kinds, k.kind) && !deliverables) continue;
-    ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, kinds, candidates));
+    ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, kinds, split, candidates));
   }
   std::size_t total = 0;
   std::vector<RankedRecord> matches =
@@ -287,8 +275,9 @@ Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
               Quoted(r["title"].get<std::string>());
     results.push_back(r);
   }
-  // The total counts every match, also past each kind's 30 (which the
-  // ranking never reaches: narrowing the kinds or the words does).
+  // The total counts the matches among the records read: each kind's best
+  // 30 by the index. `more` says a kind had further ones, which narrowing the
+  // words or the kinds reaches.
   json data = {{"results", results}, {"total", total}};
   std::vector<std::string> unkept = UnkeptKinds(kinds);
   std::string summary =
@@ -298,6 +287,10 @@ Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
                        (total > results.size()
                             ? "; and " + std::to_string(total - results.size()) + " more."
                             : ".");
+  if (candidates.more) {
+    data["more"] = true;
+    summary += " More records hold these words than a search reads: add words or name the kinds.";
+  }
   if (!unkept.empty()) {
     data["notKept"] = unkept;
     summary += " " + UnkeptText(unkept) + ", so they were not searched.";

@@ -37,7 +37,7 @@ struct SearchRequest {
 Result<SearchRequest> ParseSearchRequest(std::string_view q, std::string_view kinds,
                                          std::string_view limit);
 
-// {summary, data: {results, total, notKept?}} of `request` in the context's
+// {summary, data: {results, total, more?, notKept?}} of `request` in the context's
 // space, ranked (search_rank.h); NOT_FOUND for a space the account is not in.
 Result<nlohmann::json> SearchWork(tools::ToolContext& ctx, const SearchRequest& request);
 

@@ -15,6 +15,7 @@
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
 #include "core/connections/connection.h"
+#include "core/context/search_index.h"
 #include "core/desk/desk_list.h"
 #include "core/pages/page.h"
 #include "core/people/identity.h"
@@ -105,7 +106,8 @@ std::span<const store::Migration> Migrations() {
                                                      accounts::kCreateSignInAttemptsTable,
                                                      sync::kCreateSpaceRecordsTable,
                                                      assistant::kCreateAssistantPausesTable,
-                                                     people::kCreateContextSuppressionsTable};
+                                                     people::kCreateContextSuppressionsTable,
+                                                     context::kCreateSearchIndex};
   return kAll;
 }
 
@@ -170,8 +172,12 @@ sync::SyncConfig Config() {
     boards::RegisterLayoutMutators(*r);
     return r;
   }();
-  return sync::SyncConfig{registry, Tables(), AfterMutation, CheckWriter,
-                          people::SuppressPurgedPeople};
+  return sync::SyncConfig{registry,
+                          Tables(),
+                          AfterMutation,
+                          CheckWriter,
+                          people::SuppressPurgedPeople,
+                          {context::IndexRecord, context::ClearSearchIndex}};
 }
 
 }  // namespace ensemble::core::hub

@@ -21,6 +21,12 @@ struct Migration {
   int64_t version;  // Strictly increasing; never reused or edited once shipped.
   std::string_view name;
   std::string_view sql;
+  // What PostgreSQL runs instead of `sql`, when the two must differ (a byte
+  // ordered COLLATE "C" column, SQLite's WITHOUT ROWID). Empty: `sql`.
+  std::string_view postgres_sql = {};
+  // Runs after the script in the same transaction: what SQL alone cannot
+  // fill (an index derived from existing rows). Null: nothing.
+  Status (*then)(Database& db) = nullptr;
 };
 
 // Applies every migration newer than the database's schema version.

@@ -63,9 +63,9 @@ Status ClientReplica::Backup(std::string_view kind, const std::string& id) {
                                       {Value(std::string(kind)), Value(id)}));
   if (!have.empty()) return Status::Ok();  // The server's copy is already kept.
   ENSEMBLE_ASSIGN_OR_RETURN(auto row, ReadRow(db_, table->table, id));
-  return db_.Exec("INSERT INTO sync_backup (kind, id, row_json) VALUES ($1, $2, $3)",
-                  {Value(std::string(kind)), Value(id),
-                   row ? Value(row->dump()) : Value(store::Null{})});
+  return db_.Exec(
+      "INSERT INTO sync_backup (kind, id, row_json) VALUES ($1, $2, $3)",
+      {Value(std::string(kind)), Value(id), row ? Value(row->dump()) : Value(store::Null{})});
 }
 
 Status ClientReplica::RunLocally(std::string_view name, const json& args, int64_t client_time) {
@@ -76,7 +76,8 @@ Status ClientReplica::RunLocally(std::string_view name, const json& args, int64_
   MutationContext ctx(db_, client_time, [this](std::string_view kind, const std::string& id) {
     return Backup(kind, id);
   });
-  return (*mutator)(ctx, args);
+  ENSEMBLE_RETURN_IF_ERROR((*mutator)(ctx, args));
+  return NoteWrites(config_, ctx);
 }
 
 Result<int64_t> ClientReplica::Mutate(std::string_view name, const json& args) {
@@ -97,11 +98,10 @@ Result<int64_t> ClientReplica::Mutate(std::string_view name, const json& args) {
 Result<json> ClientReplica::Outbox() { return OutboxAfter(0, -1); }
 
 Result<json> ClientReplica::OutboxAfter(int64_t after, int64_t limit) {
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db_.Query("SELECT mutation_id, name, args, client_time FROM sync_outbox"
-                " WHERE mutation_id > $1 ORDER BY mutation_id LIMIT $2",
-                {Value(after), Value(limit)}));
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
+                            db_.Query("SELECT mutation_id, name, args, client_time FROM sync_outbox"
+                                      " WHERE mutation_id > $1 ORDER BY mutation_id LIMIT $2",
+                                      {Value(after), Value(limit)}));
   json out = json::array();
   for (const auto& r : rows.rows) {
     json args = json::parse(store::AsText(r[2]), nullptr, /*allow_exceptions=*/false);
@@ -169,10 +169,10 @@ Result<bool> ClientReplica::ApplyPull(const json& response) {
       !response.contains("changes") || !response["changes"].is_array()) {
     return BadResponse("pull response needs cursor, lastMutationId and changes");
   }
-  const bool more = response.contains("more") && response["more"].is_boolean() &&
-                    response["more"].get<bool>();
-  const bool reset = response.contains("reset") && response["reset"].is_boolean() &&
-                     response["reset"].get<bool>();
+  const bool more =
+      response.contains("more") && response["more"].is_boolean() && response["more"].get<bool>();
+  const bool reset =
+      response.contains("reset") && response["reset"].is_boolean() && response["reset"].get<bool>();
   const int64_t floor = response.contains("floor") && response["floor"].is_number_integer()
                             ? response["floor"].get<int64_t>()
                             : 0;
@@ -204,6 +204,7 @@ Result<bool> ClientReplica::ApplyPull(const json& response) {
       json row = json::parse(store::AsText(r[2]), nullptr, false);
       ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, row));
     }
+    ENSEMBLE_RETURN_IF_ERROR(NoteWrite(config_, db_, table->kind, store::AsText(r[1])));
   }
   ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM sync_backup"));
 
@@ -213,12 +214,15 @@ Result<bool> ClientReplica::ApplyPull(const json& response) {
     for (const SyncedTable& table : config_.tables) {
       ENSEMBLE_RETURN_IF_ERROR(db_.Exec("DELETE FROM " + std::string(table.table)));
     }
+    if (config_.derived.cleared) ENSEMBLE_RETURN_IF_ERROR(config_.derived.cleared(db_));
     ENSEMBLE_RETURN_IF_ERROR(SetStateInt(db_, kResetFloorKey, floor));
   }
   for (const json& change : response["changes"]) {
     ENSEMBLE_ASSIGN_OR_RETURN(const SyncedTable* table, ChangeTable(change));
     if (!table) continue;  // A kind this build does not know yet.
     ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
+    ENSEMBLE_RETURN_IF_ERROR(
+        NoteWrite(config_, db_, table->kind, change["row"]["id"].get<std::string>()));
   }
 
   // 3. Verdicts the client may have missed (their push response was lost) are
@@ -278,9 +282,13 @@ Status ClientReplica::ApplyPage(const json& response) {
     ENSEMBLE_ASSIGN_OR_RETURN(
         store::Rows kept,
         db_.Query("UPDATE sync_backup SET row_json = $3 WHERE kind = $1 AND id = $2 RETURNING id",
-                  {Value(std::string(table->kind)),
-                   Value(change["row"]["id"].get<std::string>()), Value(change["row"].dump())}));
-    if (kept.empty()) ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
+                  {Value(std::string(table->kind)), Value(change["row"]["id"].get<std::string>()),
+                   Value(change["row"].dump())}));
+    if (kept.empty()) {
+      ENSEMBLE_RETURN_IF_ERROR(WriteRow(db_, table->table, change["row"]));
+      ENSEMBLE_RETURN_IF_ERROR(
+          NoteWrite(config_, db_, table->kind, change["row"]["id"].get<std::string>()));
+    }
   }
   if (response.contains("rejections") && response["rejections"].is_array()) {
     ENSEMBLE_RETURN_IF_ERROR(RecordRejections(response["rejections"]));
@@ -301,14 +309,14 @@ Result<json> ClientReplica::Rejections() {
                 " ORDER BY mutation_id"));
   json out = json::array();
   for (const auto& r : rows.rows) {
-    out.push_back({{"id", store::AsInt(r[0])},
-                   {"name", store::AsText(r[1])},
-                   {"args", json::parse(store::AsText(r[5]), nullptr, false)},
-                   {"code", store::AsText(r[2])},
-                   {"message", store::AsText(r[3])},
-                   {"details", store::IsNull(r[4])
-                                   ? json(nullptr)
-                                   : json::parse(store::AsText(r[4]), nullptr, false)}});
+    out.push_back(
+        {{"id", store::AsInt(r[0])},
+         {"name", store::AsText(r[1])},
+         {"args", json::parse(store::AsText(r[5]), nullptr, false)},
+         {"code", store::AsText(r[2])},
+         {"message", store::AsText(r[3])},
+         {"details",
+          store::IsNull(r[4]) ? json(nullptr) : json::parse(store::AsText(r[4]), nullptr, false)}});
   }
   return out;
 }

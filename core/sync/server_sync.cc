@@ -156,7 +156,7 @@ Result<json> ServerSync::Push(store::Database& db, const json& request,
 
 Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::string* account_id,
                             int64_t version, BatchRecordCounts& counts, Status& verdict,
-                            json& details) {
+                            json& details, WrittenRecords& written) {
   const int64_t client_time = m["clientTime"].get<int64_t>();
   if (clock_) {
     const int64_t ahead = client_time - clock_->NowMillis();
@@ -189,6 +189,7 @@ Status ServerSync::ApplyOne(store::Database& db, const json& m, const std::strin
     return Status::Ok();
   }
   verdict = Status::Ok();
+  written.insert(written.end(), ctx.written().begin(), ctx.written().end());
   Status released = one.Commit();
   if (released.ok()) {
     counts.Keep();
@@ -231,6 +232,7 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
   const int64_t first_version = next_version;
   const int64_t reserved_end = first_version + consumable;
   BatchRecordCounts counts(config_);
+  WrittenRecords records_written;
   json results = json::array();
   for (const json& m : mutations) {
     int64_t id = m["id"].get<int64_t>();
@@ -250,7 +252,8 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
     }
     json details;
     Status st;
-    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, m, account_id, next_version, counts, st, details));
+    ENSEMBLE_RETURN_IF_ERROR(
+        ApplyOne(db, m, account_id, next_version, counts, st, details, records_written));
     if (st.ok()) {
       ++next_version;
       results.push_back({{"id", id}, {"status", "applied"}});
@@ -277,6 +280,7 @@ Result<PushOutcome> ServerSync::Apply(store::Database& db, const json& request,
       db.ExecDeferred("UPDATE sync_clients SET last_mutation_id = $2 WHERE client_id = $1",
                       {Value(client_id), Value(last)}));
   ENSEMBLE_RETURN_IF_ERROR(counts.Flush(db));
+  ENSEMBLE_RETURN_IF_ERROR(NoteWrites(config_, db, records_written));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   // Nothing applied: the versions went back, and nobody needs a poke.
   const int64_t written = next_version > first_version ? next_version - 1 : 0;
@@ -302,12 +306,14 @@ Result<PushOutcome> ServerSync::ApplyServerWrites(store::Database& db, const jso
                             ReserveServerVersions(db, static_cast<int64_t>(mutations.size())));
   int64_t version = first;
   BatchRecordCounts counts(config_);
+  WrittenRecords records_written;
   for (const json& m : mutations) {
     const json one = {
         {"name", m["name"]}, {"args", m.value("args", json::object())}, {"clientTime", now_ms}};
     json why;
     Status verdict;
-    ENSEMBLE_RETURN_IF_ERROR(ApplyOne(db, one, account_id, version, counts, verdict, why));
+    ENSEMBLE_RETURN_IF_ERROR(
+        ApplyOne(db, one, account_id, version, counts, verdict, why, records_written));
     if (!verdict.ok()) {
       if (details) *details = std::move(why);
       return verdict;  // `txn` rolls back the writes and the reserved versions.
@@ -315,6 +321,7 @@ Result<PushOutcome> ServerSync::ApplyServerWrites(store::Database& db, const jso
     ++version;
   }
   ENSEMBLE_RETURN_IF_ERROR(counts.Flush(db));
+  ENSEMBLE_RETURN_IF_ERROR(NoteWrites(config_, db, records_written));
   ENSEMBLE_RETURN_IF_ERROR(txn.Commit());
   return PushOutcome{json::object(), version - 1, first};
 }

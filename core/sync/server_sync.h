@@ -115,9 +115,12 @@ class ServerSync {
   // version `version` and its creates counted in `counts`, and sets its
   // verdict (with `details` for a rejection). A non-OK return is a store
   // error: the batch fails and nothing of it is consumed.
+  // Appends the records an applied mutation wrote to `written`, for the
+  // batch's derived rows (SyncConfig::derived), kept once at its end rather
+  // than in each mutation's savepoint.
   Status ApplyOne(store::Database& db, const nlohmann::json& mutation,
                   const std::string* account_id, int64_t version, BatchRecordCounts& counts,
-                  Status& verdict, nlohmann::json& details);
+                  Status& verdict, nlohmann::json& details, WrittenRecords& written);
   Result<nlohmann::json> PullAs(store::Database& db, const std::string* account_id,
                                 const std::string& client_id, int64_t cursor);
 

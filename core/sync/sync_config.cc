@@ -1,6 +1,32 @@
 #include "core/sync/sync_config.h"
 
+#include <algorithm>
+
 namespace ensemble::core::sync {
+
+Status NoteWrites(const SyncConfig& config, MutationContext& ctx) {
+  if (!config.derived.record_written) return Status::Ok();
+  for (const auto& [kind, id] : ctx.written()) {
+    ENSEMBLE_RETURN_IF_ERROR(config.derived.record_written(ctx.db(), kind, id));
+  }
+  return Status::Ok();
+}
+
+Status NoteWrites(const SyncConfig& config, store::Database& db, WrittenRecords& written) {
+  if (!config.derived.record_written) return Status::Ok();
+  std::sort(written.begin(), written.end());
+  written.erase(std::unique(written.begin(), written.end()), written.end());
+  for (const auto& [kind, id] : written) {
+    ENSEMBLE_RETURN_IF_ERROR(config.derived.record_written(db, kind, id));
+  }
+  return Status::Ok();
+}
+
+Status NoteWrite(const SyncConfig& config, store::Database& db, std::string_view kind,
+                 const std::string& id) {
+  if (!config.derived.record_written) return Status::Ok();
+  return config.derived.record_written(db, kind, id);
+}
 
 const store::Migration kCreateSyncTables = {
     2, "create sync tables",

@@ -10,6 +10,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/store/migrations.h"
 #include "core/sync/mutator.h"
@@ -33,12 +35,25 @@ using CheckWriter = Status (*)(store::Database& db, const std::string& account_i
 // purged record (a removed person's address, core/people/suppressions.h).
 using BeforePurge = Status (*)(store::Database& db, int64_t through);
 
+// What is derived from synced rows (the search index,
+// core/context/search_index.h), kept current in the same transaction as the
+// rows on every path that writes them: a mutator on the server or a replica,
+// a pull, a rebase.
+struct DerivedRows {
+  // After record (kind, id) was written, restored or removed.
+  Status (*record_written)(store::Database& db, std::string_view kind,
+                           const std::string& id) = nullptr;
+  // After every synced table was emptied (a reset pull refills them).
+  Status (*cleared)(store::Database& db) = nullptr;
+};
+
 struct SyncConfig {
   const MutatorRegistry* mutators = nullptr;
   std::span<const SyncedTable> tables;
   AfterMutation after_mutation = nullptr;  // Null: nothing follows a mutation.
   CheckWriter check_writer = nullptr;      // Null: roles alone decide.
   BeforePurge before_purge = nullptr;      // Null: a purge keeps nothing.
+  DerivedRows derived;                     // Null hooks: nothing is derived.
 
   // Null for an unknown kind.
   const SyncedTable* FindKind(std::string_view kind) const {
@@ -48,6 +63,17 @@ struct SyncConfig {
     return nullptr;
   }
 };
+
+// Brings `config.derived` up to date with the records `ctx` wrote.
+Status NoteWrites(const SyncConfig& config, MutationContext& ctx);
+// Records (kind, id) written by a batch, each once when noted.
+using WrittenRecords = std::vector<std::pair<std::string, std::string>>;
+// Brings `config.derived` up to date with `written` (sorted and made unique
+// first): a whole push's records at once, after its mutations.
+Status NoteWrites(const SyncConfig& config, store::Database& db, WrittenRecords& written);
+// Brings `config.derived` up to date with record (kind, id) written by a pull.
+Status NoteWrite(const SyncConfig& config, store::Database& db, std::string_view kind,
+                 const std::string& id);
 
 // Tables the sync machinery itself keeps (client state, outbox, server
 // cursor, per-client mutation ids), in the hub's migration list.

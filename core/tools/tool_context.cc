@@ -21,6 +21,7 @@ MutationSink DirectMutationSink(store::Database& db, sync::SyncConfig config, in
         }
         sync::MutationContext ctx(db, now_ms);
         ENSEMBLE_RETURN_IF_ERROR((*mutator)(ctx, m.args));
+        ENSEMBLE_RETURN_IF_ERROR(sync::NoteWrites(config, ctx));
       }
       return Status::Ok();
     });

@@ -2,6 +2,8 @@
 
 #include <string_view>
 
+#include "core/context/search_index.h"
+
 namespace ensemble::bench {
 namespace {
 
@@ -107,6 +109,8 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
          Value(IdOf('P', n.Below(projects))),
          has_page ? Value(IdOf('G', i / 3)) : Value(core::store::Null{}), Value(t)}));
   }
+  // Written past the mutators, so indexed here as a migration would.
+  ENSEMBLE_RETURN_IF_ERROR(core::context::RebuildSearchIndex(db));
   return txn.Commit();
 }
 

@@ -25,6 +25,7 @@ inline constexpr char kCorpusSpace[] = "bench";
 // pages, 6% people, 4% projects. Titles hold 2 to 6 words and texts 10 to
 // 120, drawn from a 4,096-word vocabulary with a long tail (a few words are
 // everywhere, most are rare); times spread over the 400 days before now_ms.
+// Then the search index is built over them.
 core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t now_ms);
 
 // `n` queries of 1 to 6 words from the same vocabulary, a tenth of them

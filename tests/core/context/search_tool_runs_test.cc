@@ -61,6 +61,19 @@ TEST_F(SearchWorkTest, FindsEveryKindRankedAndOnlyInTheSpace) {
                          "checklist\u201D, task \u201CPlan the launch\u201D"));
 }
 
+TEST_F(SearchWorkTest, PastThirtyOfAKindTheBestHeldAreReadAndMoreIsSaid) {
+  for (int i = 0; i < 33; ++i) Seed("task", {{"title", "Item"}, {"description", "launch"}});
+  const std::string titled = Seed("task", {{"title", "Launch day"}});
+  json r = Ok("hub_search_work", {{"query", "launch"}, {"limit", 50}});
+  EXPECT_EQ(r["data"]["total"], 30) << r.dump();
+  EXPECT_EQ(r["data"]["results"][0]["id"], titled);  // The index read it first.
+  EXPECT_EQ(r["data"]["more"], true);
+  EXPECT_THAT(r["summary"].get<std::string>(),
+              HasSubstr("More records hold these words than a search reads"));
+  json few = Ok("hub_search_work", {{"query", "day"}});
+  EXPECT_FALSE(few["data"].contains("more"));
+}
+
 TEST_F(SearchWorkTest, AnyWordMatchesAllWordsRankFirstAndABodyGivesItsSnippet) {
   Seed("task", {{"title", "Plan the launch"}, {"description", "Ask Mira for the deck"}});
   const std::string body =

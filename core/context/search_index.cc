@@ -1,0 +1,274 @@
+#include "core/context/search_index.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "core/text/utf8.h"
+
+namespace ensemble::core::context {
+namespace {
+
+using store::Value;
+
+// A task's page text counts half a word: it is long, and it is the task's
+// notes rather than what the task is.
+constexpr int64_t kPageTextWeight = kPoint / 2;
+// An address is found, but is weaker evidence than a role or a team.
+constexpr int64_t kEmailWeight = kPoint / 2;
+
+// Rows one INSERT writes at most; a record's rows go in chunks of these
+// sizes, so the statement cache holds four statements, not one per count.
+constexpr std::size_t kInsertChunks[] = {64, 16, 4, 1};
+
+constexpr std::string_view kTermsSql =
+    " (space_id TEXT NOT NULL, kind TEXT NOT NULL, token TEXT{C} NOT NULL, id TEXT{C} NOT NULL,"
+    " in_title BIGINT NOT NULL, updated_at BIGINT NOT NULL,"
+    " PRIMARY KEY (space_id, kind, token, id)){ROWID};"
+    "CREATE INDEX search_terms_record ON search_terms (id);"
+    "CREATE INDEX tasks_page ON tasks (page);";
+
+// The migration's script: SQLite keeps the terms in their key's order (no
+// rowid); PostgreSQL compares them byte by byte as SQLite does.
+const std::string& TermsTableSql(bool postgres) {
+  static const auto* sqls = [] {
+    auto* out = new std::pair<std::string, std::string>();
+    for (bool pg : {false, true}) {
+      std::string sql = "CREATE TABLE search_terms" + std::string(kTermsSql);
+      for (auto [from, to] :
+           {std::pair<std::string_view, std::string_view>{"{C}", pg ? " COLLATE \"C\"" : ""},
+            {"{ROWID}", pg ? "" : " WITHOUT ROWID"}}) {
+        for (std::size_t at; (at = sql.find(from)) != std::string::npos;)
+          sql.replace(at, from.size(), to);
+      }
+      (pg ? out->second : out->first) = std::move(sql);
+    }
+    return out;
+  }();
+  return postgres ? sqls->second : sqls->first;
+}
+
+// `token` cut to kMaxIndexedTokenBytes on a code point's first byte.
+std::string_view IndexedToken(std::string_view token) {
+  if (token.size() <= kMaxIndexedTokenBytes) return token;
+  std::size_t end = kMaxIndexedTokenBytes;
+  while (end > 0 && (static_cast<unsigned char>(token[end]) & 0xC0) == 0x80) --end;
+  return token.substr(0, end);
+}
+
+// The least string above every string starting with `prefix` (non-empty,
+// valid UTF-8): its last code point plus one. UTF-8's byte order is code
+// point order, so [prefix, this) is exactly the strings starting with it.
+std::string PrefixEnd(std::string_view prefix) {
+  std::size_t last = prefix.size() - 1;
+  while (last > 0 && (static_cast<unsigned char>(prefix[last]) & 0xC0) == 0x80) --last;
+  char32_t c = text::DecodeUtf8Step(prefix, last).code_point + 1;
+  if (c == 0xD800) c = 0xE000;  // Past the surrogates, which UTF-8 cannot hold.
+  std::string out(prefix.substr(0, last));
+  text::AppendUtf8(c, &out);
+  return out;
+}
+
+// The columns IndexRows reads of `k`, for the records `where` picks (`t` is
+// the kind's table, `p` a task's page).
+std::string RowSql(const SearchedKind& k, std::string_view where) {
+  std::string sql = "SELECT t.id, t.space_id, t.deleted, t.updated_at, t." + std::string(k.title);
+  bool page = false;
+  for (const SearchedText& text : k.texts) {
+    page = page || text.column == "page_text";
+    sql +=
+        text.column == "page_text" ? ", COALESCE(p.body, '')" : ", t." + std::string(text.column);
+  }
+  if (k.kind == "project") sql += ", t.deliverables";
+  sql += " FROM " + std::string(k.table) + " t";
+  if (page)
+    sql += " LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id AND p.deleted = 0";
+  return sql + " WHERE " + std::string(where);
+}
+
+// Token -> whether it is in the title.
+using Terms = std::map<std::string, bool, std::less<>>;
+
+void AddTerms(std::string_view text, bool title, Terms& terms) {
+  for (const std::string& token : SearchTokens(text)) {
+    auto [it, added] = terms.emplace(IndexedToken(token), title);
+    if (!added && title) it->second = true;
+  }
+}
+
+// "INSERT ... VALUES ($1,$2,$3,$4,$5,$6),($1,$2,$3,$4,$7,$8)..." for `count`
+// rows: the record's four values once, then each token and its title flag.
+const std::string& InsertSql(std::size_t count) {
+  static const auto* sqls = [] {
+    auto* out = new std::map<std::size_t, std::string>();
+    for (std::size_t n : kInsertChunks) {
+      std::string sql =
+          "INSERT INTO search_terms (space_id, kind, id, updated_at, token, in_title) VALUES ";
+      for (std::size_t i = 0; i < n; ++i) {
+        sql += (i ? ",($1,$2,$3,$4,$" : "($1,$2,$3,$4,$") + std::to_string(5 + 2 * i) + ",$" +
+               std::to_string(6 + 2 * i) + ")";
+      }
+      (*out)[n] = std::move(sql);
+    }
+    return out;
+  }();
+  return sqls->at(count);
+}
+
+Status InsertTerms(store::Database& db, const std::string& space_id, std::string_view kind,
+                   const std::string& id, int64_t updated_at, const Terms& terms) {
+  auto next = terms.begin();
+  std::size_t left = terms.size();
+  std::vector<Value> params;
+  while (left > 0) {
+    const std::size_t chunk = *std::find_if(std::begin(kInsertChunks), std::end(kInsertChunks),
+                                            [&](std::size_t n) { return n <= left; });
+    params = {Value(space_id), Value(std::string(kind)), Value(id), Value(updated_at)};
+    for (std::size_t i = 0; i < chunk; ++i, ++next) {
+      params.push_back(Value(next->first));
+      params.push_back(Value(int64_t{next->second}));
+    }
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(InsertSql(chunk), params));
+    left -= chunk;
+  }
+  return Status::Ok();
+}
+
+// Indexes every row of `rows` (RowSql's columns for `k`) that is live.
+Status IndexRows(store::Database& db, const SearchedKind& k, const store::Rows& rows) {
+  for (const std::vector<Value>& row : rows.rows) {
+    if (store::AsInt(row[2]) != 0) continue;  // In Trash: not searched.
+    const std::string id = store::AsText(row[0]);
+    const std::string space_id = store::AsText(row[1]);
+    const int64_t updated_at = store::AsInt(row[3]);
+    Terms terms;
+    AddTerms(store::AsText(row[4]), true, terms);
+    for (std::size_t t = 0; t < k.texts.size(); ++t)
+      AddTerms(store::AsText(row[5 + t]), false, terms);
+    ENSEMBLE_RETURN_IF_ERROR(InsertTerms(db, space_id, k.kind, id, updated_at, terms));
+    if (k.kind != "project") continue;
+    const nlohmann::json deliverables =
+        nlohmann::json::parse(store::AsText(row[5 + k.texts.size()]), nullptr, false);
+    if (!deliverables.is_array()) continue;
+    Terms titles;
+    for (const nlohmann::json& d : deliverables) {
+      if (d.is_object()) AddTerms(d.value("title", std::string()), true, titles);
+    }
+    ENSEMBLE_RETURN_IF_ERROR(InsertTerms(db, space_id, kDeliverableTerms, id, updated_at, titles));
+  }
+  return Status::Ok();
+}
+
+const SearchedKind* FindSearchedKind(std::string_view kind) {
+  for (const SearchedKind& k : SearchedKinds()) {
+    if (k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
+Status Rebuild(store::Database& db) { return RebuildSearchIndex(db); }
+
+}  // namespace
+
+const std::vector<SearchedKind>& SearchedKinds() {
+  static const std::vector<SearchedKind> kKinds = {
+      {"task",
+       "tasks",
+       "title",
+       {{"description", kPoint}, {"labels", kPoint}, {"page_text", kPageTextWeight}},
+       true,
+       true},
+      {"project", "projects", "title", {{"description", kPoint}}, true, true},
+      {"page", "pages", "title", {{"body", kPoint}}, false, false},
+      {"person",
+       "people",
+       "name",
+       {{"role", kPoint}, {"team", kPoint}, {"email", kEmailWeight}},
+       false,
+       false},
+      {"board", "boards", "title", {{"description", kPoint}}, false, false},
+  };
+  return kKinds;
+}
+
+const store::Migration kCreateSearchIndex = {36, "search index", TermsTableSql(false),
+                                             TermsTableSql(true), Rebuild};
+
+Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id) {
+  if (kind == "page") {
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows tasks,
+                              db.Query("SELECT id FROM tasks WHERE page = $1", {Value(id)}));
+    for (const std::vector<Value>& task : tasks.rows) {
+      ENSEMBLE_RETURN_IF_ERROR(IndexRecord(db, "task", store::AsText(task[0])));
+    }
+  }
+  const SearchedKind* k = FindSearchedKind(kind);
+  if (k == nullptr) return Status::Ok();
+  ENSEMBLE_RETURN_IF_ERROR(
+      db.Exec("DELETE FROM search_terms WHERE id = $1 AND (kind = $2 OR kind = $3)",
+              {Value(id), Value(std::string(kind)),
+               Value(std::string(kind == "project" ? kDeliverableTerms : kind))}));
+  static const auto* by_id = [] {
+    auto* out = new std::map<std::string_view, std::string>();
+    for (const SearchedKind& searched : SearchedKinds())
+      (*out)[searched.kind] = RowSql(searched, "t.id = $1");
+    return out;
+  }();
+  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(by_id->at(k->kind), {Value(id)}));
+  return IndexRows(db, *k, rows);
+}
+
+Status ClearSearchIndex(store::Database& db) { return db.Exec("DELETE FROM search_terms"); }
+
+Status RebuildSearchIndex(store::Database& db) {
+  ENSEMBLE_RETURN_IF_ERROR(ClearSearchIndex(db));
+  for (const SearchedKind& k : SearchedKinds()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(RowSql(k, "t.deleted = 0")));
+    ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, k, rows));
+  }
+  return Status::Ok();
+}
+
+Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& space_id,
+                                       std::string_view kind, const SearchQuery& query) {
+  IndexCandidates out;
+  if (query.words.empty()) return out;
+  std::vector<Value> params = {Value(space_id), Value(std::string(kind))};
+  // One arm per word, on its first token: a whole word's is a prefix range, a
+  // phrase's first token is whole (unless cut, when the index holds it cut).
+  // Arms of a UNION ALL, so each reads its own range of the key and a token
+  // holding two words counts for both.
+  std::string arms;
+  for (std::size_t w = 0; w < query.words.size(); ++w) {
+    const std::string& first = query.words[w][0];
+    const std::string_view token = IndexedToken(first);
+    params.push_back(Value(std::string(token)));
+    std::string condition = "token >= $" + std::to_string(params.size());
+    if (query.words[w].size() == 1 || token.size() < first.size()) {
+      params.push_back(Value(PrefixEnd(token)));
+      condition += " AND token < $" + std::to_string(params.size());
+    } else {
+      condition = "token = $" + std::to_string(params.size());
+    }
+    arms += (w ? " UNION ALL SELECT " : "SELECT ") + std::to_string(w) +
+            " AS word, id, in_title, updated_at FROM search_terms"
+            " WHERE space_id = $1 AND kind = $2 AND " +
+            condition;
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows rows,
+      db.Query("SELECT id, COUNT(DISTINCT word), MAX(in_title), MAX(updated_at)"
+               " FROM (" +
+                   arms + ") AS held GROUP BY id ORDER BY 2 DESC, 3 DESC, 4 DESC, id LIMIT " +
+                   std::to_string(kCandidatesPerKind + 1),
+               params));
+  // One past the bound says whether there are more, without counting them
+  // all (which costs as much again).
+  out.more = rows.size() > kCandidatesPerKind;
+  for (std::size_t i = 0; i < rows.size() && i < kCandidatesPerKind; ++i)
+    out.ids.push_back(store::AsText(rows.rows[i][0]));
+  return out;
+}
+
+}  // namespace ensemble::core::context

@@ -1,0 +1,94 @@
+// The search index (spec 004 §5 "Ranked search"): where a search's
+// candidates come from. One table, search_terms, holds a row per distinct
+// token of each live searched record (space, kind, token, id, whether the
+// token is in its title, when the record changed); a search reads the rows of
+// each word's token range and keeps the 30 records per kind holding the most
+// words, title matches and later changes first. The ranking
+// (search_rank.h) then scores only those.
+//
+// The index is kept by the sync machinery's DerivedRows hooks, in the
+// transaction of the write, on every path a record changes by: a mutator on
+// the server or a replica, a pull, a rebase. Tokens are SearchTokens' own and
+// the table is byte-ordered on both stores (COLLATE "C" on PostgreSQL), so
+// SQLite, PostgreSQL and the wasm build give the same candidates.
+//
+// Thread-safety: stateless; as the Database given.
+
+#ifndef ENSEMBLE_CORE_CONTEXT_SEARCH_INDEX_H_
+#define ENSEMBLE_CORE_CONTEXT_SEARCH_INDEX_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/base/status.h"
+#include "core/context/search_rank.h"
+#include "core/store/database.h"
+#include "core/store/migrations.h"
+
+namespace ensemble::core::context {
+
+// Bytes of a token the index keeps (cut on a whole code point): a pasted
+// blob is one enormous token, and a prefix this long already singles a
+// record out. The ranking still compares the whole token.
+inline constexpr std::size_t kMaxIndexedTokenBytes = 64;
+
+// One searched text beside a kind's title and what a word found in it is
+// worth (search_rank.h), in thousandths. The column "page_text" is a task's
+// page's body.
+struct SearchedText {
+  std::string_view column;
+  int64_t weight;
+};
+
+// One searched kind: its table, the column that titles it, the texts searched
+// beside the title (the first one holding a word gives the snippet), and what
+// else a result carries.
+struct SearchedKind {
+  std::string_view kind;
+  std::string_view table;
+  std::string_view title;
+  std::vector<SearchedText> texts;
+  bool has_status;
+  bool has_due;
+};
+
+// The kinds the hub searches, in the order they are searched.
+const std::vector<SearchedKind>& SearchedKinds();
+
+// The index's kind for a project's deliverables: their titles, under the id
+// of the project holding them.
+inline constexpr std::string_view kDeliverableTerms = "deliverable";
+
+// Migration 36: search_terms, tasks by page, and every live record indexed.
+extern const store::Migration kCreateSearchIndex;
+
+// Brings the index up to date with record (kind, id) as the store holds it
+// now: its rows replaced, or removed when it is gone or in Trash. A page also
+// reindexes the tasks whose page it is. Other kinds: nothing.
+Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id);
+
+// Empties the index (every synced table was emptied).
+Status ClearSearchIndex(store::Database& db);
+
+// Empties the index and indexes every live searched record again.
+Status RebuildSearchIndex(store::Database& db);
+
+// The candidates of one kind (or kDeliverableTerms) for a query.
+struct IndexCandidates {
+  // At most kCandidatesPerKind, most words held first, then a word in the
+  // title, then the later changed, then by id.
+  std::vector<std::string> ids;
+  // Whether more records hold a word than the bound let in.
+  bool more = false;
+};
+
+// The records of `kind` in `space_id` that hold a word of `query`.
+Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& space_id,
+                                       std::string_view kind, const SearchQuery& query);
+
+}  // namespace ensemble::core::context
+
+#endif  // ENSEMBLE_CORE_CONTEXT_SEARCH_INDEX_H_

@@ -1,0 +1,204 @@
+// The search index (core/context/search_index.h): kept by every path a
+// record changes by (a mutator on the server and on a replica, a pull, a
+// rebase, a reset, the migration over rows written before it), always equal
+// to what a rebuild from the rows gives; and its candidates: prefixes, whole
+// code points, at most 30 per kind with the most words held first.
+
+#include "core/context/search_index.h"
+
+#include <gmock/gmock.h>
+
+#include <string>
+#include <vector>
+
+#include "core/hub/hub.h"
+#include "core/text/utf8.h"
+#include "tests/core/sync/sync_fixture.h"
+
+namespace ensemble::core::context {
+namespace search_index_test {
+
+using nlohmann::json;
+using ::testing::ElementsAre;
+using ::testing::IsEmpty;
+using ::testing::UnorderedElementsAre;
+
+constexpr char kSpace[] = "personal";
+
+// Every row of the index, in key order.
+json Terms(store::Database& db) {
+  auto rows = db.Query(
+      "SELECT space_id, kind, token, id, in_title, updated_at FROM search_terms"
+      " ORDER BY space_id, kind, token, id");
+  EXPECT_TRUE(rows.ok());
+  json out = json::array();
+  for (std::size_t i = 0; i < rows->size(); ++i) out.push_back(sync::RowToJson(*rows, i));
+  return out;
+}
+
+// Expects the index of `db` to be what a rebuild from its rows gives.
+void ExpectRebuilt(store::Database& db) {
+  const json kept = Terms(db);
+  ASSERT_TRUE(RebuildSearchIndex(db).ok());
+  EXPECT_EQ(kept, Terms(db));
+}
+
+std::vector<std::string> Found(store::Database& db, std::string_view kind, std::string_view q,
+                               bool* more = nullptr) {
+  auto found = FindCandidates(db, kSpace, kind, SplitQuery(q));
+  EXPECT_TRUE(found.ok()) << found.status().ToString();
+  if (!found.ok()) return {};
+  if (more) *more = found->more;
+  return found->ids;
+}
+
+class SearchIndexTest : public sync::SyncTest {
+ protected:
+  std::string Create(sync::Client& c, const std::string& kind, json args) {
+    const std::string id = NewId(c.env.clock, c.env.random);
+    c.env.clock.Advance(1);
+    args["id"] = id;
+    args["spaceId"] = kSpace;
+    auto r = c.replica->Mutate(kind + ".create", args);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return id;
+  }
+  void Update(sync::Client& c, const std::string& kind, const std::string& id, json fields) {
+    auto r = c.replica->Mutate(kind + ".update", {{"id", id}, {"fields", fields}});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+  }
+};
+
+TEST_F(SearchIndexTest, FollowsEveryWriteOnTheReplicaAndTheServer) {
+  sync::Client a(1);
+  const std::string id = Create(a, "task", {{"title", "Plan the launch"}});
+  EXPECT_THAT(Found(*a.db, "task", "launch"), ElementsAre(id));
+  Update(a, "task", id, {{"title", "Plan the party"}, {"description", "budget"}});
+  EXPECT_THAT(Found(*a.db, "task", "launch"), IsEmpty());
+  EXPECT_THAT(Found(*a.db, "task", "party"), ElementsAre(id));
+  EXPECT_THAT(Found(*a.db, "task", "budget"), ElementsAre(id));
+  Sync(a);
+  EXPECT_THAT(Found(*server_db_, "task", "party"), ElementsAre(id));
+  ExpectRebuilt(*server_db_);
+
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", id}}).ok());
+  EXPECT_THAT(Found(*a.db, "task", "party"), IsEmpty());  // In Trash: not searched.
+  Sync(a);
+  EXPECT_THAT(Found(*server_db_, "task", "party"), IsEmpty());
+  ASSERT_TRUE(a.replica->Mutate("task.restore", {{"id", id}}).ok());
+  EXPECT_THAT(Found(*a.db, "task", "party"), ElementsAre(id));
+  Sync(a);
+  EXPECT_THAT(Found(*server_db_, "task", "party"), ElementsAre(id));
+  ExpectRebuilt(*a.db);
+  ExpectRebuilt(*server_db_);
+}
+
+TEST_F(SearchIndexTest, APullARebaseAndAResetKeepTheOtherReplicaIndexed) {
+  sync::Client a(1), b(2);
+  const std::string shared = Create(a, "task", {{"title", "Shared agenda"}});
+  const std::string goes = Create(a, "task", {{"title", "Doomed errand"}});
+  Sync(a);
+  Pull(b);
+  EXPECT_THAT(Found(*b.db, "task", "agenda"), ElementsAre(shared));
+  // b's own edit shows at once, and survives a's edit arriving under it.
+  Update(b, "task", shared, {{"description", "venue booked"}});
+  Update(a, "task", shared, {{"title", "Shared minutes"}});
+  Sync(a);
+  Pull(b);
+  EXPECT_THAT(Found(*b.db, "task", "venue"), ElementsAre(shared));
+  EXPECT_THAT(Found(*b.db, "task", "minutes"), ElementsAre(shared));
+  ExpectRebuilt(*b.db);
+  Sync(b);
+  Pull(a);
+  EXPECT_EQ(Terms(*a.db), Terms(*server_db_));
+
+  // A compaction sends b a reset: its copy and its index start over.
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", goes}}).ok());
+  Sync(a);
+  const int64_t version = ServerCount("SELECT MAX(row_version) FROM tasks");
+  ASSERT_TRUE(server_.Compact(*server_db_, version).ok());
+  Pull(b);
+  EXPECT_THAT(Found(*b.db, "task", "errand"), IsEmpty());
+  EXPECT_EQ(Terms(*b.db), Terms(*server_db_));
+}
+
+TEST_F(SearchIndexTest, ATaskIsFoundByItsPageAndFollowsThePageEdits) {
+  sync::Client a(1);
+  const std::string page = Create(a, "page", {{"title", "Notes"}, {"body", "call the venue"}});
+  const std::string task = Create(a, "task", {{"title", "Book the hall"}, {"page", page}});
+  EXPECT_THAT(Found(*a.db, "task", "venue"), ElementsAre(task));
+  EXPECT_THAT(Found(*a.db, "page", "venue"), ElementsAre(page));
+  Update(a, "page", page, {{"body", "call the caterer"}});
+  EXPECT_THAT(Found(*a.db, "task", "venue"), IsEmpty());
+  EXPECT_THAT(Found(*a.db, "task", "caterer"), ElementsAre(task));
+  Sync(a);
+  EXPECT_THAT(Found(*server_db_, "task", "caterer"), ElementsAre(task));
+  ExpectRebuilt(*server_db_);
+}
+
+TEST_F(SearchIndexTest, DeliverablesAreFoundUnderTheirProject) {
+  sync::Client a(1);
+  const std::string deliverable = NewId(a.env.clock, a.env.random);
+  const std::string project =
+      Create(a, "project",
+             {{"title", "Launch"},
+              {"deliverables", json::array({{{"id", deliverable}, {"title", "Press kit"}}})}});
+  EXPECT_THAT(Found(*a.db, kDeliverableTerms, "press"), ElementsAre(project));
+  EXPECT_THAT(Found(*a.db, "project", "press"), IsEmpty());
+  ExpectRebuilt(*a.db);
+}
+
+TEST_F(SearchIndexTest, AtMostThirtyPerKindMostWordsHeldFirst) {
+  sync::Client a(1);
+  for (int i = 0; i < 40; ++i) Create(a, "task", {{"title", "Item"}, {"description", "alpha"}});
+  const std::string both = Create(a, "task", {{"title", "Old"}, {"description", "alpha and beta"}});
+  const std::string titled = Create(a, "task", {{"title", "Alpha"}});
+  bool more = false;
+  std::vector<std::string> ids = Found(*a.db, "task", "alpha beta", &more);
+  EXPECT_TRUE(more);
+  ASSERT_EQ(ids.size(), kCandidatesPerKind);
+  EXPECT_EQ(ids[0], both);    // Two words held.
+  EXPECT_EQ(ids[1], titled);  // Then a word in the title.
+  EXPECT_THAT(Found(*a.db, "task", "beta", &more), ElementsAre(both));
+  EXPECT_FALSE(more);
+}
+
+TEST_F(SearchIndexTest, AWordIsAPrefixOnWholeCodePointsAndAPhraseItsFirstToken) {
+  sync::Client a(1);
+  const std::string planning = Create(a, "task", {{"title", "Planning café"}});
+  const std::string plain = Create(a, "task", {{"title", "Plain cafÿ"}});
+  const std::string long_word = Create(a, "task", {{"title", std::string(60, 'x') + "ééééé"}});
+  EXPECT_THAT(Found(*a.db, "task", "plan"), ElementsAre(planning));
+  EXPECT_THAT(Found(*a.db, "task", "caf"), UnorderedElementsAre(planning, plain));
+  EXPECT_THAT(Found(*a.db, "task", "café"), ElementsAre(planning));
+  EXPECT_THAT(Found(*a.db, "task", "cafÿ"), ElementsAre(plain));
+  // A phrase asks for its first token whole: "plan" is not "planning".
+  EXPECT_THAT(Found(*a.db, "task", "\"plan café\""), IsEmpty());
+  EXPECT_THAT(Found(*a.db, "task", "\"planning caf\""), ElementsAre(planning));
+  // A long token is kept cut on a whole code point, and found whole or cut.
+  EXPECT_THAT(Found(*a.db, "task", std::string(60, 'x') + "éééé"), ElementsAre(long_word));
+  EXPECT_THAT(Found(*a.db, "task", std::string(60, 'x') + "éééééé"), ElementsAre(long_word));
+  for (const json& row : Terms(*a.db)) {
+    EXPECT_LE(row["token"].get<std::string>().size(), kMaxIndexedTokenBytes);
+    EXPECT_TRUE(text::IsValidUtf8(row["token"].get<std::string>()));
+  }
+}
+
+TEST(SearchIndexMigration, IndexesTheRecordsWrittenBeforeIt) {
+  auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
+  const auto all = hub::Migrations();
+  ASSERT_EQ(all.back().version, kCreateSearchIndex.version);
+  ASSERT_TRUE(store::Migrate(*db, all.first(all.size() - 1)).ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO tasks (id, space_id, title, status, version, created_at,"
+                       " updated_at) VALUES ('t1', 'personal', 'Older launch', 'todo', 1, 5, 5)")
+                  .ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO tasks (id, space_id, title, status, version, created_at,"
+                       " updated_at, deleted) VALUES ('t2', 'personal', 'Gone launch', 'todo',"
+                       " 1, 5, 5, 1)")
+                  .ok());
+  ASSERT_TRUE(hub::Migrate(*db).ok());
+  EXPECT_THAT(Found(*db, "task", "launch"), ElementsAre("t1"));
+}
+
+}  // namespace search_index_test
+}  // namespace ensemble::core::context
