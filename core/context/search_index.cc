@@ -235,30 +235,39 @@ Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& s
   IndexCandidates out;
   if (query.words.empty()) return out;
   std::vector<Value> params = {Value(space_id), Value(std::string(kind))};
-  // One arm per word, on its first token: a whole word's is a prefix range, a
-  // phrase's first token is whole (unless cut, when the index holds it cut).
-  // Arms of a UNION ALL, so each reads its own range of the key and a token
-  // holding two words counts for both.
+  // The condition a token of a word puts on a row: a prefix range for the
+  // word's last token (or one the index holds cut), the token itself before.
+  auto holds = [&](const std::string& whole, bool last) {
+    const std::string_view token = IndexedToken(whole);
+    params.push_back(Value(std::string(token)));
+    const std::string lower = "$" + std::to_string(params.size());
+    if (!last && token.size() == whole.size()) return "token = " + lower;
+    params.push_back(Value(PrefixEnd(token)));
+    return "token >= " + lower + " AND token < $" + std::to_string(params.size());
+  };
+  // One arm per word: the rows of its first token, of records that hold its
+  // other tokens too (their order is the ranking's to check). Arms of a UNION
+  // ALL, so each reads its own ranges of the key and a token holding two
+  // words counts for both.
+  constexpr std::string_view kTermsOfKind =
+      " FROM search_terms WHERE space_id = $1 AND kind = $2 AND ";
   std::string arms;
   for (std::size_t w = 0; w < query.words.size(); ++w) {
-    const std::string& first = query.words[w][0];
-    const std::string_view token = IndexedToken(first);
-    params.push_back(Value(std::string(token)));
-    std::string condition = "token >= $" + std::to_string(params.size());
-    if (query.words[w].size() == 1 || token.size() < first.size()) {
-      params.push_back(Value(PrefixEnd(token)));
-      condition += " AND token < $" + std::to_string(params.size());
-    } else {
-      condition = "token = $" + std::to_string(params.size());
-    }
+    const std::vector<std::string>& word = query.words[w];
     arms += (w ? " UNION ALL SELECT " : "SELECT ") + std::to_string(w) +
-            " AS word, id, in_title, updated_at FROM search_terms"
-            " WHERE space_id = $1 AND kind = $2 AND " +
-            condition;
+            " AS word, id, in_title, updated_at" + std::string(kTermsOfKind) +
+            holds(word[0], word.size() == 1);
+    for (std::size_t t = 1; t < word.size(); ++t) {
+      arms += " AND id IN (SELECT id" + std::string(kTermsOfKind) +
+              holds(word[t], t + 1 == word.size()) + ")";
+    }
   }
+  // Most words held, then most in the title (each is worth 3 points, more
+  // than recency's 1), then the later changed.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows rows,
-      db.Query("SELECT id, COUNT(DISTINCT word), MAX(in_title), MAX(updated_at)"
+      db.Query("SELECT id, COUNT(DISTINCT word),"
+               " COUNT(DISTINCT CASE WHEN in_title = 1 THEN word END), MAX(updated_at)"
                " FROM (" +
                    arms + ") AS held GROUP BY id ORDER BY 2 DESC, 3 DESC, 4 DESC, id LIMIT " +
                    std::to_string(kCandidatesPerKind + 1),

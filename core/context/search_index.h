@@ -2,7 +2,7 @@
 // candidates come from. One table, search_terms, holds a row per distinct
 // token of each live searched record (space, kind, token, id, whether the
 // token is in its title, when the record changed); a search reads the rows of
-// each word's token range and keeps the 30 records per kind holding the most
+// each word's tokens and keeps the 30 records per kind holding the most
 // words, title matches and later changes first. The ranking
 // (search_rank.h) then scores only those.
 //
@@ -78,8 +78,9 @@ Status RebuildSearchIndex(store::Database& db);
 
 // The candidates of one kind (or kDeliverableTerms) for a query.
 struct IndexCandidates {
-  // At most kCandidatesPerKind, most words held first, then a word in the
-  // title, then the later changed, then by id.
+  // At most kCandidatesPerKind: most words held first, then most of them in
+  // the title, then the later changed, then by id. A record holds a word
+  // when it holds each of its tokens (the last as a prefix).
   std::vector<std::string> ids;
   // Whether more records hold a word than the bound let in.
   bool more = false;

@@ -103,15 +103,12 @@ std::size_t TokenEnd(std::string_view text, std::size_t at) {
     std::size_t end = at + t.prefix.size();
     std::size_t run = 0;
     std::size_t longest = 0;
-    // Nor does it run into a PEM line's dashes.
+    // A token does not run into a PEM line's dashes ("xoxr------BEGIN ...").
     while (end < text.size() && t.body(text[end]) && !text.substr(end).starts_with(kDashes)) {
       run = IsAlnum(text[end]) ? run + 1 : 0;
       longest = std::max(longest, run);
       ++end;
     }
-    // A token ends on a letter or digit: "xoxr------BEGIN" is no token
-    // eating the dashes of what follows.
-    while (end > at + t.prefix.size() && !IsAlnum(text[end - 1])) --end;
     const std::size_t body = end - at - t.prefix.size();
     if (body >= t.min_body && (t.max_body == 0 || body <= t.max_body) && longest >= t.min_run)
       return end;

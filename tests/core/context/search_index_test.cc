@@ -163,6 +163,22 @@ TEST_F(SearchIndexTest, AtMostThirtyPerKindMostWordsHeldFirst) {
   EXPECT_FALSE(more);
 }
 
+TEST_F(SearchIndexTest, APhraseIsHeldOnlyWithAllItsTokensAndTitleWordsCount) {
+  sync::Client a(1);
+  const std::string phrase =
+      Create(a, "task", {{"title", "Draft"}, {"description", "release notes"}});
+  const std::string titled = Create(a, "task", {{"title", "Budget review"}});
+  for (int i = 0; i < 35; ++i) {
+    Create(a, "task", {{"title", "Budget"}, {"description", "release review"}});
+  }
+  // Newer records holding "release" alone do not crowd out the phrase.
+  EXPECT_THAT(Found(*a.db, "task", "\"release notes\""), ElementsAre(phrase));
+  // Both words in the title beat both words with one in the title.
+  std::vector<std::string> ids = Found(*a.db, "task", "budget review");
+  ASSERT_FALSE(ids.empty());
+  EXPECT_EQ(ids[0], titled);
+}
+
 TEST_F(SearchIndexTest, AWordIsAPrefixOnWholeCodePointsAndAPhraseItsFirstToken) {
   sync::Client a(1);
   const std::string planning = Create(a, "task", {{"title", "Planning café"}});

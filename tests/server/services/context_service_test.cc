@@ -88,6 +88,13 @@ TEST_P(ContextRoutes, RanksTheSpacesWorkAndNothingElse) {
   EXPECT_EQ(r.json()["total"], 3);
   EXPECT_EQ(r.json()["results"][1]["snippet"], "Book the venue for the launch");
 
+  // A quoted phrase: only records holding each of its words are read.
+  HttpReply phrase = Call(ana, bhttp::verb::get,
+                          "/api/context/search?spaceId=" + space + "&q=%22book+the+venue%22");
+  ASSERT_EQ(phrase.status, 200) << phrase.body();
+  EXPECT_EQ(Titles(phrase.json()), (std::vector<std::string>{"task:Plan the launch", "page:Notes"}))
+      << phrase.body();
+
   HttpReply pages = Call(ana, bhttp::verb::get,
                          "/api/context/search?spaceId=" + space + "&q=venue&kinds=page&limit=1");
   ASSERT_EQ(pages.status, 200) << pages.body();
