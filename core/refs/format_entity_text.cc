@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/base/id.h"
+#include "core/refs/record_handle.h"
 #include "core/refs/text_scan.h"
 
 namespace ensemble::core::refs {
@@ -23,23 +24,6 @@ using internal::StartsWith;
 
 // An opening quote is looked for at most this far before its closing one.
 constexpr size_t kMaxQuotedTitle = 400;
-
-// "ensemble://kind/ID" at the start of `s`: sets kind and id, returns its
-// length, or 0. The id must end there (`s` ends or a non-word char follows).
-size_t ParseRecordLink(std::string_view s, std::string_view* kind, std::string_view* id) {
-  if (!StartsWith(s, kRecordScheme)) return 0;
-  size_t k = kRecordScheme.size();
-  size_t slash = k;
-  while (slash < s.size() && (IsWord(s[slash]) || s[slash] == '-')) ++slash;
-  if (slash == k || slash >= s.size() || s[slash] != '/') return 0;
-  size_t end = slash + 1 + kIdLength;
-  if (end > s.size()) return 0;
-  std::string_view candidate = s.substr(slash + 1, kIdLength);
-  if (!IsValidId(candidate) || (end < s.size() && IsWord(s[end]))) return 0;
-  *kind = s.substr(k, slash - k);
-  *id = candidate;
-  return end;
-}
 
 // A Markdown link or image label and target: [text](target).
 struct Link {

@@ -13,12 +13,10 @@
 #include <string>
 #include <string_view>
 
+#include "core/refs/record_handle.h"
 #include "core/refs/ref_set.h"
 
 namespace ensemble::core::refs {
-
-// The scheme of a record link: ensemble://<kind>/<id>.
-inline constexpr std::string_view kRecordScheme = "ensemble://";
 
 struct FormatOptions {
   // Terminal, Copy, tool rows and choice buttons: titles as plain words,

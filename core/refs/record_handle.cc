@@ -1,0 +1,55 @@
+#include "core/refs/record_handle.h"
+
+#include <algorithm>
+
+#include "core/base/id.h"
+#include "core/refs/text_scan.h"
+#include "core/text/utf8.h"
+
+namespace ensemble::core::refs {
+
+using internal::IsWord;
+
+std::string HandleOf(std::string_view kind, std::string_view id) {
+  std::string out(kRecordScheme);
+  out.append(kind).append("/").append(id);
+  return out;
+}
+
+std::size_t ParseRecordLink(std::string_view s, std::string_view* kind, std::string_view* id) {
+  if (!internal::StartsWith(s, kRecordScheme)) return 0;
+  const std::size_t k = kRecordScheme.size();
+  std::size_t slash = k;
+  while (slash < s.size() && (IsWord(s[slash]) || s[slash] == '-')) ++slash;
+  if (slash == k || slash >= s.size() || s[slash] != '/') return 0;
+  const std::size_t end = slash + 1 + kIdLength;
+  if (end > s.size()) return 0;
+  const std::string_view candidate = s.substr(slash + 1, kIdLength);
+  if (!IsValidId(candidate) || (end < s.size() && IsWord(s[end]))) return 0;
+  *kind = s.substr(k, slash - k);
+  *id = candidate;
+  return end;
+}
+
+std::vector<RecordHandle> FindRecordLinks(std::string_view text, std::size_t max) {
+  std::vector<RecordHandle> out;
+  for (std::size_t at = text.find(kRecordScheme); at != std::string_view::npos && out.size() < max;
+       at = text.find(kRecordScheme, at + 1)) {
+    std::string_view kind, id;
+    if (ParseRecordLink(text.substr(at), &kind, &id) == 0) continue;
+    RecordHandle handle{std::string(kind), std::string(id)};
+    if (std::find(out.begin(), out.end(), handle) == out.end()) out.push_back(std::move(handle));
+  }
+  return out;
+}
+
+Result<RecordHandle> ParseItemRef(std::string_view ref) {
+  const std::string_view trimmed = text::Trim(ref);
+  std::string_view kind, id;
+  if (ParseRecordLink(trimmed, &kind, &id) != trimmed.size() || trimmed.empty()) {
+    return InvalidArgument("ref must be a record handle, ensemble://<kind>/<id>");
+  }
+  return RecordHandle{std::string(kind), std::string(id)};
+}
+
+}  // namespace ensemble::core::refs
