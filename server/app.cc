@@ -266,6 +266,8 @@ void App::AddPeopleRoutes() {
   // Shared retrieval (spec 004 §5): read-only, the caller's spaces only.
   AddJson(bhttp::verb::get, "/api/context/search", "context",
           Bind(context_, &services::ContextService::Search));
+  AddJson(bhttp::verb::get, "/api/context/item", "context",
+          Bind(context_, &services::ContextService::Item));
 }
 
 void App::AddConnectionRoutes() {

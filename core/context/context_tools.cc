@@ -3,6 +3,7 @@
 
 #include "core/context/context_tools.h"
 
+#include "core/context/neighbors.h"
 #include "core/context/recap_tool_run.h"
 #include "core/context/search_tool_runs.h"
 #include "core/context/surface_tool_run.h"
@@ -12,6 +13,15 @@ namespace ensemble::core::context {
 namespace {
 
 using namespace tools::table;  // NOLINT: the table's vocabulary.
+
+// The relations hub_item_context can page (neighbors.h).
+nlohmann::json RelationEnum() {
+  nlohmann::json rels = nlohmann::json::array();
+  for (std::string_view rel : AllRelations()) rels.push_back(std::string(rel));
+  return {{"type", "string"},
+          {"enum", std::move(rels)},
+          {"description", "One relation to page through (its kind's names)"}};
+}
 
 }  // namespace
 
@@ -27,8 +37,15 @@ Status RegisterContextTools(tools::ToolRegistry& registry) {
                       {"query"}),
                {.run = RunSearchWork}),
           Read("hub_item_context", areas::kCore,
-               "What surrounds a record: linked tasks, pages, meetings, people and projects.",
-               Object({{"kind", RecordKind()}, {"id", Id()}}, {"kind", "id"}),
+               "What surrounds a record: its project, people, linked and related tasks, "
+               "mentions and comments, 6 of each; give rel (with limit, offset) to page "
+               "through one relation.",
+               Object({{"kind", RecordKind()},
+                       {"id", Id()},
+                       {"rel", RelationEnum()},
+                       {"limit", Int(1, static_cast<int>(kMaxRelationItems))},
+                       {"offset", Int(0, static_cast<int>(kMaxRelationOffset))}},
+                      {"kind", "id"}),
                {.run = RunItemContext}),
           Read("hub_read_surface", areas::kCore,
                "Read the data of the view the person has open (filters, shown and selected "

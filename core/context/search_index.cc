@@ -167,8 +167,6 @@ const SearchedKind* FindSearchedKind(std::string_view kind) {
   return nullptr;
 }
 
-Status Rebuild(store::Database& db) { return RebuildSearchIndex(db); }
-
 }  // namespace
 
 const std::vector<SearchedKind>& SearchedKinds() {
@@ -193,7 +191,7 @@ const std::vector<SearchedKind>& SearchedKinds() {
 }
 
 const store::Migration kCreateSearchIndex = {36, "search index", TermsTableSql(false),
-                                             TermsTableSql(true), Rebuild};
+                                             TermsTableSql(true), RebuildSearchIndex};
 
 Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id) {
   if (kind == "page") {

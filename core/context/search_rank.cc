@@ -101,6 +101,15 @@ SearchQuery SplitQuery(std::string_view text) {
   return query;
 }
 
+std::set<std::string> ContentTokens(std::string_view text) {
+  std::set<std::string> out;
+  for (std::string& token : SearchTokens(text)) {
+    if (!std::binary_search(kStopWords.begin(), kStopWords.end(), std::string_view(token)))
+      out.insert(std::move(token));
+  }
+  return out;
+}
+
 bool HoldsWord(std::string_view text, const std::vector<std::string>& word) {
   return Holds(SearchTokens(text), word);
 }

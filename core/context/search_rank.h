@@ -68,6 +68,10 @@ SearchQuery SplitQuery(std::string_view text);
 // The lower-cased tokens of `text`: runs of letters, marks and digits.
 std::vector<std::string> SearchTokens(std::string_view text);
 
+// The distinct tokens of `text` that are not stop words: what two titles
+// share when they are about the same thing.
+std::set<std::string> ContentTokens(std::string_view text);
+
 // Whether `word` (a word of a SearchQuery) is in `text`.
 bool HoldsWord(std::string_view text, const std::vector<std::string>& word);
 

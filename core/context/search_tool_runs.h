@@ -21,8 +21,6 @@ namespace ensemble::core::context {
 inline constexpr std::size_t kMaxSearchResults = 50;
 // Characters of a matching description or body shown around the match.
 inline constexpr std::size_t kSearchSnippetChars = 160;
-// Records of one link kind hub_item_context names (their total is given).
-inline constexpr std::size_t kMaxContextItems = 20;
 
 // A search as GET /api/context/search and the app's search box ask it.
 struct SearchRequest {
@@ -44,9 +42,8 @@ Result<nlohmann::json> SearchWork(tools::ToolContext& ctx, const SearchRequest& 
 // The hooks their tool table (context_tools.cc) gives them.
 // hub_search_work {query, kinds?, limit?}.
 Result<nlohmann::json> RunSearchWork(tools::ToolCall& call);
-// hub_item_context {kind, id}: the record (in Trash or not) with what links
-// to it and what it links to, each list at most kMaxContextItems long with
-// its total (item_context.cc).
+// hub_item_context {kind, id, rel?, limit?, offset?}: ItemNeighbors
+// (neighbors.h) with its summary (item_context.cc).
 Result<nlohmann::json> RunItemContext(tools::ToolCall& call);
 
 }  // namespace ensemble::core::context

@@ -15,6 +15,8 @@
 #include "core/boards/card.h"
 #include "core/comments/comment.h"
 #include "core/connections/connection.h"
+#include "core/context/derived_rows.h"
+#include "core/context/record_links.h"
 #include "core/context/search_index.h"
 #include "core/desk/desk_list.h"
 #include "core/pages/page.h"
@@ -107,7 +109,8 @@ std::span<const store::Migration> Migrations() {
                                                      sync::kCreateSpaceRecordsTable,
                                                      assistant::kCreateAssistantPausesTable,
                                                      people::kCreateContextSuppressionsTable,
-                                                     context::kCreateSearchIndex};
+                                                     context::kCreateSearchIndex,
+                                                     context::kCreateRecordLinks};
   return kAll;
 }
 
@@ -177,7 +180,7 @@ sync::SyncConfig Config() {
                           AfterMutation,
                           CheckWriter,
                           people::SuppressPurgedPeople,
-                          {context::IndexRecord, context::ClearSearchIndex}};
+                          context::DerivedRows()};
 }
 
 }  // namespace ensemble::core::hub

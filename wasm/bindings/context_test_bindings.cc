@@ -2,13 +2,15 @@
 // the shared search run on a case as the vectors write it, and the redaction
 // pass on outside text, so tests/wasm/search_rank.test.mjs and
 // redaction.test.mjs hold the wasm build to the same answers as the native
-// one (core/context/search_rank.h, core/text/redact.h).
+// one (core/context/search_rank.h, core/text/redact.h); and the context graph
+// on a replica (core/context/neighbors.h), which the app does not show yet.
 
 #include <emscripten/bind.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/context/neighbors.h"
 #include "core/context/search_rank_json.h"
 #include "core/context/search_tool_runs.h"
 #include "core/hub/hub.h"
@@ -17,6 +19,7 @@
 #include "core/text/redact.h"
 #include "tools/benchmarks/search_corpus.h"
 #include "wasm/bindings/json_edge.h"
+#include "wasm/bindings/session.h"
 
 namespace ensemble::wasm {
 namespace {
@@ -82,6 +85,27 @@ std::string BenchContextSearchJs(int records, int queries) {
   });
 }
 
+// itemContext(spaceId, ref, rel, limit, offset) -> {record, relations}: ref
+// a record handle, the rest text ("" for every relation, the defaults);
+// INVALID_ARGUMENT and NOT_FOUND as GET /api/context/item gives them.
+std::string ItemContextJs(val space_arg, val ref_arg, val rel_arg, val limit_arg, val offset_arg) {
+  return Guard([&]() -> core::Result<json> {
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string space_id, StringArg(space_arg, "spaceId"));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string ref, StringArg(ref_arg, "ref"));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string rel, StringArg(rel_arg, "rel"));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string limit, StringArg(limit_arg, "limit"));
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string offset, StringArg(offset_arg, "offset"));
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        core::context::NeighborsRequest request,
+        core::context::ParseNeighborsRequest(ref.empty() ? " " : ref, "", "", rel, limit, offset));
+    Session& s = Session::Get();
+    ENSEMBLE_RETURN_IF_ERROR(s.CheckOpen());
+    core::tools::ToolContext ctx = s.ToolContext();
+    ctx.space_id = space_id;
+    return core::context::ItemNeighbors(ctx, request);
+  });
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(ensemble_context_test) {
@@ -90,6 +114,7 @@ EMSCRIPTEN_BINDINGS(ensemble_context_test) {
   emscripten::function("redactSecrets", &RedactSecretsJs);
   emscripten::function("redactForIngest", &RedactForIngestJs);
   emscripten::function("benchContextSearch", &BenchContextSearchJs);
+  emscripten::function("itemContext", &ItemContextJs);
 }
 
 }  // namespace ensemble::wasm

@@ -70,65 +70,77 @@ class ItemContextTest : public tools::RecordToolTest {
 TEST_F(ItemContextTest, ATaskShowsWhatItLinksAndWhatLinksToIt) {
   json r = Context("task", task_);
   const json& d = r["data"];
+  const json& rel = d["relations"];
   EXPECT_EQ(d["record"]["title"], "Plan launch");
-  EXPECT_EQ(d["record"]["status"], "doing");
-  EXPECT_EQ(d["project"]["title"], "Q3");
-  EXPECT_EQ(d["page"]["title"], "Brief");
-  EXPECT_THAT(Titles(d["people"]), ElementsAre("Mira"));
-  EXPECT_THAT(Titles(d["dependsOn"]), ElementsAre("Book venue"));
-  EXPECT_THAT(Titles(d["blocks"]), ElementsAre("Send invites"));
-  EXPECT_THAT(Titles(d["neededBy"]), ElementsAre("Send invites"));
-  EXPECT_EQ(d["blockedBy"]["total"], 0);
-  ASSERT_EQ(d["boards"]["items"].size(), 1u);
-  EXPECT_EQ(d["boards"]["items"][0]["column"], "Doing");
-  EXPECT_EQ(d["comments"]["open"], 1);
-  EXPECT_EQ(d["comments"]["resolved"], 1);
-  EXPECT_EQ(d["comments"]["latest"][0]["body"], "Venue is booked?");
+  EXPECT_EQ(d["record"]["facts"]["status"], "doing");
+  EXPECT_THAT(Titles(rel["project"]), ElementsAre("Q3"));
+  EXPECT_THAT(Titles(rel["page"]), ElementsAre("Brief"));
+  EXPECT_THAT(Titles(rel["people"]), ElementsAre("Mira"));
+  EXPECT_THAT(Titles(rel["depends_on"]), ElementsAre("Book venue"));
+  // It blocks "Send invites" by its own list and by theirs: once.
+  EXPECT_THAT(Titles(rel["blocks"]), ElementsAre("Send invites"));
+  ASSERT_EQ(rel["boards"]["items"].size(), 1u);
+  EXPECT_EQ(rel["boards"]["items"][0]["column"], "Doing");
+  EXPECT_EQ(rel["comments"]["open"], 1);
+  EXPECT_EQ(rel["comments"]["total"], 2);
+  EXPECT_EQ(rel["comments"]["items"][0]["body"], "Venue is booked?");
   EXPECT_EQ(r["summary"],
             "\u201CPlan launch\u201D (task, doing): in project \u201CQ3\u201D; with page "
-            "\u201CBrief\u201D; 1 person; 1 task it depends on; 1 task it blocks; 1 task waiting "
-            "on it; 1 board showing it; 1 open comment.");
+            "\u201CBrief\u201D; 1 person; 1 task it depends on; 1 task it blocks; 1 board showing "
+            "it; 1 open "
+            "comment.");
   // The other space's person linked to a task is not shown.
-  EXPECT_EQ(Context("task", before_)["data"]["people"]["total"], 0);
+  EXPECT_EQ(Context("task", before_)["data"]["relations"]["people"]["total"], 0);
 }
 
 TEST_F(ItemContextTest, AProjectAPageAPersonAndABoardShowTheirSurroundings) {
-  json project = Context("project", project_)["data"];
-  EXPECT_THAT(Titles(project["tasks"]), ElementsAre("Plan launch"));
-  EXPECT_EQ(project["tasks"]["open"], 1);
+  json project = Context("project", project_)["data"]["relations"];
+  EXPECT_THAT(Titles(project["open_tasks"]), ElementsAre("Plan launch"));
+  EXPECT_EQ(project["done_tasks"]["total"], 0);
   EXPECT_THAT(Titles(project["pages"]), ElementsAre("Brief"));
   EXPECT_THAT(Titles(project["deliverables"]), ElementsAre("Kit"));
   EXPECT_THAT(Titles(project["people"]), ElementsAre("Mira"));
 
-  json page = Context("page", page_)["data"];
-  EXPECT_EQ(page["project"]["title"], "Q3");
+  json page = Context("page", page_)["data"]["relations"];
+  EXPECT_THAT(Titles(page["project"]), ElementsAre("Q3"));
   EXPECT_THAT(Titles(page["tasks"]), ElementsAre("Plan launch"));
 
   json person = Context("person", mira_);
-  EXPECT_EQ(person["data"]["record"]["email"], "mira@example.com");
-  EXPECT_THAT(Titles(person["data"]["tasks"]), ElementsAre("Plan launch"));
-  EXPECT_THAT(Titles(person["data"]["projects"]), ElementsAre("Q3"));
-  EXPECT_EQ(person["summary"], "\u201CMira\u201D (person): 1 task (1 open); 1 project.");
+  EXPECT_EQ(person["data"]["record"]["facts"]["email"], "mira@example.com");
+  EXPECT_THAT(Titles(person["data"]["relations"]["open_tasks"]), ElementsAre("Plan launch"));
+  EXPECT_THAT(Titles(person["data"]["relations"]["projects"]), ElementsAre("Q3"));
+  EXPECT_EQ(person["summary"], "\u201CMira\u201D (person): 1 project; 1 open task.");
 
   json board = Context("board", board_);
-  EXPECT_EQ(board["data"]["columns"][0]["cards"], 1);
-  EXPECT_EQ(board["data"]["columns"][1]["cards"], 1);
-  EXPECT_THAT(Titles(board["data"]["tasks"]), ElementsAre("Plan launch"));
-  EXPECT_THAT(board["summary"].get<std::string>(), HasSubstr("2 cards in 2 columns"));
+  EXPECT_EQ(board["data"]["record"]["facts"]["columns"][0]["cards"], 1);
+  EXPECT_EQ(board["data"]["record"]["facts"]["columns"][1]["cards"], 1);
+  EXPECT_THAT(Titles(board["data"]["relations"]["tasks"]), ElementsAre("Plan launch"));
 
   json deliverable = Context("deliverable", kDeliverable);
   EXPECT_EQ(deliverable["data"]["record"]["title"], "Kit");
-  EXPECT_EQ(deliverable["data"]["project"]["id"], project_);
+  EXPECT_EQ(deliverable["data"]["relations"]["project"]["items"][0]["id"], project_);
+}
+
+TEST_F(ItemContextTest, OneRelationPagesAndABadRelIsNamed) {
+  json page = Ok("hub_item_context",
+                 {{"kind", "project"}, {"id", project_}, {"rel", "people"}, {"limit", 1}});
+  EXPECT_EQ(page["data"]["relations"].size(), 1u);
+  EXPECT_THAT(Titles(page["data"]["relations"]["people"]), ElementsAre("Mira"));
+  Result<json> bad =
+      Run("hub_item_context", {{"kind", "person"}, {"id", mira_}, {"rel", "depends_on"}});
+  EXPECT_EQ(bad.status().code(), codes::kInvalidArgument);
+  EXPECT_THAT(bad.status().message(), HasSubstr("a person has no relation 'depends_on'"));
 }
 
 TEST_F(ItemContextTest, OtherSpacesTrashAndUnkeptKinds) {
   const std::string far = Seed("task", {{"title", "Far"}}, kOtherSpace);
   EXPECT_EQ(Run("hub_item_context", {{"kind", "task"}, {"id", far}}).status().code(),
             codes::kNotFound);
-  // A record in Trash still has its context, marked so; links to it go.
+  // A record in Trash is not found (spec 004 §5); links to it go.
   Mutate({{"task.delete", {{"id", before_}}}});
-  EXPECT_EQ(Context("task", before_)["data"]["record"]["inTrash"], true);
-  EXPECT_EQ(Context("task", task_)["data"]["dependsOn"]["total"], 0);
+  EXPECT_EQ(Run("hub_item_context", {{"kind", "task"}, {"id", before_}}).status().code(),
+            codes::kNotFound);
+  EXPECT_EQ(Context("task", task_)["data"]["relations"]["depends_on"]["total"], 0);
   Result<json> meeting =
       Run("hub_item_context", {{"kind", "meeting"}, {"id", "01JB0000000000000000000M01"}});
   EXPECT_EQ(meeting.status().code(), codes::kInvalidArgument);

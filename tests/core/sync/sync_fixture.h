@@ -76,6 +76,21 @@ class SyncTest : public ::testing::Test {
     while (!(*c.replica->PushRequest())["mutations"].empty()) Push(c);
     Pull(c);
   }
+  // A record created on `c`'s replica in `space`, with a new id.
+  std::string Create(Client& c, const std::string& kind, json args,
+                     const std::string& space = "personal") {
+    const std::string id = NewId(c.env.clock, c.env.random);
+    c.env.clock.Advance(1);
+    args["id"] = id;
+    args["spaceId"] = space;
+    auto r = c.replica->Mutate(kind + ".create", args);
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+    return id;
+  }
+  void Update(Client& c, const std::string& kind, const std::string& id, json fields) {
+    auto r = c.replica->Mutate(kind + ".update", {{"id", id}, {"fields", fields}});
+    EXPECT_TRUE(r.ok()) << r.status().ToString();
+  }
   int64_t ServerCount(const std::string& sql) {
     return store::AsInt(server_db_->Query(sql)->rows[0][0]);
   }

@@ -124,6 +124,123 @@ TEST_P(ContextRoutes, StrangersAndBadParametersAreRefused) {
   EXPECT_EQ(Send(bhttp::verb::get, base + "&q=x", "").status, 401);
 }
 
+// Ids in creation order, so both stores break ties the same way.
+std::string Id(char kind, int n) {
+  std::string id = "01JB0000000000000000000000";
+  id[23] = kind;
+  id[24] = static_cast<char>('0' + n / 10);
+  id[25] = static_cast<char>('0' + n % 10);
+  return id;
+}
+
+TEST_P(ContextRoutes, AnItemsRelationsReadBothWaysAndPage) {
+  Member ana = SignedUp("ana@example.org");
+  const std::string space = Space(ana, "Firm");
+  const std::string other = Space(ana, "Home");
+  const std::string mira = Id('N', 1), project = Id('P', 1), kit = Id('V', 1);
+  Push(ana, "person.create",
+       {{"id", mira}, {"spaceId", space}, {"name", "Mira"}, {"role", "Lead"}});
+  Push(ana, "project.create",
+       {{"id", project},
+        {"spaceId", space},
+        {"title", "Launch"},
+        {"people", {mira}},
+        {"deliverables", {{{"id", kit}, {"title", "Press kit"}}}}});
+  const std::string plan = Id('T', 1), venue = Id('T', 2), invites = Id('T', 3);
+  Push(ana, "task.create",
+       {{"id", venue},
+        {"spaceId", space},
+        {"title", "Book venue"},
+        {"project", project},
+        {"status", "done"}});
+  Push(ana, "task.create",
+       {{"id", plan},
+        {"spaceId", space},
+        {"title", "Book launch venue"},
+        {"project", project},
+        {"people", {mira}},
+        {"depends_on", {venue}},
+        {"description", "See ensemble://deliverable/" + kit}});
+  Push(ana, "task.create",
+       {{"id", invites},
+        {"spaceId", space},
+        {"title", "Send invites"},
+        {"people", {mira}},
+        {"depends_on", {plan}}});
+  for (int n = 4; n < 12; ++n) {
+    Push(ana, "task.create",
+         {{"id", Id('T', n)},
+          {"spaceId", space},
+          {"title", "Step " + std::to_string(n)},
+          {"project", project}});
+  }
+  Push(ana, "comment.create",
+       {{"id", Id('C', 1)},
+        {"spaceId", space},
+        {"target_kind", "task"},
+        {"target", plan},
+        {"body", "Is the venue booked?"}});
+  Push(ana, "task.create", {{"id", Id('T', 40)}, {"spaceId", other}, {"title", "Elsewhere"}});
+
+  const std::string base = "/api/context/item?spaceId=" + space;
+  HttpReply task = Call(ana, bhttp::verb::get, base + "&ref=ensemble://task/" + plan);
+  ASSERT_EQ(task.status, 200) << task.body();
+  const json answer = task.json();
+  const json& rel = answer["relations"];
+  EXPECT_EQ(answer["record"]["title"], "Book launch venue");
+  EXPECT_EQ(rel["project"]["items"][0]["title"], "Launch");
+  EXPECT_EQ(rel["people"]["items"][0]["role"], "Lead");
+  EXPECT_EQ(rel["depends_on"]["items"][0]["id"], venue);
+  EXPECT_EQ(rel["blocks"]["items"][0]["id"], invites);
+  EXPECT_EQ(rel["done_before"]["items"][0]["id"], venue);
+  EXPECT_EQ(rel["done_before"]["items"][0]["score"], 2);
+  EXPECT_EQ(rel["mentions"]["items"][0]["title"], "Press kit");
+  EXPECT_EQ(rel["comments"]["open"], 1);
+  // Nine open tasks share the project, one the person too: it comes first.
+  EXPECT_EQ(rel["related"]["total"], 9);
+  EXPECT_EQ(rel["related"]["items"].size(), 6u);
+  EXPECT_EQ(rel["related"]["items"][0]["id"], invites);
+  EXPECT_EQ(rel["related"]["items"][0]["score"], 3);
+  EXPECT_EQ(rel["related"]["items"][1]["id"], Id('T', 11));  // Then the latest changed.
+
+  HttpReply page = Call(ana, bhttp::verb::get,
+                        base + "&kind=project&id=" + project + "&rel=open_tasks&limit=4&offset=4");
+  ASSERT_EQ(page.status, 200) << page.body();
+  const json open = page.json()["relations"]["open_tasks"];
+  EXPECT_EQ(open["total"], 9);
+  ASSERT_EQ(open["items"].size(), 4u);
+  EXPECT_EQ(open["items"][0]["id"], Id('T', 7));
+  EXPECT_EQ(open["nextOffset"], 8);
+
+  HttpReply deliverable = Call(ana, bhttp::verb::get, base + "&ref=ensemble://deliverable/" + kit);
+  ASSERT_EQ(deliverable.status, 200) << deliverable.body();
+  EXPECT_EQ(deliverable.json()["relations"]["mentioned_in"]["items"][0]["id"], plan);
+
+  Push(ana, "task.delete", {{"id", venue}});
+  for (const std::string& gone :
+       {base + "&ref=ensemble://task/" + venue, base + "&ref=ensemble://task/" + Id('T', 40)}) {
+    HttpReply r = Call(ana, bhttp::verb::get, gone);
+    EXPECT_EQ(r.status, 404) << gone << " -> " << r.body();
+    EXPECT_EQ(r.error_code(), codes::kNotFound);
+  }
+  HttpReply after =
+      Call(ana, bhttp::verb::get, base + "&ref=ensemble://task/" + plan + "&rel=depends_on");
+  EXPECT_EQ(after.json()["relations"]["depends_on"]["total"], 0) << after.body();
+
+  Member bo = SignedUp("bo@example.org");
+  EXPECT_EQ(Call(bo, bhttp::verb::get, base + "&ref=ensemble://task/" + plan).status, 404);
+  for (const std::string& bad :
+       std::vector<std::string>{base, base + "&ref=task/" + plan, base + "&kind=task",
+                                base + "&ref=ensemble://task/" + plan + "&rel=open_tasks",
+                                base + "&ref=ensemble://task/" + plan + "&limit=0",
+                                base + "&ref=ensemble://task/" + plan + "&offset=3",
+                                "/api/context/item?ref=ensemble://task/" + plan}) {
+    HttpReply r = Call(ana, bhttp::verb::get, bad);
+    EXPECT_EQ(r.status, 400) << bad << " -> " << r.body();
+    EXPECT_EQ(r.error_code(), codes::kInvalidArgument) << bad;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Stores, ContextRoutes,
                          ::testing::Values(StoreKind::kSqlite, StoreKind::kPostgres),
                          StoreKindTestName);
