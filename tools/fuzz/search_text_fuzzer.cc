@@ -1,8 +1,10 @@
 // libFuzzer target for the text the search and ingest take from outside: a
 // query as typed (SplitQuery), any text as tokens and the index keeps them,
-// and the redaction pass every ingest runs. Nothing may crash or trip a
+// the record handles a text links (its mentions, and a ref as a request
+// gives it), and the redaction pass every ingest runs. Nothing may crash or trip a
 // sanitizer; a split stays within its bounds; redaction keeps valid UTF-8
-// valid, and the ingest cap holds. (Redacting twice is not always redacting
+// valid, the ingest cap holds, and every handle found is in the text with a
+// valid id. (Redacting twice is not always redacting
 // once on hostile text: a redacted value can end a PEM header sooner, so a
 // second pass may find a key block the first did not. The vectors hold the
 // property for real shapes.)
@@ -13,7 +15,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/base/id.h"
 #include "core/context/search_rank.h"
+#include "core/refs/record_handle.h"
 #include "core/text/redact.h"
 #include "core/text/utf8.h"
 
@@ -41,6 +45,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   context::SearchRecord record{"task", "01JCTASK000000000000000001", std::string(input)};
   const auto score = context::ScoreRecord(query, record, 0, nullptr);
   Check(query.words.empty() || score.has_value());
+
+  namespace refs = ensemble::core::refs;
+  const auto links = refs::FindRecordLinks(input, 8);
+  Check(links.size() <= 8);
+  for (const refs::RecordHandle& h : links) {
+    Check(ensemble::core::IsValidId(h.id) && !h.kind.empty());
+    Check(input.find(refs::HandleOf(h.kind, h.id)) != std::string_view::npos);
+  }
+  if (auto ref = refs::ParseItemRef(input); ref.ok()) {
+    Check(links.size() == 1 && links[0] == *ref);
+  }
 
   const std::string redacted = text::RedactSecrets(input);
   if (text::IsValidUtf8(input)) Check(text::IsValidUtf8(redacted));
