@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/context/neighbors.h"
+#include "core/context/packet.h"
 #include "core/context/search_tool_runs.h"
 #include "core/tools/tool_runs.h"
 
@@ -20,6 +21,10 @@ namespace {
 using nlohmann::json;
 using tools::ToolCall;
 using tools::ToolContext;
+
+// The packet hub_item_context gives the model: a coding agent's brief's
+// budget (spec §5), a tenth of what one tool result may hold.
+constexpr std::size_t kItemContextPacketChars = kDefaultPacketChars;
 
 constexpr std::string_view kUnkept[][2] = {
     {"meeting", "meetings"}, {"file", "files"}, {"skill", "personal skills"}, {"event", "events"}};
@@ -66,9 +71,17 @@ Result<json> RunItemContext(ToolCall& call) {
   if (IsUnkeptKind(request.kind)) {
     return InvalidArgument(UnkeptText({request.kind}) + ", so there is no context to read for it");
   }
+  if (request.rel.empty()) request.limit = std::max(request.limit, kPacketRelationItems);
   ENSEMBLE_ASSIGN_OR_RETURN(json neighbors, ItemNeighbors(*ctx, request));
   std::string summary = NeighborsSummary(neighbors);
-  return json{{"summary", std::move(summary)}, {"data", std::move(neighbors)}};
+  if (!request.rel.empty()) {
+    return json{{"summary", std::move(summary)}, {"data", std::move(neighbors)}};
+  }
+  // The whole context goes to the model as its work packet: every row with
+  // its handle, in less than the JSON would take.
+  json data = {{"record", neighbors["record"]},
+               {"packet", PacketOf(neighbors, kItemContextPacketChars)}};
+  return json{{"summary", std::move(summary)}, {"data", std::move(data)}};
 }
 
 }  // namespace ensemble::core::context

@@ -42,8 +42,9 @@ Result<nlohmann::json> SearchWork(tools::ToolContext& ctx, const SearchRequest& 
 // The hooks their tool table (context_tools.cc) gives them.
 // hub_search_work {query, kinds?, limit?}.
 Result<nlohmann::json> RunSearchWork(tools::ToolCall& call);
-// hub_item_context {kind, id, rel?, limit?, offset?}: ItemNeighbors
-// (neighbors.h) with its summary (item_context.cc).
+// hub_item_context {kind, id, rel?, limit?, offset?}: without rel, the
+// record and its work packet (packet.h); with rel, that relation's page of
+// ItemNeighbors (neighbors.h); a summary sentence either way.
 Result<nlohmann::json> RunItemContext(tools::ToolCall& call);
 
 }  // namespace ensemble::core::context

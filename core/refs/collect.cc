@@ -74,6 +74,7 @@ class ResultWalker {
     TakeRow(node, hint);
     for (const auto& [key, value] : node.items()) {
       if (value.is_object() || value.is_array()) Walk(value, KeyHint(key, hint), depth + 1);
+      if (key == kPacketKey && value.is_string()) TakeLinks(value.get_ref<const std::string&>());
       if (out_.size() >= kMaxRefsPerCall) return;
     }
   }
@@ -81,6 +82,14 @@ class ResultWalker {
   std::vector<Ref> Take() && { return std::move(out_); }
 
  private:
+  void TakeLinks(std::string_view text) {
+    for (Ref& ref : RecordLinksIn(text)) {
+      if (out_.size() >= kMaxRefsPerCall) return;
+      if (std::none_of(out_.begin(), out_.end(), [&](const Ref& r) { return r.id == ref.id; }))
+        out_.push_back(std::move(ref));
+    }
+  }
+
   void TakeRow(const json& row, const std::string& hint) {
     std::string_view id = Text(row, "id");
     if (!IsValidId(id)) return;

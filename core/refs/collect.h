@@ -32,6 +32,10 @@ inline constexpr size_t kMaxResultDepth = 8;
 // Spec §3: history is the conversation's last 12 messages.
 inline constexpr size_t kMaxHistoryMessages = 12;
 
+// A string under this key of a tool's result is a work packet
+// (core/context/packet.h): Markdown whose rows are [Title](ensemble://kind/id).
+inline constexpr std::string_view kPacketKey = "packet";
+
 // The records in a tool's result: every object with a record id ("id",
 // IsValidId) and a non-empty "title" or "name", in document order (object
 // keys sorted), each id once, at most kMaxRefsPerCall. Its kind comes from
@@ -40,6 +44,7 @@ inline constexpr size_t kMaxHistoryMessages = 12;
 // from the tool's name (hub_list_tasks -> task) for rows at the top or in
 // plain containers ("items", "results", "data", ...). Detail is "due",
 // "dueDate" or "email", the first present. Rows with no kind are skipped.
+// The record links of a work packet (kPacketKey) are its records too.
 std::vector<Ref> RefsFromResult(std::string_view tool_name, const nlohmann::json& result);
 
 // The kind a tool's name implies: its last word that names a kind

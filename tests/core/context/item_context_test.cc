@@ -4,6 +4,8 @@
 
 #include "core/context/item_context.h"
 
+#include "core/context/neighbors.h"
+
 #include <gmock/gmock.h>
 
 #include <string>
@@ -58,6 +60,16 @@ class ItemContextTest : public tools::RecordToolTest {
     return Ok("hub_item_context", {{"kind", kind}, {"id", id}});
   }
 
+  // Every relation of the record, each read through the tool's rel.
+  json Relations(const std::string& kind, const std::string& id) {
+    json out = json::object();
+    for (std::string_view rel : RelationsOf(kind)) {
+      json page = Ok("hub_item_context", {{"kind", kind}, {"id", id}, {"rel", rel}});
+      out[std::string(rel)] = page["data"]["relations"][std::string(rel)];
+    }
+    return out;
+  }
+
   static std::vector<std::string> Titles(const json& list) {
     std::vector<std::string> out;
     for (const json& item : list["items"]) out.push_back(item["title"].get<std::string>());
@@ -70,7 +82,7 @@ class ItemContextTest : public tools::RecordToolTest {
 TEST_F(ItemContextTest, ATaskShowsWhatItLinksAndWhatLinksToIt) {
   json r = Context("task", task_);
   const json& d = r["data"];
-  const json& rel = d["relations"];
+  const json rel = Relations("task", task_);
   EXPECT_EQ(d["record"]["title"], "Plan launch");
   EXPECT_EQ(d["record"]["facts"]["status"], "doing");
   EXPECT_THAT(Titles(rel["project"]), ElementsAre("Q3"));
@@ -90,35 +102,35 @@ TEST_F(ItemContextTest, ATaskShowsWhatItLinksAndWhatLinksToIt) {
             "it; 1 open "
             "comment.");
   // The other space's person linked to a task is not shown.
-  EXPECT_EQ(Context("task", before_)["data"]["relations"]["people"]["total"], 0);
+  EXPECT_EQ(Relations("task", before_)["people"]["total"], 0);
 }
 
 TEST_F(ItemContextTest, AProjectAPageAPersonAndABoardShowTheirSurroundings) {
-  json project = Context("project", project_)["data"]["relations"];
+  json project = Relations("project", project_);
   EXPECT_THAT(Titles(project["open_tasks"]), ElementsAre("Plan launch"));
   EXPECT_EQ(project["done_tasks"]["total"], 0);
   EXPECT_THAT(Titles(project["pages"]), ElementsAre("Brief"));
   EXPECT_THAT(Titles(project["deliverables"]), ElementsAre("Kit"));
   EXPECT_THAT(Titles(project["people"]), ElementsAre("Mira"));
 
-  json page = Context("page", page_)["data"]["relations"];
+  json page = Relations("page", page_);
   EXPECT_THAT(Titles(page["project"]), ElementsAre("Q3"));
   EXPECT_THAT(Titles(page["tasks"]), ElementsAre("Plan launch"));
 
   json person = Context("person", mira_);
   EXPECT_EQ(person["data"]["record"]["facts"]["email"], "mira@example.com");
-  EXPECT_THAT(Titles(person["data"]["relations"]["open_tasks"]), ElementsAre("Plan launch"));
-  EXPECT_THAT(Titles(person["data"]["relations"]["projects"]), ElementsAre("Q3"));
+  EXPECT_THAT(Titles(Relations("person", mira_)["open_tasks"]), ElementsAre("Plan launch"));
+  EXPECT_THAT(Titles(Relations("person", mira_)["projects"]), ElementsAre("Q3"));
   EXPECT_EQ(person["summary"], "\u201CMira\u201D (person): 1 project; 1 open task.");
 
   json board = Context("board", board_);
   EXPECT_EQ(board["data"]["record"]["facts"]["columns"][0]["cards"], 1);
   EXPECT_EQ(board["data"]["record"]["facts"]["columns"][1]["cards"], 1);
-  EXPECT_THAT(Titles(board["data"]["relations"]["tasks"]), ElementsAre("Plan launch"));
+  EXPECT_THAT(Titles(Relations("board", board_)["tasks"]), ElementsAre("Plan launch"));
 
   json deliverable = Context("deliverable", kDeliverable);
   EXPECT_EQ(deliverable["data"]["record"]["title"], "Kit");
-  EXPECT_EQ(deliverable["data"]["relations"]["project"]["items"][0]["id"], project_);
+  EXPECT_EQ(Relations("deliverable", kDeliverable)["project"]["items"][0]["id"], project_);
 }
 
 TEST_F(ItemContextTest, OneRelationPagesAndABadRelIsNamed) {
@@ -140,7 +152,7 @@ TEST_F(ItemContextTest, OtherSpacesTrashAndUnkeptKinds) {
   Mutate({{"task.delete", {{"id", before_}}}});
   EXPECT_EQ(Run("hub_item_context", {{"kind", "task"}, {"id", before_}}).status().code(),
             codes::kNotFound);
-  EXPECT_EQ(Context("task", task_)["data"]["relations"]["depends_on"]["total"], 0);
+  EXPECT_EQ(Relations("task", task_)["depends_on"]["total"], 0);
   Result<json> meeting =
       Run("hub_item_context", {{"kind", "meeting"}, {"id", "01JB0000000000000000000M01"}});
   EXPECT_EQ(meeting.status().code(), codes::kInvalidArgument);
