@@ -36,7 +36,7 @@ test('help lists every command and an unknown one is a usage error', () => {
   const help = run('--help');
   assert.equal(help.code, 0);
   for (const line of ['calendar expand', 'calendar merge', 'transcript preview', 'transcript cues',
-                      'format --refs']) {
+                      'format --refs', 'context packet', 'context item']) {
     assert.match(help.out, new RegExp(line));
   }
   const unknown = run('frobnicate');
