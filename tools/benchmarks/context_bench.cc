@@ -10,12 +10,17 @@
 //                                ORDER BY bm25, 20 rows)
 //   search.vs_fts5_bm25          the first over the second (issue 31's goal:
 //                                at most 1.5)
-//   context.item_ms_p50          the median time of hub_item_context on a
-//                                task with a project and a page
+//   context.item_ms_p50          the median time of a task's context graph
+//                                (context::ItemNeighbors, every relation, 6
+//                                each; GET /api/context/item) for tasks with
+//                                a project, a page, people and dependencies
+//   context.packet_ms_p50        the median time of those tasks' work
+//                                packets of 5,000 characters
+//                                (context::WorkPacket; goal <= 5 ms)
 //   search.index_write_overhead  the median time of a push of 100 new tasks
 //                                (ServerSync, their words from the corpus)
-//                                with the search index kept, over the same
-//                                without it (goal: at most 1.3)
+//                                with the search and link indexes kept, over
+//                                the same without them (goal: at most 1.3)
 //
 // Prints one JSON object per metric line. Wall time (steady_clock) of single
 // calls, their median: the work is single-threaded and short.
@@ -31,6 +36,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/context/neighbors.h"
+#include "core/context/packet.h"
 #include "core/context/search_rank.h"
 #include "core/context/search_tool_runs.h"
 #include "core/hub/hub.h"
@@ -186,10 +193,13 @@ int main(int argc, char** argv) {
   auto tasks = bench::CorpusTasks(db, queries);
   if (!tasks.ok()) return Fail(tasks.status());
   auto item = bench::MedianMs(*tasks, [&](const std::string& id) -> core::Status {
-    core::tools::ToolCall call{"hub_item_context", {{"kind", "task"}, {"id", id}}, &ctx};
-    return core::context::RunItemContext(call).status();
+    return core::context::ItemNeighbors(ctx, {"task", id}).status();
   });
   if (!item.ok()) return Fail(item.status());
+  auto packet = bench::MedianMs(*tasks, [&](const std::string& id) -> core::Status {
+    return core::context::WorkPacket(ctx, "task", id, core::context::kDefaultPacketChars).status();
+  });
+  if (!packet.ok()) return Fail(packet.status());
 
   // Pushes go to a store on disk opened as the embedded server opens its
   // own (WAL), holding a tenth of the corpus: what a push costs there.
@@ -213,6 +223,7 @@ int main(int argc, char** argv) {
   Emit("search.fts5_bm25_ms_p50", *bm25, "ms", "lower");
   Emit("search.vs_fts5_bm25", *search / *bm25, "ratio", "lower");
   Emit("context.item_ms_p50", *item, "ms", "lower");
+  Emit("context.packet_ms_p50", *packet, "ms", "lower");
   Emit("search.push_ms_p50.indexed", pushes->first, "ms", "lower");
   Emit("search.push_ms_p50.unindexed", pushes->second, "ms", "lower");
   Emit("search.index_write_overhead", pushes->first / pushes->second, "ratio", "lower");

@@ -9,7 +9,8 @@
 //   search.fts5_bm25_ms_p50      a plain FTS5 MATCH ... ORDER BY bm25 on the
 //                                same rows and words, same process
 //   search.vs_fts5_bm25          the first over the second (goal <= 1.5)
-//   context.item_ms_p50          hub_item_context on a task (goal <= 2 ms)
+//   context.item_ms_p50          a task's context graph (goal <= 2 ms)
+//   context.packet_ms_p50        its 5,000-character work packet (goal <= 5 ms)
 //   search.query_ms_p50.wasm     the ranked search in the wasm build under
 //                                Node, the same corpus made in its own memory
 //   search.wasm_over_native      the wasm median over the native one (goal <= 2)

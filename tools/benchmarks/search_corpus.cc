@@ -1,7 +1,10 @@
 #include "tools/benchmarks/search_corpus.h"
 
+#include <algorithm>
 #include <string_view>
+#include <vector>
 
+#include "core/context/record_links.h"
 #include "core/context/search_index.h"
 
 namespace ensemble::bench {
@@ -52,10 +55,26 @@ std::string IdOf(char kind, int n) {
   return std::string("01JB") + kind + digits;
 }
 
+// A JSON list of `count` distinct people of the `people` the corpus has.
+std::string PeopleOf(Numbers& links, int count, int people) {
+  std::vector<int> picked;
+  for (int k = 0; k < count && people > 0; ++k) {
+    const int p = links.Below(people);
+    if (std::find(picked.begin(), picked.end(), p) == picked.end()) picked.push_back(p);
+  }
+  std::string out = "[";
+  for (std::size_t k = 0; k < picked.size(); ++k)
+    out += (k ? ",\"" : "\"") + IdOf('M', picked[k]) + "\"";
+  return out + "]";
+}
+
 }  // namespace
 
 core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t now_ms) {
   Numbers n(20261207);
+  // The links between records draw from their own numbers, so the words
+  // (and so the search's figures) are the same with them as without.
+  Numbers links(1207);
   core::store::Transaction txn(db);
   ENSEMBLE_RETURN_IF_ERROR(txn.status());
   const int projects = std::max(1, records * 4 / 100);
@@ -73,10 +92,10 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
     const int64_t t = when();
     ENSEMBLE_RETURN_IF_ERROR(db.Exec(
         "INSERT INTO projects (id, space_id, title, description, status, version, created_at,"
-        " updated_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $6)",
+        " updated_at, people) VALUES ($1, $2, $3, $4, $5, 1, $6, $6, $7)",
         {Value(IdOf('P', i)), Value(space), Value(n.Words(2 + n.Below(3))),
          Value(n.Words(10 + n.Below(40))), Value(std::string(n.Below(4) ? "active" : "done")),
-         Value(t)}));
+         Value(t), Value(PeopleOf(links, 2 + links.Below(4), people))}));
   }
   for (int i = 0; i < people; ++i) {
     const int64_t t = when();
@@ -101,16 +120,30 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
     const int64_t t = when();
     // A third of the tasks have a page of notes: the pages above, in order.
     const bool has_page = i % 3 == 0 && i / 3 < pages;
+    const std::string title = n.Words(2 + n.Below(5));
+    const std::string status = n.Below(3) ? "todo" : "done";
+    std::string description = n.Words(n.Below(40));
+    const std::string project = IdOf('P', n.Below(projects));
+    // 0 to 3 people; a quarter depend on an earlier task; a fifth wait on
+    // someone; a tenth mention a person in their description.
+    const std::string task_people = PeopleOf(links, links.Below(4), people);
+    const std::string depends_on =
+        i > 0 && links.Below(4) == 0 ? "[\"" + IdOf('T', links.Below(i)) + "\"]" : "[]";
+    const int label = links.Below(15);
+    const std::string labels = label < 3 ? "[\"waiting-on\"]" : label < 6 ? "[\"copy\"]" : "[]";
+    if (people > 0 && links.Below(10) == 0)
+      description += " ensemble://person/" + IdOf('M', links.Below(people));
     ENSEMBLE_RETURN_IF_ERROR(db.Exec(
         "INSERT INTO tasks (id, space_id, title, status, description, project, page, version,"
-        " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8)",
-        {Value(IdOf('T', i)), Value(space), Value(n.Words(2 + n.Below(5))),
-         Value(std::string(n.Below(3) ? "todo" : "done")), Value(n.Words(n.Below(40))),
-         Value(IdOf('P', n.Below(projects))),
-         has_page ? Value(IdOf('G', i / 3)) : Value(core::store::Null{}), Value(t)}));
+        " created_at, updated_at, people, depends_on, labels)"
+        " VALUES ($1, $2, $3, $4, $5, $6, $7, 1, $8, $8, $9, $10, $11)",
+        {Value(IdOf('T', i)), Value(space), Value(title), Value(status), Value(description),
+         Value(project), has_page ? Value(IdOf('G', i / 3)) : Value(core::store::Null{}), Value(t),
+         Value(task_people), Value(depends_on), Value(labels)}));
   }
   // Written past the mutators, so indexed here as a migration would.
   ENSEMBLE_RETURN_IF_ERROR(core::context::RebuildSearchIndex(db));
+  ENSEMBLE_RETURN_IF_ERROR(core::context::RebuildRecordLinks(db));
   return txn.Commit();
 }
 
@@ -135,7 +168,7 @@ core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, in
   ENSEMBLE_ASSIGN_OR_RETURN(
       core::store::Rows rows,
       db.Query("SELECT id FROM tasks WHERE space_id = $1 AND page IS NOT NULL AND project IS NOT"
-               " NULL ORDER BY id LIMIT $2",
+               " NULL AND people <> '[]' AND depends_on <> '[]' ORDER BY id LIMIT $2",
                {Value(std::string(kCorpusSpace)), Value(static_cast<int64_t>(count))}));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(core::store::AsText(rows.rows[i][0]));

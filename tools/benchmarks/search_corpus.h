@@ -32,7 +32,8 @@ core::Status SeedSearchCorpus(core::store::Database& db, int records, int64_t no
 // with a quoted two-word phrase.
 std::vector<std::string> SearchCorpusQueries(int n);
 
-// The ids of up to `n` tasks of the corpus that have a project and a page.
+// The ids of up to `n` tasks of the corpus with a project, a page, people and
+// a task they depend on: a context with every relation to read.
 core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, int n);
 
 // The median milliseconds of one call of `run` over `items` (after one
