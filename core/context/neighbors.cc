@@ -720,6 +720,25 @@ Result<json> ItemNeighbors(ToolContext& context, const NeighborsRequest& request
   return out;
 }
 
+Result<NearRecord> NearOf(ToolContext& ctx, const std::string& kind, const std::string& id) {
+  ENSEMBLE_ASSIGN_OR_RETURN(json neighbors, ItemNeighbors(ctx, {kind, id, "", kMaxRelationItems}));
+  NearRecord near;
+  for (const auto& [rel, page] : neighbors["relations"].items()) {
+    const bool scored = rel == "related" || rel == "done_before";
+    for (const json& item : page["items"]) {
+      const std::string key = RefKey(Text(item, "kind"), Text(item, "id"));
+      (scored ? near.relations : near.links).insert(key);
+    }
+  }
+  if (kind == "project") {
+    near.project = id;
+  } else if (const json& project = neighbors["relations"].value("project", json());
+             !project.is_null()) {
+    if (!project["items"].empty()) near.project = Text(project["items"][0], "id");
+  }
+  return near;
+}
+
 std::string NeighborsSummary(const json& neighbors) {
   const json& record = neighbors["record"];
   const std::string kind = record["kind"].get<std::string>();

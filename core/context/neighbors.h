@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "core/base/status.h"
+#include "core/context/search_rank.h"
 #include "core/tools/tool.h"
 
 namespace ensemble::core::context {
@@ -85,6 +86,13 @@ Result<NeighborsRequest> ParseNeighborsRequest(std::string_view ref, std::string
 // NOT_FOUND "no <kind> with id <id>"; INVALID_ARGUMENT for a kind without a
 // graph or a rel the kind does not have.
 Result<nlohmann::json> ItemNeighbors(tools::ToolContext& ctx, const NeighborsRequest& request);
+
+// What record (kind, id) reaches, for a search near it (search_rank.h):
+// links, the records of its direct relations (kMaxRelationItems of each);
+// relations, those of its scored ones (related, done_before); project, its
+// project (a project: itself). NOT_FOUND and INVALID_ARGUMENT as
+// ItemNeighbors gives them.
+Result<NearRecord> NearOf(tools::ToolContext& ctx, const std::string& kind, const std::string& id);
 
 // One sentence of what `neighbors` (ItemNeighbors' answer) holds:
 // "Plan launch" (task, doing): in project "Q3"; 2 people; 1 task it depends on.

@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "core/context/item_context.h"
+#include "core/context/neighbors.h"
 #include "core/context/search_index.h"
 #include "core/context/search_rank.h"
+#include "core/refs/record_handle.h"
 #include "core/text/ascii.h"
 #include "core/text/trim.h"
 #include "core/text/utf8.h"
@@ -84,7 +86,7 @@ std::string SelectOf(const SearchedKind& k, std::size_t count) {
   }
   if (k.has_status) columns += ", " + t + "status";
   if (k.has_due) columns += ", " + t + "due";
-  if (task) columns += ", t.project";
+  if (task || k.kind == "page") columns += ", " + t + "project";
   if (k.kind == "project") columns += ", deliverables";
   std::string ids;
   for (std::size_t i = 0; i < count; ++i) ids += (i ? ", $" : "$") + std::to_string(i + 2);
@@ -149,7 +151,10 @@ Status SearchKind(ToolContext& ctx, const SearchedKind& k, const json& kinds,
       record.open = IsOpen(k.kind, result["status"].get<std::string>());
     }
     if (k.has_due && !store::IsNull(row[next + 1])) result["due"] = store::AsText(row[next + 1]);
-    if (k.kind == "task") record.project = store::AsText(row[next + 2]);
+    if (k.kind == "task" || k.kind == "page") {
+      const store::Value& project = row[next + (k.has_status ? 1 : 0) + (k.has_due ? 1 : 0)];
+      if (!store::IsNull(project)) record.project = store::AsText(project);
+    }
     if (k.kind == "project") record.project = record.id;
     if (k.kind == "person" && !record.body[2].text.empty()) result["email"] = record.body[2].text;
     const std::string project_id = record.id;
@@ -207,8 +212,13 @@ void AddSnippet(const SearchQuery& query, const SearchRecord& record, json& resu
 }  // namespace
 
 Result<SearchRequest> ParseSearchRequest(std::string_view q, std::string_view kinds,
-                                         std::string_view limit) {
+                                         std::string_view limit, std::string_view near) {
   SearchRequest request;
+  if (!text::Trim(near).empty()) {
+    Result<refs::RecordHandle> handle = refs::ParseItemRef(near);
+    if (!handle.ok()) return InvalidArgument("near: " + handle.status().message());
+    request.near = std::move(*handle);
+  }
   request.query = std::string(text::Trim(q));
   if (request.query.empty()) return InvalidArgument("q: give the words to search for");
   if (text::CountCodePoints(request.query) > tools::schema::kMaxQueryChars) {
@@ -246,6 +256,10 @@ Result<json> RunSearchWork(ToolCall& call) {
   request.limit = std::min<std::size_t>(
       kMaxSearchResults,
       static_cast<std::size_t>(tools::IntIn(call.input, "limit", kDefaultSearchResults)));
+  if (const json& near = call.input.value("near", json()); near.is_object()) {
+    request.near =
+        refs::RecordHandle{near.value("kind", std::string()), near.value("id", std::string())};
+  }
   return SearchWork(*ctx, request);
 }
 
@@ -262,9 +276,13 @@ Result<json> SearchWork(ToolContext& context, const SearchRequest& request) {
     if (!Wanted(kinds, k.kind) && !deliverables) continue;
     ENSEMBLE_RETURN_IF_ERROR(SearchKind(*ctx, k, kinds, split, candidates));
   }
+  std::optional<NearRecord> near;
+  if (request.near) {
+    ENSEMBLE_ASSIGN_OR_RETURN(near, NearOf(*ctx, request.near->kind, request.near->id));
+  }
   std::size_t total = 0;
-  std::vector<RankedRecord> matches =
-      RankRecords(split, candidates.records, ctx->now_ms, nullptr, SIZE_MAX, &total);
+  std::vector<RankedRecord> matches = RankRecords(split, candidates.records, ctx->now_ms,
+                                                  near ? &*near : nullptr, SIZE_MAX, &total);
   const std::size_t limit = std::min(kMaxSearchResults, request.limit);
   json results = json::array();
   std::string listed;

@@ -10,8 +10,10 @@
 #define ENSEMBLE_CORE_CONTEXT_SEARCH_TOOL_RUNS_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
+#include "core/refs/record_handle.h"
 #include "core/tools/tool.h"
 
 namespace ensemble::core::context {
@@ -27,16 +29,21 @@ struct SearchRequest {
   std::string query;
   nlohmann::json kinds = nlohmann::json::array();  // Kind names; empty: every kind.
   std::size_t limit = 20;
+  // The record the search is near: results it links to, its scored
+  // relations name or in its project rank higher (spec §5).
+  std::optional<refs::RecordHandle> near;
 };
 
 // A SearchRequest from a route's or the app's parameters: q (required, at
 // most tools::schema::kMaxQueryChars), kinds (comma-separated kind names),
-// limit (1 to kMaxSearchResults); INVALID_ARGUMENT names what is wrong.
+// limit (1 to kMaxSearchResults), near (a record handle, or empty);
+// INVALID_ARGUMENT names what is wrong.
 Result<SearchRequest> ParseSearchRequest(std::string_view q, std::string_view kinds,
-                                         std::string_view limit);
+                                         std::string_view limit, std::string_view near = {});
 
 // {summary, data: {results, total, more?, notKept?}} of `request` in the context's
-// space, ranked (search_rank.h); NOT_FOUND for a space the account is not in.
+// space, ranked (search_rank.h); NOT_FOUND for a space the account is not in,
+// or for a near record that is not a live record of the space.
 Result<nlohmann::json> SearchWork(tools::ToolContext& ctx, const SearchRequest& request);
 
 // The hooks their tool table (context_tools.cc) gives them.

@@ -37,9 +37,9 @@ net::awaitable<Result<json>> ContextService::Read(
 net::awaitable<Result<json>> ContextService::Search(RouteCall& call) {
   ENSEMBLE_CO_ASSIGN_OR_RETURN(
       core::context::SearchRequest request,
-      core::context::ParseSearchRequest(call.target.Param("q").value_or(""),
-                                        call.target.Param("kinds").value_or(""),
-                                        call.target.Param("limit").value_or("")));
+      core::context::ParseSearchRequest(
+          call.target.Param("q").value_or(""), call.target.Param("kinds").value_or(""),
+          call.target.Param("limit").value_or(""), call.target.Param("near").value_or("")));
   co_return co_await Read(call, [&](core::tools::ToolContext& ctx) -> Result<json> {
     ENSEMBLE_ASSIGN_OR_RETURN(json found, core::context::SearchWork(ctx, request));
     return std::move(found["data"]);

@@ -1,6 +1,7 @@
 // ContextService: the shared retrieval routes of spec 004 §5, over
 // core/context/search_tool_runs.h:
 //   GET /api/context/search?spaceId=S&q=Q[&kinds=task,page][&limit=N]
+//       [&near=ensemble://task/ID]
 //       -> {results: [{kind, id, title, status?, due?, snippet?, ...}], total,
 //          notKept?}, ranked as the assistant's hub_search_work ranks them
 //          and as the app's search box does offline on its replica.

@@ -132,6 +132,47 @@ TEST_F(SearchWorkTest, ATaskIsFoundByItsPagesTextAtHalfAWord) {
   EXPECT_EQ(r["data"]["results"][1]["snippet"], "Call the venue");
 }
 
+TEST_F(SearchWorkTest, NearARecordItsLinksRelationsAndProjectRankHigher) {
+  const std::string project = Seed("project", {{"title", "Q3"}});
+  // Written D to A, so without `near` the open ones tie in that order and
+  // the finished C (no half point for open work) comes last.
+  const std::string d = Seed("task", {{"title", "Budget review D"}});
+  const std::string c =
+      Seed("task", {{"title", "Budget review C"}, {"project", project}, {"status", "done"}});
+  const std::string b = Seed("task", {{"title", "Budget review B"}, {"project", project}});
+  const std::string a = Seed("task", {{"title", "Budget review A"}});
+  const std::string near =
+      Seed("task", {{"title", "Plan the quarter"}, {"project", project}, {"depends_on", {a}}});
+  auto ids = [](const json& r) {
+    std::vector<std::string> out;
+    for (const json& m : r["data"]["results"]) out.push_back(m["id"]);
+    return out;
+  };
+  EXPECT_THAT(ids(Ok("hub_search_work", {{"query", "budget review"}})), ElementsAre(d, b, a, c));
+  // A is linked (+3); B is open work of the project, so a relation it scores
+  // and in its project (+1.5 each); C only in its project (+1.5); D nothing.
+  json r = Ok("hub_search_work",
+              {{"query", "budget review"}, {"near", {{"kind", "task"}, {"id", near}}}});
+  EXPECT_THAT(ids(r), ElementsAre(b, a, c, d)) << r.dump();
+  EXPECT_EQ(
+      Run("hub_search_work",
+          {{"query", "budget"}, {"near", {{"kind", "task"}, {"id", "01JB00000000000000000000X1"}}}})
+          .status()
+          .code(),
+      codes::kNotFound);
+}
+
+TEST(ParseSearchRequest, NearIsARecordHandle) {
+  Result<SearchRequest> r =
+      ParseSearchRequest("budget", "", "", "ensemble://task/01JB00000000000000000000T1");
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(r->near.has_value());
+  EXPECT_EQ(r->near->kind, "task");
+  EXPECT_FALSE(ParseSearchRequest("budget", "", "", "").value().near.has_value());
+  EXPECT_EQ(ParseSearchRequest("budget", "", "", "task/1").status().code(),
+            codes::kInvalidArgument);
+}
+
 TEST_F(SearchWorkTest, AnAccountOutsideTheSpaceReadsNothing) {
   Seed("task", {{"title", "Launch"}});
   ctx_.account_id = "eve";

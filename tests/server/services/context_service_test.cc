@@ -116,6 +116,7 @@ TEST_P(ContextRoutes, StrangersAndBadParametersAreRefused) {
   for (const std::string& bad : std::vector<std::string>{
            base, base + "&q=%20%20", base + "&q=x&kinds=secrets", base + "&q=x&limit=0",
            base + "&q=x&limit=51", base + "&q=x&limit=ten", std::string("/api/context/search?q=x"),
+           base + "&q=x&near=task/01JB00000000000000000000T1",
            base + "&q=" + std::string(401, 'x')}) {
     HttpReply r = Call(ana, bhttp::verb::get, bad);
     EXPECT_EQ(r.status, 400) << bad << " -> " << r.body();
@@ -215,6 +216,13 @@ TEST_P(ContextRoutes, AnItemsRelationsReadBothWaysAndPage) {
   HttpReply deliverable = Call(ana, bhttp::verb::get, base + "&ref=ensemble://deliverable/" + kit);
   ASSERT_EQ(deliverable.status, 200) << deliverable.body();
   EXPECT_EQ(deliverable.json()["relations"]["mentioned_in"]["items"][0]["id"], plan);
+
+  // A search near a record: its links rank higher; an unknown one is 404.
+  const std::string search = "/api/context/search?spaceId=" + space + "&q=venue&near=";
+  HttpReply near = Call(ana, bhttp::verb::get, search + "ensemble://task/" + invites);
+  ASSERT_EQ(near.status, 200) << near.body();
+  EXPECT_EQ(near.json()["results"][0]["id"], plan);
+  EXPECT_EQ(Call(ana, bhttp::verb::get, search + "ensemble://task/" + Id('T', 90)).status, 404);
 
   Push(ana, "task.delete", {{"id", venue}});
   for (const std::string& gone :
