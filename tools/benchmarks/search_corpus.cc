@@ -4,8 +4,13 @@
 #include <string_view>
 #include <vector>
 
+#include "core/base/sha256.h"
+#include "core/context/neighbors.h"
+#include "core/context/packet.h"
 #include "core/context/record_links.h"
 #include "core/context/search_index.h"
+#include "core/context/search_tool_runs.h"
+#include "core/hub/hub_tools.h"
 
 namespace ensemble::bench {
 namespace {
@@ -172,6 +177,40 @@ core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, in
                {Value(std::string(kCorpusSpace)), Value(static_cast<int64_t>(count))}));
   std::vector<std::string> out;
   for (std::size_t i = 0; i < rows.size(); ++i) out.push_back(core::store::AsText(rows.rows[i][0]));
+  return out;
+}
+
+core::Result<nlohmann::json> CorpusAnswers(core::store::Database& db, int queries, int tasks,
+                                           int64_t now_ms) {
+  using nlohmann::json;
+  core::tools::ToolContext ctx = core::hub::NewToolContext();
+  ctx.db = &db;
+  ctx.space_id = kCorpusSpace;
+  ctx.now_ms = now_ms;
+  json out = {{"search", json::array()}, {"items", json::array()}};
+  for (const std::string& q : SearchCorpusQueries(queries)) {
+    ENSEMBLE_ASSIGN_OR_RETURN(core::context::SearchRequest request,
+                              core::context::ParseSearchRequest(q, "", "20"));
+    ENSEMBLE_ASSIGN_OR_RETURN(json found, core::context::SearchWork(ctx, request));
+    json answer = {{"q", q}, {"results", json::array()}, {"total", found["data"]["total"]}};
+    for (const json& r : found["data"]["results"])
+      answer["results"].push_back(r["kind"].get<std::string>() + ":" + r["id"].get<std::string>());
+    if (found["data"].contains("more")) answer["more"] = true;
+    out["search"].push_back(std::move(answer));
+  }
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, CorpusTasks(db, tasks));
+  for (const std::string& id : ids) {
+    ENSEMBLE_ASSIGN_OR_RETURN(json neighbors, core::context::ItemNeighbors(ctx, {"task", id}));
+    json relations = json::object();
+    for (const auto& [rel, page] : neighbors["relations"].items()) {
+      json listed = json::array();
+      for (const json& item : page["items"]) listed.push_back(item["id"]);
+      relations[rel] = {{"total", page["total"]}, {"ids", std::move(listed)}};
+    }
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string packet, core::context::WorkPacket(ctx, "task", id));
+    out["items"].push_back(
+        {{"id", id}, {"relations", std::move(relations)}, {"packet", core::Sha256Hex(packet)}});
+  }
   return out;
 }
 

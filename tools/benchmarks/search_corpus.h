@@ -9,6 +9,7 @@
 #define ENSEMBLE_TOOLS_BENCHMARKS_SEARCH_CORPUS_H_
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,15 @@ std::vector<std::string> SearchCorpusQueries(int n);
 // The ids of up to `n` tasks of the corpus with a project, a page, people and
 // a task they depend on: a context with every relation to read.
 core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, int n);
+
+// What the corpus's queries and contexts answer, compact, for the parity
+// test (tests/vectors/context/corpus_parity.json) that holds SQLite,
+// PostgreSQL and the wasm build to one answer: {search: [{q, results
+// ["kind:id", ...], total, more?}], items: [{id, relations: {rel: {total,
+// ids}}, packet: the sha256 of its 5,000-character work packet}]}, as of
+// `now_ms` (recency counts).
+core::Result<nlohmann::json> CorpusAnswers(core::store::Database& db, int queries, int tasks,
+                                           int64_t now_ms);
 
 // The median milliseconds of one call of `run` over `items` (after one
 // warm-up pass over the first tenth), or the first failure.

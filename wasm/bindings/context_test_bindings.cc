@@ -85,6 +85,20 @@ std::string BenchContextSearchJs(int records, int queries) {
   });
 }
 
+// corpusAnswers(records, queries, tasks, nowMs) -> what the generated corpus
+// answers (bench::CorpusAnswers), for the parity test against the stores.
+std::string CorpusAnswersJs(int records, int queries, int tasks, double now_ms) {
+  return Guard([&]() -> core::Result<json> {
+    if (records < 1 || queries < 1 || tasks < 1)
+      return core::InvalidArgument("records, queries and tasks: at least 1");
+    ENSEMBLE_ASSIGN_OR_RETURN(auto db, core::store::SqliteDatabase::Open(":memory:"));
+    ENSEMBLE_RETURN_IF_ERROR(core::hub::Migrate(*db));
+    const auto now = static_cast<int64_t>(now_ms);
+    ENSEMBLE_RETURN_IF_ERROR(bench::SeedSearchCorpus(*db, records, now));
+    return bench::CorpusAnswers(*db, queries, tasks, now);
+  });
+}
+
 // itemContext(spaceId, ref, rel, limit, offset) -> {record, relations}: ref
 // a record handle, the rest text ("" for every relation, the defaults);
 // INVALID_ARGUMENT and NOT_FOUND as GET /api/context/item gives them.
@@ -115,6 +129,7 @@ EMSCRIPTEN_BINDINGS(ensemble_context_test) {
   emscripten::function("redactForIngest", &RedactForIngestJs);
   emscripten::function("benchContextSearch", &BenchContextSearchJs);
   emscripten::function("itemContext", &ItemContextJs);
+  emscripten::function("corpusAnswers", &CorpusAnswersJs);
 }
 
 }  // namespace ensemble::wasm
