@@ -70,21 +70,12 @@ std::string PrefixEnd(std::string_view prefix) {
   return out;
 }
 
-// The columns IndexRows reads of `k`, for the records `where` picks (`t` is
-// the kind's table, `p` a task's page).
+// The columns IndexRows reads of `k`, for the records `where` picks.
 std::string RowSql(const SearchedKind& k, std::string_view where) {
-  std::string sql = "SELECT t.id, t.space_id, t.deleted, t.updated_at, t." + std::string(k.title);
-  bool page = false;
-  for (const SearchedText& text : k.texts) {
-    page = page || text.column == "page_text";
-    sql +=
-        text.column == "page_text" ? ", COALESCE(p.body, '')" : ", t." + std::string(text.column);
-  }
+  std::string sql = "SELECT t.id, t.space_id, t.deleted, t.updated_at, t." + std::string(k.title) +
+                    SearchedTextColumns(k);
   if (k.kind == "project") sql += ", t.deliverables";
-  sql += " FROM " + std::string(k.table) + " t";
-  if (page)
-    sql += " LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id AND p.deleted = 0";
-  return sql + " WHERE " + std::string(where);
+  return sql + SearchedFrom(k) + " WHERE " + std::string(where);
 }
 
 // Token -> whether it is in the title.
@@ -188,6 +179,24 @@ const std::vector<SearchedKind>& SearchedKinds() {
       {"board", "boards", "title", {{"description", kPoint}}, false, false},
   };
   return kKinds;
+}
+
+std::string SearchedTextColumns(const SearchedKind& k) {
+  std::string out;
+  for (const SearchedText& text : k.texts) {
+    out +=
+        text.column == "page_text" ? ", COALESCE(p.body, '')" : ", t." + std::string(text.column);
+  }
+  return out;
+}
+
+std::string SearchedFrom(const SearchedKind& k) {
+  std::string out = " FROM " + std::string(k.table) + " t";
+  for (const SearchedText& text : k.texts) {
+    if (text.column == "page_text")
+      out += " LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id AND p.deleted = 0";
+  }
+  return out;
 }
 
 const store::Migration kCreateSearchIndex = {36, "search index", TermsTableSql(false),

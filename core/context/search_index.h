@@ -58,6 +58,12 @@ struct SearchedKind {
 // The kinds the hub searches, in the order they are searched.
 const std::vector<SearchedKind>& SearchedKinds();
 
+// ", t.<text>, ..." for `k`'s searched texts, in order (a task's page text
+// is COALESCE(p.body, '')), and " FROM <table> t" with the page joined where
+// a text needs it: what the index and the ranking read of a record.
+std::string SearchedTextColumns(const SearchedKind& k);
+std::string SearchedFrom(const SearchedKind& k);
+
 // The index's kind for a project's deliverables: their titles, under the id
 // of the project holding them.
 inline constexpr std::string_view kDeliverableTerms = "deliverable";

@@ -74,29 +74,17 @@ std::string SnippetOf(std::string_view text, std::string_view query) {
   return text::TruncateChars(out, kSearchSnippetChars);
 }
 
-// The columns of `k` to select for `count` ids ($2...): a task's page text
-// is its page's body.
+// The columns of `k` to select for `count` ids ($2...).
 std::string SelectOf(const SearchedKind& k, std::size_t count) {
-  const bool task = k.kind == "task";
-  const std::string t = task ? "t." : "";
-  std::string columns = t + "id, " + t + "updated_at, " + t + std::string(k.title);
-  for (const SearchedText& b : k.texts) {
-    columns +=
-        b.column == "page_text" ? ", COALESCE(p.body, '')" : ", " + t + std::string(b.column);
-  }
-  if (k.has_status) columns += ", " + t + "status";
-  if (k.has_due) columns += ", " + t + "due";
-  if (task || k.kind == "page") columns += ", " + t + "project";
-  if (k.kind == "project") columns += ", deliverables";
+  std::string columns = "t.id, t.updated_at, t." + std::string(k.title) + SearchedTextColumns(k);
+  if (k.has_status) columns += ", t.status";
+  if (k.has_due) columns += ", t.due";
+  if (k.kind == "task" || k.kind == "page") columns += ", t.project";
+  if (k.kind == "project") columns += ", t.deliverables";
   std::string ids;
   for (std::size_t i = 0; i < count; ++i) ids += (i ? ", $" : "$") + std::to_string(i + 2);
-  const std::string where = " WHERE " + t + "space_id = $1 AND " + t + "deleted = 0 AND " + t +
-                            "id IN (" + ids + ") ORDER BY " + t + "id";
-  if (!task) return "SELECT " + columns + " FROM " + std::string(k.table) + where;
-  return "SELECT " + columns +
-         " FROM tasks t LEFT JOIN pages p ON p.id = t.page AND p.space_id = t.space_id"
-         " AND p.deleted = 0" +
-         where;
+  return "SELECT " + columns + SearchedFrom(k) + " WHERE t.space_id = $1 AND t.deleted = 0" +
+         " AND t.id IN (" + ids + ") ORDER BY t.id";
 }
 
 bool Wanted(const json& kinds, std::string_view kind) {
