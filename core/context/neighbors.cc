@@ -259,13 +259,15 @@ Result<json> Related(ToolContext& ctx, const Subject& s, const Window& w) {
          kLive,
          " AND t.status <> 'done' AND t.id <> $2 AND t.id IN ("
          "SELECT id FROM (SELECT id FROM tasks WHERE project = $3 AND space_id = $1"
-         " AND deleted = 0 AND status <> 'done' ORDER BY updated_at DESC, id LIMIT ",
+         " AND deleted = 0 AND status <> 'done' AND id <> $2 ORDER BY updated_at DESC, id LIMIT ",
          std::to_string(kRelatedCandidates),
+         // A task sharing several people is one candidate, not one per person.
          ") AS same_project UNION SELECT id FROM (SELECT l.from_id AS id FROM record_links l"
          " JOIN tasks x ON x.id = l.from_id AND x.deleted = 0 AND x.status <> 'done'"
-         " WHERE l.space_id = $1 AND l.rel = 'people' AND l.from_kind = 'task' AND l.to_id IN"
+         " WHERE l.space_id = $1 AND l.rel = 'people' AND l.from_kind = 'task'"
+         " AND l.from_id <> $2 AND l.to_id IN"
          " (SELECT to_id FROM record_links WHERE from_id = $2 AND rel = 'people')"
-         " ORDER BY x.updated_at DESC, x.id LIMIT ",
+         " GROUP BY l.from_id ORDER BY MAX(x.updated_at) DESC, l.from_id LIMIT ",
          std::to_string(kRelatedCandidates), ") AS same_people)"});
   const std::string project = Text(s.row, "project");
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, ctx.db->Query(sql, Params(ctx, s, project)));
@@ -349,9 +351,13 @@ std::string MixedSql(std::string_view x, bool deliverables) {
               ".space_id = $1 AND ", alias, ".deleted = 0"});
   }
   if (deliverables) {
-    sql += S({" LEFT JOIN record_links dl ON dl.space_id = $1 AND dl.to_id = ", x,
-              " AND dl.rel = 'deliverable' LEFT JOIN projects dp ON dp.id = dl.from_id"
-              " AND dp.deleted = 0"});
+    // The live project listing the deliverable; of two listing one id, the
+    // first by id, so a mention is one row on either store.
+    sql +=
+        S({" LEFT JOIN projects dp ON dp.id = (SELECT MIN(dl.from_id) FROM record_links dl"
+           " JOIN projects q ON q.id = dl.from_id AND q.space_id = dl.space_id"
+           " AND q.deleted = 0 WHERE dl.space_id = $1 AND dl.to_id = ",
+           x, " AND dl.rel = 'deliverable')"});
   }
   return sql;
 }
@@ -467,7 +473,7 @@ Result<json> PersonTasks(ToolContext& ctx, const Subject& s, const Window& w,
       " WHERE l.space_id = $1 AND l.to_id = $2 AND l.rel = 'people' AND l.from_kind = 'task'";
   static const std::string open_sql = S({kTasksOfPerson, " AND t.status <> 'done'", kDueFirst});
   static const std::string waiting_sql = S({kTasksOfPerson,
-                                            " AND t.status <> 'done' AND t.labels LIKE "
+                                            " AND t.status <> 'done' AND LOWER(t.labels) LIKE "
                                             "'%\"waiting-on\"%'",
                                             kDueFirst});
   static const std::string done_sql = S({kTasksOfPerson, " AND t.status = 'done'", kLatestFirst});

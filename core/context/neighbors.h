@@ -15,7 +15,10 @@
 //   board       tasks, mentions, mentioned_in, comments
 //
 // Every relation lists kDefaultRelationItems items, or one relation is paged
-// (rel, limit, offset). A record in Trash, of another space or of no kind is
+// (rel, limit, offset). Its total counts every match, so a relation's cost
+// grows with what it holds (a project's tasks), not with the page; related
+// and done_before score bounded candidates (kRelatedCandidates,
+// kDoneBeforeCandidates), the latest changed. A record in Trash, of another space or of no kind is
 // not found; links into Trash or another space are left out. Orders depend on
 // stored values and ids only, so SQLite, PostgreSQL and the wasm build list
 // the same items in the same order.

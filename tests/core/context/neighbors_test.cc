@@ -134,6 +134,16 @@ TEST_F(NeighborsTest, RelatedScoresSharedPeopleLabelsAndWords) {
               ElementsAre("Press kit", "Review slides", "Launch email images"));
 }
 
+TEST_F(NeighborsTest, ATaskSharingSeveralPeopleIsOneCandidate) {
+  const std::string t = Task("Plan", {{"people", {ana_, bo_}}});
+  Task("Both", {{"people", {ana_, bo_}}});
+  Task("Ana only", {{"people", {ana_}}});
+  json related = Rel("task", t, "related");
+  EXPECT_THAT(Titles(related), ElementsAre("Both", "Ana only"));
+  EXPECT_EQ(related["total"], 2);
+  EXPECT_EQ(related["items"][0]["score"], 2 * kRelatedPersonPoints);
+}
+
 TEST_F(NeighborsTest, DoneBeforeIsFinishedWorkOfTheProjectWithSimilarTitles) {
   const std::string t = Task("Launch email for spring", {{"project", project_}});
   Task("Launch email for winter", {{"project", project_}, {"status", "done"}});
@@ -146,10 +156,12 @@ TEST_F(NeighborsTest, DoneBeforeIsFinishedWorkOfTheProjectWithSimilarTitles) {
 
 TEST_F(NeighborsTest, WaitingOnIsOpenWorkLabelledSoThatNamesThem) {
   Task("Bo: send numbers", {{"people", {bo_}}, {"labels", {"waiting-on"}}});
+  Task("Bo: sign off", {{"people", {bo_}}, {"labels", {"Waiting-On"}}});  // Any case.
   Task("Bo: old ask", {{"people", {bo_}}, {"labels", {"waiting-on"}}, {"status", "done"}});
   Task("Plan with Bo", {{"people", {bo_}}});
-  EXPECT_THAT(Titles(Rel("person", bo_, "waiting_on")), ElementsAre("Bo: send numbers"));
-  EXPECT_EQ(Rel("person", bo_, "open_tasks")["total"], 2);
+  EXPECT_THAT(Titles(Rel("person", bo_, "waiting_on")),
+              ElementsAre("Bo: send numbers", "Bo: sign off"));
+  EXPECT_EQ(Rel("person", bo_, "open_tasks")["total"], 3);
   EXPECT_THAT(Titles(Rel("person", bo_, "done_tasks")), ElementsAre("Bo: old ask"));
 }
 
@@ -194,8 +206,16 @@ TEST_F(NeighborsTest, ADeliverableIsFoundThroughItsProject) {
   ASSERT_EQ(mentions["items"].size(), 1u);
   EXPECT_EQ(mentions["items"][0]["kind"], "deliverable");
   EXPECT_EQ(mentions["items"][0]["title"], "Kit");
-  // The project in Trash takes its deliverables with it.
+  // Another project listing the same deliverable id: still one mention,
+  // of the first project by id.
+  const std::string copy = Seed(
+      "project", {{"title", "Copy"}, {"deliverables", {{{"id", kit}, {"title", "Kit copy"}}}}});
+  EXPECT_THAT(Titles(Rel("task", t, "mentions")), ElementsAre("Kit"));
+  // The project in Trash takes its deliverables with it: the copy is left,
+  // and with it in Trash too, nothing.
   Mutate({{"project.delete", {{"id", project_}}}});
+  EXPECT_EQ(Read("deliverable", kit)["record"]["title"], "Kit copy");
+  Mutate({{"project.delete", {{"id", copy}}}});
   EXPECT_EQ(ItemNeighbors(ctx_, {"deliverable", kit}).status().code(), codes::kNotFound);
 }
 

@@ -167,7 +167,8 @@ TEST_P(ContextRoutes, AnItemsRelationsReadBothWaysAndPage) {
         {"spaceId", space},
         {"title", "Send invites"},
         {"people", {mira}},
-        {"depends_on", {plan}}});
+        {"depends_on", {plan}},
+        {"labels", {"Waiting-On"}}});
   for (int n = 4; n < 12; ++n) {
     Push(ana, "task.create",
          {{"id", Id('T', n)},
@@ -212,6 +213,11 @@ TEST_P(ContextRoutes, AnItemsRelationsReadBothWaysAndPage) {
   ASSERT_EQ(open["items"].size(), 4u);
   EXPECT_EQ(open["items"][0]["id"], Id('T', 7));
   EXPECT_EQ(open["nextOffset"], 8);
+
+  // A label matches in any case, on both stores.
+  HttpReply waiting = Call(ana, bhttp::verb::get, base + "&ref=ensemble://person/" + mira);
+  ASSERT_EQ(waiting.status, 200) << waiting.body();
+  EXPECT_EQ(waiting.json()["relations"]["waiting_on"]["items"][0]["id"], invites);
 
   HttpReply deliverable = Call(ana, bhttp::verb::get, base + "&ref=ensemble://deliverable/" + kit);
   ASSERT_EQ(deliverable.status, 200) << deliverable.body();
