@@ -85,11 +85,21 @@ std::string KindName(std::string kind) {
   return kind;
 }
 
-// The facts: "# Task: Title", its handle, a line per fact, its summary.
-std::string FactsOf(const json& record) {
+// The facts: the head ("# Task: Title" and its handle, which no budget
+// cuts), a line per fact, and the summary.
+struct Facts {
+  std::string head;
+  std::string lines;
+  std::string summary;
+  std::string Text() const { return head + lines + (summary.empty() ? "" : "\n" + summary + "\n"); }
+};
+
+Facts FactsOf(const json& record) {
   const std::string kind = Str(record, "kind");
-  std::string out = "# " + KindName(kind) + ": " + OneLine(Str(record, "title")) + "\n" +
-                    refs::HandleOf(kind, Str(record, "id")) + "\n";
+  Facts out;
+  out.head = "# " + KindName(kind) + ": " +
+             text::TruncateChars(OneLine(Str(record, "title")), kPacketTitleChars) + "\n" +
+             refs::HandleOf(kind, Str(record, "id")) + "\n";
   const json& facts = record["facts"];
   for (const std::string name : {"status", "due", "start", "priority", "labels", "email", "role",
                                  "team", "relationship", "done", "columns"}) {
@@ -112,10 +122,9 @@ std::string FactsOf(const json& record) {
     }
     std::string label = name;
     label[0] = static_cast<char>(label[0] - 'a' + 'A');
-    out += "- " + label + ": " + OneLine(shown) + "\n";
+    out.lines += "- " + label + ": " + OneLine(shown) + "\n";
   }
-  const std::string summary = Str(record, "summary");
-  if (!summary.empty()) out += "\n" + summary + "\n";
+  out.summary = Str(record, "summary");
   return out;
 }
 
@@ -144,7 +153,7 @@ std::string Render(const std::string& facts, const std::vector<Section>& section
 std::string PacketOf(const json& neighbors, std::size_t budget) {
   budget = std::clamp(budget, kMinPacketChars, kMaxPacketChars);
   const json& record = neighbors["record"];
-  std::string facts = FactsOf(record);
+  Facts facts = FactsOf(record);
   std::vector<Section> sections;
   for (const auto& [rel, page] : neighbors["relations"].items()) {
     Section s{rel, rel, {}, page.value("total", std::size_t{0})};
@@ -161,16 +170,21 @@ std::string PacketOf(const json& neighbors, std::size_t budget) {
   };
   std::stable_sort(sections.begin(), sections.end(),
                    [&](const Section& a, const Section& b) { return rank(a) < rank(b); });
-  std::string out = Render(facts, sections);
+  std::string out = Render(facts.Text(), sections);
   while (text::CountCodePoints(out) > budget) {
     auto last = std::find_if(sections.rbegin(), sections.rend(),
                              [](const Section& s) { return !s.rows.empty(); });
-    if (last == sections.rend()) {
-      // Only the facts are left and they are too long: the summary gives way.
-      return text::TruncateChars(out, budget);
+    if (last != sections.rend()) {
+      last->rows.pop_back();
+    } else if (!facts.summary.empty()) {
+      facts.summary.clear();  // Only the facts are left: the summary goes first.
+    } else {
+      // Then the fact lines and what was left out, cut; the head stays whole
+      // (its title is cut to kPacketTitleChars, so it fits the least budget).
+      const std::string rest = out.substr(facts.head.size());
+      return facts.head + text::TruncateChars(rest, budget - text::CountCodePoints(facts.head));
     }
-    last->rows.pop_back();
-    out = Render(facts, sections);
+    out = Render(facts.Text(), sections);
   }
   return out;
 }

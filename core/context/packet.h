@@ -5,7 +5,9 @@
 // before, boards, mentions, comments); every row carries its
 // ensemble://<kind>/<id> handle. A packet over its character budget loses
 // rows from its least important section first, and ends by saying what was
-// left out and how to ask for it (hub_item_context with rel and offset).
+// left out and how to ask for it (hub_item_context with rel and offset);
+// past the relations the record's summary goes, then its fact lines are cut;
+// its heading and handle always stay.
 //
 // Thread-safety: stateless; as the ToolContext given.
 
@@ -27,6 +29,9 @@ inline constexpr std::size_t kDefaultPacketChars = 5000;
 // Budgets a packet may be given: below the least, not even the facts fit.
 inline constexpr std::size_t kMinPacketChars = 200;
 inline constexpr std::size_t kMaxPacketChars = 100000;
+// Characters of the record's title in the packet's heading: with its handle
+// it fits the least budget, so no budget cuts the handle.
+inline constexpr std::size_t kPacketTitleChars = 120;
 // Rows of each relation a packet reads before trimming.
 inline constexpr std::size_t kPacketRelationItems = 10;
 

@@ -90,6 +90,20 @@ TEST_F(PacketTest, ABudgetTrimsTheLeastImportantSectionFirst) {
   EXPECT_EQ(least.rfind("# Task: Book launch venue", 0), 0u);
 }
 
+TEST_F(PacketTest, NoBudgetCutsTheHeadingOrTheHandle) {
+  const std::string long_title = std::string(490, 'x') + " \u00E9t\u00E9";
+  const std::string t =
+      Seed("task",
+           {{"title", long_title}, {"project", project_}, {"description", std::string(280, 'd')}});
+  Result<std::string> p = WorkPacket(ctx_, "task", t, kMinPacketChars);
+  ASSERT_TRUE(p.ok()) << p.status().ToString();
+  EXPECT_LE(text::CountCodePoints(*p), kMinPacketChars);
+  EXPECT_TRUE(text::IsValidUtf8(*p));
+  EXPECT_EQ(p->rfind("# Task: " + std::string(kPacketTitleChars - 1, 'x') + "\u2026\n", 0), 0u)
+      << *p;
+  EXPECT_THAT(*p, HasSubstr("\n" + refs::HandleOf("task", t) + "\n"));
+}
+
 TEST_F(PacketTest, HubItemContextGivesThePacketAndTheTurnLearnsItsRecords) {
   json r = Ok("hub_item_context", {{"kind", "task"}, {"id", task_}});
   const std::string packet = r["data"]["packet"];
