@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import {spawnSync} from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import {after, before, test} from 'node:test';
 
@@ -54,7 +55,7 @@ before(async () => {
   }
 });
 
-after(() => {});
+after(() => fs.rmSync(dataDir, {recursive: true, force: true}));
 
 test('context packet prints the work packet, each row with its handle, within the budget', () => {
   const r = run('context', 'packet', '--db', db, '--ref', `ensemble://task/${ids.plan}`);
@@ -97,6 +98,12 @@ test('context refuses bad options, a missing file and a record it does not hold'
                       `ensemble://task/${ids.plan}`);
   assert.equal(missing.code, 1);
   assert.match(missing.err, /no database file at/);
+  const stranger = path.join(dataDir, 'stranger.txt');
+  fs.writeFileSync(stranger, 'not a database');
+  const notOurs = run('context', 'packet', '--db', stranger, '--ref', `ensemble://task/${ids.plan}`);
+  assert.equal(notOurs.code, 1);
+  assert.match(notOurs.err, /is not an Ensemble database/);
+  assert.equal(fs.readFileSync(stranger, 'utf8'), 'not a database', 'left as it was');
   const unknown = run('context', 'packet', '--db', db, '--ref', `ensemble://task/${id('T', 99)}`);
   assert.equal(unknown.code, 1);
   assert.match(unknown.err, /no task with id/);
