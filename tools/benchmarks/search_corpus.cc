@@ -188,28 +188,46 @@ core::Result<nlohmann::json> CorpusAnswers(core::store::Database& db, int querie
   ctx.space_id = kCorpusSpace;
   ctx.now_ms = now_ms;
   json out = {{"search", json::array()}, {"items", json::array()}};
-  for (const std::string& q : SearchCorpusQueries(queries)) {
+  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, CorpusTasks(db, tasks));
+  const std::vector<std::string> asked = SearchCorpusQueries(queries);
+  for (std::size_t i = 0; i < asked.size(); ++i) {
+    // Every fifth query is asked near one of the tasks.
+    const std::string near =
+        i % 5 == 4 && !ids.empty() ? "ensemble://task/" + ids[(i / 5) % ids.size()] : std::string();
     ENSEMBLE_ASSIGN_OR_RETURN(core::context::SearchRequest request,
-                              core::context::ParseSearchRequest(q, "", "20"));
+                              core::context::ParseSearchRequest(asked[i], "", "20", near));
     ENSEMBLE_ASSIGN_OR_RETURN(json found, core::context::SearchWork(ctx, request));
-    json answer = {{"q", q}, {"results", json::array()}, {"total", found["data"]["total"]}};
+    json answer = {{"q", asked[i]}, {"results", json::array()}, {"total", found["data"]["total"]}};
+    if (!near.empty()) answer["near"] = near;
     for (const json& r : found["data"]["results"])
       answer["results"].push_back(r["kind"].get<std::string>() + ":" + r["id"].get<std::string>());
     if (found["data"].contains("more")) answer["more"] = true;
     out["search"].push_back(std::move(answer));
   }
-  ENSEMBLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, CorpusTasks(db, tasks));
-  for (const std::string& id : ids) {
-    ENSEMBLE_ASSIGN_OR_RETURN(json neighbors, core::context::ItemNeighbors(ctx, {"task", id}));
+  // Each task's context, and the project and first person of the first three.
+  std::vector<std::pair<std::string, std::string>> records;
+  for (const std::string& id : ids) records.emplace_back("task", id);
+  for (std::size_t i = 0; i < ids.size() && i < 3; ++i) {
+    ENSEMBLE_ASSIGN_OR_RETURN(
+        core::store::Rows row,
+        db.Query("SELECT project, people FROM tasks WHERE id = $1", {Value(ids[i])}));
+    records.emplace_back("project", core::store::AsText(row.rows[0][0]));
+    const json people = json::parse(core::store::AsText(row.rows[0][1]));
+    records.emplace_back("person", people.at(0).get<std::string>());
+  }
+  for (const auto& [kind, id] : records) {
+    ENSEMBLE_ASSIGN_OR_RETURN(json neighbors, core::context::ItemNeighbors(ctx, {kind, id}));
     json relations = json::object();
     for (const auto& [rel, page] : neighbors["relations"].items()) {
       json listed = json::array();
       for (const json& item : page["items"]) listed.push_back(item["id"]);
       relations[rel] = {{"total", page["total"]}, {"ids", std::move(listed)}};
     }
-    ENSEMBLE_ASSIGN_OR_RETURN(std::string packet, core::context::WorkPacket(ctx, "task", id));
-    out["items"].push_back(
-        {{"id", id}, {"relations", std::move(relations)}, {"packet", core::Sha256Hex(packet)}});
+    ENSEMBLE_ASSIGN_OR_RETURN(std::string packet, core::context::WorkPacket(ctx, kind, id));
+    out["items"].push_back({{"kind", kind},
+                            {"id", id},
+                            {"relations", std::move(relations)},
+                            {"packet", core::Sha256Hex(packet)}});
   }
   return out;
 }

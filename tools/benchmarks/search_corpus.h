@@ -39,10 +39,11 @@ core::Result<std::vector<std::string>> CorpusTasks(core::store::Database& db, in
 
 // What the corpus's queries and contexts answer, compact, for the parity
 // test (tests/vectors/context/corpus_parity.json) that holds SQLite,
-// PostgreSQL and the wasm build to one answer: {search: [{q, results
-// ["kind:id", ...], total, more?}], items: [{id, relations: {rel: {total,
-// ids}}, packet: the sha256 of its 5,000-character work packet}]}, as of
-// `now_ms` (recency counts).
+// PostgreSQL and the wasm build to one answer: {search: [{q, near?, results
+// ["kind:id", ...], total, more?}] (every fifth query near one of the
+// tasks), items: [{kind, id, relations: {rel: {total, ids}}, packet: the
+// sha256 of its 5,000-character work packet}] (`tasks` tasks, then the
+// project and first person of the first three)}, as of `now_ms`.
 core::Result<nlohmann::json> CorpusAnswers(core::store::Database& db, int queries, int tasks,
                                            int64_t now_ms);
 
