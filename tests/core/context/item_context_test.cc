@@ -4,13 +4,12 @@
 
 #include "core/context/item_context.h"
 
-#include "core/context/neighbors.h"
-
 #include <gmock/gmock.h>
 
 #include <string>
 #include <vector>
 
+#include "core/context/neighbors.h"
 #include "tests/core/tools/record_tool_fixture.h"
 
 namespace ensemble::core::context {
