@@ -26,13 +26,9 @@ constexpr char kSpace[] = "personal";
 
 // Every row of the index, in key order.
 json Links(store::Database& db) {
-  auto rows = db.Query(
-      "SELECT space_id, to_id, rel, from_id, from_kind, to_kind FROM record_links"
-      " ORDER BY space_id, to_id, rel, from_id");
-  EXPECT_TRUE(rows.ok());
-  json out = json::array();
-  for (std::size_t i = 0; i < rows->size(); ++i) out.push_back(sync::RowToJson(*rows, i));
-  return out;
+  return sync::RowsOf(db,
+                      "SELECT space_id, to_id, rel, from_id, from_kind, to_kind FROM record_links"
+                      " ORDER BY space_id, to_id, rel, from_id");
 }
 
 // "rel:to_id" of the links `from` makes.

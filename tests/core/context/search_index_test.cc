@@ -27,13 +27,9 @@ constexpr char kSpace[] = "personal";
 
 // Every row of the index, in key order.
 json Terms(store::Database& db) {
-  auto rows = db.Query(
-      "SELECT space_id, kind, token, id, in_title, updated_at FROM search_terms"
-      " ORDER BY space_id, kind, token, id");
-  EXPECT_TRUE(rows.ok());
-  json out = json::array();
-  for (std::size_t i = 0; i < rows->size(); ++i) out.push_back(sync::RowToJson(*rows, i));
-  return out;
+  return sync::RowsOf(db,
+                      "SELECT space_id, kind, token, id, in_title, updated_at FROM search_terms"
+                      " ORDER BY space_id, kind, token, id");
 }
 
 // Expects the index of `db` to be what a rebuild from its rows gives.

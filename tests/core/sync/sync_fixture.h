@@ -39,7 +39,8 @@ struct Client {
   std::string NewTask(const std::string& title) {
     std::string id = NewId(env.clock, env.random);
     env.clock.Advance(1);
-    auto r = replica->Mutate("task.create", {{"id", id}, {"spaceId", "personal"}, {"title", title}});
+    auto r =
+        replica->Mutate("task.create", {{"id", id}, {"spaceId", "personal"}, {"title", title}});
     EXPECT_TRUE(r.ok()) << r.status().ToString();
     return id;
   }
@@ -49,6 +50,15 @@ struct Client {
   std::unique_ptr<store::SqliteDatabase> db;
   std::unique_ptr<ClientReplica> replica;
 };
+
+// Every row `sql` reads from `db`, as JSON objects, in its order.
+inline nlohmann::json RowsOf(store::Database& db, const std::string& sql) {
+  auto rows = db.Query(sql);
+  EXPECT_TRUE(rows.ok()) << sql << ": " << rows.status().ToString();
+  nlohmann::json out = nlohmann::json::array();
+  for (size_t i = 0; rows.ok() && i < rows->size(); ++i) out.push_back(RowToJson(*rows, i));
+  return out;
+}
 
 class SyncTest : public ::testing::Test {
  protected:
@@ -95,16 +105,10 @@ class SyncTest : public ::testing::Test {
     return store::AsInt(server_db_->Query(sql)->rows[0][0]);
   }
   json ServerRows(const std::string& table = "tasks") {
-    auto rows = server_db_->Query("SELECT * FROM " + table + " ORDER BY id");
-    json out = json::array();
-    for (size_t i = 0; i < rows->size(); ++i) out.push_back(RowToJson(*rows, i));
-    return out;
+    return RowsOf(*server_db_, "SELECT * FROM " + table + " ORDER BY id");
   }
   json ClientRows(Client& c, const std::string& table = "tasks") {
-    auto rows = c.db->Query("SELECT * FROM " + table + " ORDER BY id");
-    json out = json::array();
-    for (size_t i = 0; i < rows->size(); ++i) out.push_back(RowToJson(*rows, i));
-    return out;
+    return RowsOf(*c.db, "SELECT * FROM " + table + " ORDER BY id");
   }
 
   std::unique_ptr<store::SqliteDatabase> server_db_;
