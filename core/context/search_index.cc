@@ -1,6 +1,8 @@
 #include "core/context/search_index.h"
 
 #include <algorithm>
+#include <bit>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <utility>
@@ -77,6 +79,82 @@ std::string RowSql(const SearchedKind& k, std::string_view where) {
   if (k.kind == "project") sql += ", t.deliverables";
   return sql + SearchedFrom(k) + " WHERE " + std::string(where);
 }
+
+// The words (bits by their place in the query) a record holds, those of them
+// in its title, and when it changed.
+struct HeldWords {
+  uint32_t words = 0;
+  uint32_t in_title = 0;
+  int64_t updated_at = 0;
+};
+
+// HeldWords by record id, for the thousands of rows a common word has: open
+// addressing over one buffer of ids, so a row costs no allocation of its own.
+class HeldById {
+ public:
+  HeldById() : slots_(kFirstSlots) {}
+
+  // The entry of `id`, added empty the first time.
+  HeldWords& Of(std::string_view id) {
+    if (2 * (size_ + 1) > slots_.size()) Grow();
+    Slot& slot = Find(slots_, ids_, id, std::hash<std::string_view>()(id));
+    if (slot.size == kEmpty) {
+      slot.begin = ids_.size();
+      slot.size = id.size();
+      ids_.append(id);
+      ++size_;
+    }
+    return slot.held;
+  }
+
+  std::size_t size() const { return size_; }
+
+  // Calls fn(id, held) for each entry, in no order.
+  template <typename Fn>
+  void ForEach(Fn&& fn) const {
+    for (const Slot& slot : slots_) {
+      if (slot.size != kEmpty) fn(std::string_view(ids_).substr(slot.begin, slot.size), slot.held);
+    }
+  }
+
+ private:
+  static constexpr std::size_t kFirstSlots = 1024;  // A power of two.
+  static constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
+  struct Slot {
+    std::size_t begin = 0;
+    std::size_t size = kEmpty;
+    std::size_t hash = 0;
+    HeldWords held;
+  };
+
+  static Slot& Find(std::vector<Slot>& slots, const std::string& ids, std::string_view id,
+                    std::size_t hash) {
+    for (std::size_t at = hash & (slots.size() - 1);; at = (at + 1) & (slots.size() - 1)) {
+      Slot& slot = slots[at];
+      if (slot.size == kEmpty) {
+        slot.hash = hash;
+        return slot;
+      }
+      if (slot.hash == hash && std::string_view(ids).substr(slot.begin, slot.size) == id)
+        return slot;
+    }
+  }
+
+  void Grow() {
+    std::vector<Slot> bigger(2 * slots_.size());
+    for (const Slot& slot : slots_) {
+      if (slot.size == kEmpty) continue;
+      std::size_t at = slot.hash & (bigger.size() - 1);
+      while (bigger[at].size != kEmpty) at = (at + 1) & (bigger.size() - 1);
+      bigger[at] = slot;
+    }
+    slots_ = std::move(bigger);
+  }
+
+  std::vector<Slot> slots_;
+  std::string ids_;  // Every id added, one after another.
+  std::size_t size_ = 0;
+};
 
 // Token -> whether it is in the title.
 using Terms = std::map<std::string, bool, std::less<>>;
@@ -269,21 +347,43 @@ Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& s
               holds(word[t], t + 1 == word.size()) + ")";
     }
   }
+  // What each record holds, summed here as the rows stream by: a GROUP BY in
+  // SQL sorts every row first, which cost three times as much.
+  static_assert(kMaxQueryWords <= 32, "a word is a bit of HeldWords::words");
+  HeldById held;
+  ENSEMBLE_RETURN_IF_ERROR(db.ForEachRow(arms, params, [&](const store::RowView& row) {
+    HeldWords& h = held.Of(row.Text(1));
+    const uint32_t bit = uint32_t{1} << row.Int(0);
+    h.words |= bit;
+    if (row.Int(2) == 1) h.in_title |= bit;
+    h.updated_at = std::max(h.updated_at, row.Int(3));
+    return Status::Ok();
+  }));
   // Most words held, then most in the title (each is worth 3 points, more
-  // than recency's 1), then the later changed.
-  ENSEMBLE_ASSIGN_OR_RETURN(
-      store::Rows rows,
-      db.Query("SELECT id, COUNT(DISTINCT word),"
-               " COUNT(DISTINCT CASE WHEN in_title = 1 THEN word END), MAX(updated_at)"
-               " FROM (" +
-                   arms + ") AS held GROUP BY id ORDER BY 2 DESC, 3 DESC, 4 DESC, id LIMIT " +
-                   std::to_string(kCandidatesPerKind + 1),
-               params));
-  // One past the bound says whether there are more, without counting them
-  // all (which costs as much again).
-  out.more = rows.size() > kCandidatesPerKind;
-  for (std::size_t i = 0; i < rows.size() && i < kCandidatesPerKind; ++i)
-    out.ids.push_back(store::AsText(rows.rows[i][0]));
+  // than recency's 1), then the later changed, then by id (byte order).
+  struct Held {
+    int words;
+    int in_title;
+    int64_t updated_at;
+    std::string_view id;
+  };
+  std::vector<Held> ranked;
+  ranked.reserve(held.size());
+  held.ForEach([&](std::string_view id, const HeldWords& h) {
+    ranked.push_back({std::popcount(h.words), std::popcount(h.in_title), h.updated_at, id});
+  });
+  // One past the bound says whether there are more.
+  const std::size_t kept = std::min(ranked.size(), kCandidatesPerKind + 1);
+  std::partial_sort(ranked.begin(), ranked.begin() + kept, ranked.end(),
+                    [](const Held& a, const Held& b) {
+                      if (a.words != b.words) return a.words > b.words;
+                      if (a.in_title != b.in_title) return a.in_title > b.in_title;
+                      if (a.updated_at != b.updated_at) return a.updated_at > b.updated_at;
+                      return a.id < b.id;
+                    });
+  out.more = ranked.size() > kCandidatesPerKind;
+  for (std::size_t i = 0; i < kept && i < kCandidatesPerKind; ++i)
+    out.ids.emplace_back(ranked[i].id);
   return out;
 }
 

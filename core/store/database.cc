@@ -38,6 +38,36 @@ std::string AsText(const Value& v) {
 
 bool IsNull(const Value& v) { return std::holds_alternative<Null>(v); }
 
+namespace {
+
+// A row of Rows seen through RowView.
+class ValuesView final : public RowView {
+ public:
+  explicit ValuesView(const std::vector<Value>& row) : row_(row) {}
+  bool IsNull(int column) const override { return store::IsNull(row_[column]); }
+  int64_t Int(int column) const override { return AsInt(row_[column]); }
+  std::string_view Text(int column) const override {
+    if (const auto* s = std::get_if<std::string>(&row_[column])) return *s;
+    text_ = AsText(row_[column]);
+    return text_;
+  }
+
+ private:
+  const std::vector<Value>& row_;
+  mutable std::string text_;  // A number's text, while the call lasts.
+};
+
+}  // namespace
+
+Status Database::ForEachRow(std::string_view sql, const std::vector<Value>& params,
+                            const std::function<Status(const RowView&)>& visit) {
+  ENSEMBLE_ASSIGN_OR_RETURN(Rows rows, Query(sql, params));
+  for (const std::vector<Value>& row : rows.rows) {
+    ENSEMBLE_RETURN_IF_ERROR(visit(ValuesView(row)));
+  }
+  return Status::Ok();
+}
+
 Status Database::Exec(std::string_view sql, const std::vector<Value>& params) {
   return Query(sql, params).status();
 }

@@ -14,6 +14,7 @@
 #define ENSEMBLE_CORE_STORE_DATABASE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -57,6 +58,18 @@ enum class Durability {
   kRelaxed,
 };
 
+// One row of a result as Database::ForEachRow hands it over. It reads the
+// store's own buffers, so it is valid only during the call that receives it.
+class RowView {
+ public:
+  virtual ~RowView() = default;
+  virtual bool IsNull(int column) const = 0;
+  // The column as an integer (NULL reads 0).
+  virtual int64_t Int(int column) const = 0;
+  // The column's text (NULL reads ""), valid until the call returns.
+  virtual std::string_view Text(int column) const = 0;
+};
+
 class Database {
  public:
   virtual ~Database() = default;
@@ -71,6 +84,12 @@ class Database {
   // so write CAST(SUM(x) AS BIGINT) where an integer is needed.
   virtual Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) = 0;
 
+  // Runs a query and hands each row to `visit` as it is read, without
+  // copying it: for results too long to hold when the caller keeps only a
+  // summary of them. `visit` must not use this Database; a non-OK Status from
+  // it stops the query and is returned. The default reads the rows by Query.
+  virtual Status ForEachRow(std::string_view sql, const std::vector<Value>& params,
+                            const std::function<Status(const RowView&)>& visit);
   // Runs one or more statements without parameters (schema, pragmas).
   virtual Status ExecScript(std::string_view sql) = 0;
 

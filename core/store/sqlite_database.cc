@@ -84,16 +84,38 @@ Result<sqlite3_stmt*> SqliteDatabase::Prepare(std::string_view sql) {
   return stmt;
 }
 
-Result<Rows> SqliteDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
-  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
-  struct Reset {
-    sqlite3_stmt* s;
-    ~Reset() {
-      sqlite3_reset(s);
-      sqlite3_clear_bindings(s);
-    }
-  } reset{stmt};
+namespace {
 
+// Puts a statement back for its next use, whatever way its run ended.
+struct ResetOnExit {
+  sqlite3_stmt* stmt;
+  ~ResetOnExit() {
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+  }
+};
+
+// A row of a running statement seen through RowView.
+class StatementRow final : public RowView {
+ public:
+  explicit StatementRow(sqlite3_stmt* stmt) : stmt_(stmt) {}
+  bool IsNull(int column) const override {
+    return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+  }
+  int64_t Int(int column) const override { return sqlite3_column_int64(stmt_, column); }
+  std::string_view Text(int column) const override {
+    const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    if (text == nullptr) return {};
+    return {text, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))};
+  }
+
+ private:
+  sqlite3_stmt* stmt_;
+};
+
+}  // namespace
+
+Status SqliteDatabase::Bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
   for (size_t i = 0; i < params.size(); ++i) {
     std::string name = "$" + std::to_string(i + 1);
     int idx = sqlite3_bind_parameter_index(stmt, name.c_str());
@@ -111,6 +133,27 @@ Result<Rows> SqliteDatabase::Query(std::string_view sql, const std::vector<Value
     }
     if (rc != SQLITE_OK) return Error("bind failed");
   }
+  return Status::Ok();
+}
+
+Status SqliteDatabase::ForEachRow(std::string_view sql, const std::vector<Value>& params,
+                                  const std::function<Status(const RowView&)>& visit) {
+  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
+  ResetOnExit reset{stmt};
+  ENSEMBLE_RETURN_IF_ERROR(Bind(stmt, params));
+  const StatementRow row(stmt);
+  for (;;) {
+    int rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) return Status::Ok();
+    if (rc != SQLITE_ROW) return Error("statement failed");
+    ENSEMBLE_RETURN_IF_ERROR(visit(row));
+  }
+}
+
+Result<Rows> SqliteDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
+  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
+  ResetOnExit reset{stmt};
+  ENSEMBLE_RETURN_IF_ERROR(Bind(stmt, params));
 
   Rows out;
   int ncol = sqlite3_column_count(stmt);

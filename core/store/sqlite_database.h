@@ -35,6 +35,8 @@ class SqliteDatabase final : public Database {
 
   Dialect dialect() const override { return Dialect::kSqlite; }
   Result<Rows> Query(std::string_view sql, const std::vector<Value>& params = {}) override;
+  Status ForEachRow(std::string_view sql, const std::vector<Value>& params,
+                    const std::function<Status(const RowView&)>& visit) override;
   Status ExecScript(std::string_view sql) override;
   Status Begin(Durability durability) override;
   Status Commit() override;
@@ -59,6 +61,8 @@ class SqliteDatabase final : public Database {
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}
   Status Error(std::string_view what) const;
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
+  // Binds $1..$n of `params` that `stmt` uses.
+  Status Bind(sqlite3_stmt* stmt, const std::vector<Value>& params);
   // Puts back the synchronous level a relaxed transaction changed.
   void EndRelaxed();
   // sqlite3_wal_hook's callback (in place of SQLite's own, which it

@@ -144,6 +144,31 @@ TEST_F(SearchIndexTest, AtMostThirtyPerKindMostWordsHeldFirst) {
   EXPECT_FALSE(more);
 }
 
+TEST_F(SearchIndexTest, ThousandsHoldingAWordAreOrderedAsSqlWouldOrderThem) {
+  // More records than the tally's first table holds, so it grows twice; the
+  // order is checked against SQL's own GROUP BY over the same rows.
+  sync::Client a(1);
+  for (int i = 0; i < 1100; ++i) {
+    Create(a, "task",
+           {{"title", i % 13 == 0 ? "Alpha item" : "Item " + std::to_string(i)},
+            {"description", std::string(i % 7 == 0 ? "beta " : "") + "alphabet gamma"}});
+  }
+  const json oracle = sync::RowsOf(
+      *a.db,
+      "SELECT id FROM (SELECT id, COUNT(DISTINCT word) AS words,"
+      " COUNT(DISTINCT CASE WHEN in_title = 1 THEN word END) AS titled, MAX(updated_at) AS at"
+      " FROM (SELECT 0 AS word, id, in_title, updated_at FROM search_terms"
+      "  WHERE kind = 'task' AND token >= 'alpha' AND token < 'alphb'"
+      " UNION ALL SELECT 1, id, in_title, updated_at FROM search_terms"
+      "  WHERE kind = 'task' AND token >= 'beta' AND token < 'betb') AS held"
+      " GROUP BY id) AS tally ORDER BY words DESC, titled DESC, at DESC, id LIMIT 30");
+  std::vector<std::string> expected;
+  for (const json& row : oracle) expected.push_back(row["id"].get<std::string>());
+  bool more = false;
+  EXPECT_EQ(Found(*a.db, "task", "alpha beta", &more), expected);
+  EXPECT_TRUE(more);
+}
+
 TEST_F(SearchIndexTest, APhraseIsHeldOnlyWithAllItsTokensAndTitleWordsCount) {
   sync::Client a(1);
   const std::string phrase =

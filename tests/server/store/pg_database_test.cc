@@ -96,6 +96,43 @@ TEST_P(StoreContract, TypedValuesRoundTrip) {
   EXPECT_EQ(by_int.rows[0][0], Value("a"));
 }
 
+TEST_P(StoreContract, ForEachRowHandsOverEachRowAsQueryReadsIt) {
+  for (const std::vector<Value>& row :
+       std::vector<std::vector<Value>>{{Value("a"), Value(int64_t{-7}), Value("héllo ✓")},
+                                       {Value("b"), Value(Null{}), Value(Null{})},
+                                       {Value("c"), Value(int64_t{1} << 40), Value("")}}) {
+    ASSERT_TRUE(db_->Exec("INSERT INTO t (k, i, s) VALUES ($1, $2, $3)", row).ok());
+  }
+  std::vector<std::string> seen;
+  Status st =
+      db_->ForEachRow("SELECT k, i, s FROM t WHERE k >= $1 ORDER BY k", {Value("a")},
+                      [&](const core::store::RowView& row) {
+                        seen.push_back(std::string(row.Text(0)) + "|" +
+                                       (row.IsNull(1) ? "null" : std::to_string(row.Int(1))) + "|" +
+                                       std::string(row.Text(2)) + (row.IsNull(2) ? "(null)" : ""));
+                        return Status::Ok();
+                      });
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  EXPECT_EQ(seen, (std::vector<std::string>{"a|-7|héllo ✓", "b|null|(null)", "c|1099511627776|"}));
+
+  // The visitor's error stops the rows and is returned; the statement is
+  // ready for its next run.
+  int visited = 0;
+  st = db_->ForEachRow("SELECT k, i, s FROM t WHERE k >= $1 ORDER BY k", {Value("a")},
+                       [&](const core::store::RowView&) {
+                         ++visited;
+                         return Status(core::codes::kInvalidArgument, "enough");
+                       });
+  EXPECT_EQ(st.code(), core::codes::kInvalidArgument);
+  EXPECT_EQ(visited, 1);
+  EXPECT_EQ(Keys(), (std::vector<std::string>{"a", "b", "c"}));
+
+  // A bad statement is the store's error, as Query's.
+  st = db_->ForEachRow("SELECT nope FROM t", {},
+                       [](const core::store::RowView&) { return Status::Ok(); });
+  EXPECT_EQ(st.code(), core::codes::kStorage);
+}
+
 TEST_P(StoreContract, ExpressionsAreTypedLikeSqlite) {
   Rows r = Query(
       "SELECT 2 AS two, 1.5 AS half, 'x' AS txt, NULL AS nul, 1 = 1 AS yes,"
