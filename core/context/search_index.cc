@@ -24,31 +24,53 @@ constexpr int64_t kEmailWeight = kPoint / 2;
 // sizes, so the statement cache holds four statements, not one per count.
 constexpr std::size_t kInsertChunks[] = {64, 16, 4, 1};
 
+// A terms table's columns and key, and its index by record, for `{T}`.
 constexpr std::string_view kTermsSql =
+    "CREATE TABLE {T}"
     " (space_id TEXT NOT NULL, kind TEXT NOT NULL, token TEXT{C} NOT NULL, id TEXT{C} NOT NULL,"
     " in_title BIGINT NOT NULL, updated_at BIGINT NOT NULL,"
     " PRIMARY KEY (space_id, kind, token, id)){ROWID};"
-    "CREATE INDEX search_terms_record ON search_terms (id);"
-    "CREATE INDEX tasks_page ON tasks (page);";
+    "CREATE INDEX {T}_record ON {T} (id);";
 
-// The migration's script: SQLite keeps the terms in their key's order (no
-// rowid); PostgreSQL compares them byte by byte as SQLite does.
-const std::string& TermsTableSql(bool postgres) {
-  static const auto* sqls = [] {
-    auto* out = new std::pair<std::string, std::string>();
-    for (bool pg : {false, true}) {
-      std::string sql = "CREATE TABLE search_terms" + std::string(kTermsSql);
-      for (auto [from, to] :
-           {std::pair<std::string_view, std::string_view>{"{C}", pg ? " COLLATE \"C\"" : ""},
-            {"{ROWID}", pg ? "" : " WITHOUT ROWID"}}) {
-        for (std::size_t at; (at = sql.find(from)) != std::string::npos;)
-          sql.replace(at, from.size(), to);
-      }
-      (pg ? out->second : out->first) = std::move(sql);
+// Where a write's terms go, and how many it has put there since they were
+// last merged into search_terms (an upper bound of the rows it holds).
+constexpr std::string_view kRecentSql =
+    "CREATE TABLE search_recent_size (written BIGINT NOT NULL);"
+    "INSERT INTO search_recent_size (written) VALUES (0);";
+
+// `script` for SQLite and PostgreSQL: SQLite keeps the terms in their key's
+// order (no rowid); PostgreSQL compares them byte by byte as SQLite does.
+std::pair<std::string, std::string> InDialects(const std::string& script) {
+  std::pair<std::string, std::string> out;
+  for (bool pg : {false, true}) {
+    std::string sql = script;
+    for (auto [from, to] :
+         {std::pair<std::string_view, std::string_view>{"{C}", pg ? " COLLATE \"C\"" : ""},
+          {"{ROWID}", pg ? "" : " WITHOUT ROWID"}}) {
+      for (std::size_t at; (at = sql.find(from)) != std::string::npos;)
+        sql.replace(at, from.size(), to);
     }
-    return out;
-  }();
-  return postgres ? sqls->second : sqls->first;
+    (pg ? out.second : out.first) = std::move(sql);
+  }
+  return out;
+}
+
+std::string TermsTable(std::string_view table) {
+  std::string sql(kTermsSql);
+  for (std::size_t at; (at = sql.find("{T}")) != std::string::npos;) sql.replace(at, 3, table);
+  return sql;
+}
+
+// The scripts of migrations 36 and 38.
+const std::pair<std::string, std::string>& IndexSql() {
+  static const auto* sql = new std::pair<std::string, std::string>(
+      InDialects(TermsTable(kMainTerms) + "CREATE INDEX tasks_page ON tasks (page);"));
+  return *sql;
+}
+const std::pair<std::string, std::string>& RecentSql() {
+  static const auto* sql = new std::pair<std::string, std::string>(
+      InDialects(TermsTable(kRecentTerms) + std::string(kRecentSql)));
+  return *sql;
 }
 
 // `token` cut to kMaxIndexedTokenBytes on a code point's first byte.
@@ -166,27 +188,32 @@ void AddTerms(std::string_view text, bool title, Terms& terms) {
   }
 }
 
-// "INSERT ... VALUES ($1,$2,$3,$4,$5,$6),($1,$2,$3,$4,$7,$8)..." for `count`
-// rows: the record's four values once, then each token and its title flag.
-const std::string& InsertSql(std::size_t count) {
+// "INSERT INTO <table> ... VALUES ($1,$2,$3,$4,$5,$6),($1,$2,$3,$4,$7,$8)..."
+// for `count` rows: the record's four values once, then each token and its
+// title flag.
+const std::string& InsertSql(std::string_view table, std::size_t count) {
   static const auto* sqls = [] {
-    auto* out = new std::map<std::size_t, std::string>();
-    for (std::size_t n : kInsertChunks) {
-      std::string sql =
-          "INSERT INTO search_terms (space_id, kind, id, updated_at, token, in_title) VALUES ";
-      for (std::size_t i = 0; i < n; ++i) {
-        sql += (i ? ",($1,$2,$3,$4,$" : "($1,$2,$3,$4,$") + std::to_string(5 + 2 * i) + ",$" +
-               std::to_string(6 + 2 * i) + ")";
+    auto* out = new std::map<std::pair<std::string_view, std::size_t>, std::string>();
+    for (std::string_view into : {kMainTerms, kRecentTerms}) {
+      for (std::size_t n : kInsertChunks) {
+        std::string sql = "INSERT INTO " + std::string(into) +
+                          " (space_id, kind, id, updated_at, token, in_title) VALUES ";
+        for (std::size_t i = 0; i < n; ++i) {
+          sql += (i ? ",($1,$2,$3,$4,$" : "($1,$2,$3,$4,$") + std::to_string(5 + 2 * i) + ",$" +
+                 std::to_string(6 + 2 * i) + ")";
+        }
+        (*out)[{into, n}] = std::move(sql);
       }
-      (*out)[n] = std::move(sql);
     }
     return out;
   }();
-  return sqls->at(count);
+  return sqls->at({table, count});
 }
 
-Status InsertTerms(store::Database& db, const std::string& space_id, std::string_view kind,
-                   const std::string& id, int64_t updated_at, const Terms& terms) {
+// Adds `terms` of record (kind, id) to `table`; counts them into `*rows`.
+Status InsertTerms(store::Database& db, std::string_view table, const std::string& space_id,
+                   std::string_view kind, const std::string& id, int64_t updated_at,
+                   const Terms& terms, int64_t* rows) {
   auto next = terms.begin();
   std::size_t left = terms.size();
   std::vector<Value> params;
@@ -198,14 +225,17 @@ Status InsertTerms(store::Database& db, const std::string& space_id, std::string
       params.push_back(Value(next->first));
       params.push_back(Value(int64_t{next->second}));
     }
-    ENSEMBLE_RETURN_IF_ERROR(db.Exec(InsertSql(chunk), params));
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(InsertSql(table, chunk), params));
     left -= chunk;
   }
+  *rows += static_cast<int64_t>(terms.size());
   return Status::Ok();
 }
 
-// Indexes every row of `rows` (RowSql's columns for `k`) that is live.
-Status IndexRows(store::Database& db, const SearchedKind& k, const store::Rows& rows) {
+// Indexes into `table` every row of `rows` (RowSql's columns for `k`) that
+// is live; counts the terms into `*written`.
+Status IndexRows(store::Database& db, std::string_view table, const SearchedKind& k,
+                 const store::Rows& rows, int64_t* written) {
   for (const std::vector<Value>& row : rows.rows) {
     if (store::AsInt(row[2]) != 0) continue;  // In Trash: not searched.
     const std::string id = store::AsText(row[0]);
@@ -215,7 +245,8 @@ Status IndexRows(store::Database& db, const SearchedKind& k, const store::Rows& 
     AddTerms(store::AsText(row[4]), true, terms);
     for (std::size_t t = 0; t < k.texts.size(); ++t)
       AddTerms(store::AsText(row[5 + t]), false, terms);
-    ENSEMBLE_RETURN_IF_ERROR(InsertTerms(db, space_id, k.kind, id, updated_at, terms));
+    ENSEMBLE_RETURN_IF_ERROR(
+        InsertTerms(db, table, space_id, k.kind, id, updated_at, terms, written));
     if (k.kind != "project") continue;
     const nlohmann::json deliverables =
         nlohmann::json::parse(store::AsText(row[5 + k.texts.size()]), nullptr, false);
@@ -224,7 +255,8 @@ Status IndexRows(store::Database& db, const SearchedKind& k, const store::Rows& 
     for (const nlohmann::json& d : deliverables) {
       if (d.is_object()) AddTerms(d.value("title", std::string()), true, titles);
     }
-    ENSEMBLE_RETURN_IF_ERROR(InsertTerms(db, space_id, kDeliverableTerms, id, updated_at, titles));
+    ENSEMBLE_RETURN_IF_ERROR(
+        InsertTerms(db, table, space_id, kDeliverableTerms, id, updated_at, titles, written));
   }
   return Status::Ok();
 }
@@ -277,8 +309,26 @@ std::string SearchedFrom(const SearchedKind& k) {
   return out;
 }
 
-const store::Migration kCreateSearchIndex = {36, "search index", TermsTableSql(false),
-                                             TermsTableSql(true), RebuildSearchIndex};
+namespace {
+
+// Indexes every live searched record into search_terms.
+Status IndexEveryRecord(store::Database& db) {
+  int64_t written = 0;
+  for (const SearchedKind& k : SearchedKinds()) {
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(RowSql(k, "t.deleted = 0")));
+    ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, kMainTerms, k, rows, &written));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+// search_terms is new, so empty: every record goes straight into it.
+const store::Migration kCreateSearchIndex = {36, "search index", IndexSql().first,
+                                             IndexSql().second, IndexEveryRecord};
+
+const store::Migration kCreateRecentSearchTerms = {38, "recent search terms", RecentSql().first,
+                                                   RecentSql().second};
 
 Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id) {
   if (kind == "page") {
@@ -290,10 +340,13 @@ Status IndexRecord(store::Database& db, std::string_view kind, const std::string
   }
   const SearchedKind* k = FindSearchedKind(kind);
   if (k == nullptr) return Status::Ok();
-  ENSEMBLE_RETURN_IF_ERROR(
-      db.Exec("DELETE FROM search_terms WHERE id = $1 AND (kind = $2 OR kind = $3)",
-              {Value(id), Value(std::string(kind)),
-               Value(std::string(kind == "project" ? kDeliverableTerms : kind))}));
+  // A record's rows are all in one table or the other: both lose them here.
+  for (std::string_view table : {kMainTerms, kRecentTerms}) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("DELETE FROM " + std::string(table) + " WHERE id = $1 AND (kind = $2 OR kind = $3)",
+                {Value(id), Value(std::string(kind)),
+                 Value(std::string(kind == "project" ? kDeliverableTerms : kind))}));
+  }
   static const auto* by_id = [] {
     auto* out = new std::map<std::string_view, std::string>();
     for (const SearchedKind& searched : SearchedKinds())
@@ -301,18 +354,36 @@ Status IndexRecord(store::Database& db, std::string_view kind, const std::string
     return out;
   }();
   ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(by_id->at(k->kind), {Value(id)}));
-  return IndexRows(db, *k, rows);
+  int64_t written = 0;
+  ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, kRecentTerms, *k, rows, &written));
+  if (written == 0) return Status::Ok();
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows size,
+      db.Query("UPDATE search_recent_size SET written = written + $1 RETURNING written",
+               {Value(written)}));
+  if (size.empty() || store::AsInt(size.rows[0][0]) <= kMaxRecentTerms) return Status::Ok();
+  return MergeRecentTerms(db);
 }
 
-Status ClearSearchIndex(store::Database& db) { return db.Exec("DELETE FROM search_terms"); }
+Status MergeRecentTerms(store::Database& db) {
+  // In the key's order, so each page of search_terms is changed once.
+  ENSEMBLE_RETURN_IF_ERROR(
+      db.Exec("INSERT INTO search_terms (space_id, kind, token, id, in_title, updated_at)"
+              " SELECT space_id, kind, token, id, in_title, updated_at FROM search_recent"
+              " ORDER BY space_id, kind, token, id"));
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_recent"));
+  return db.Exec("UPDATE search_recent_size SET written = 0");
+}
+
+Status ClearSearchIndex(store::Database& db) {
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_terms"));
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_recent"));
+  return db.Exec("UPDATE search_recent_size SET written = 0");
+}
 
 Status RebuildSearchIndex(store::Database& db) {
   ENSEMBLE_RETURN_IF_ERROR(ClearSearchIndex(db));
-  for (const SearchedKind& k : SearchedKinds()) {
-    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(RowSql(k, "t.deleted = 0")));
-    ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, k, rows));
-  }
-  return Status::Ok();
+  return IndexEveryRecord(db);
 }
 
 Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& space_id,
@@ -330,21 +401,27 @@ Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& s
     params.push_back(Value(PrefixEnd(token)));
     return "token >= " + lower + " AND token < $" + std::to_string(params.size());
   };
-  // One arm per word: the rows of its first token, of records that hold its
-  // other tokens too (their order is the ranking's to check). Arms of a UNION
-  // ALL, so each reads its own ranges of the key and a token holding two
-  // words counts for both.
-  constexpr std::string_view kTermsOfKind =
-      " FROM search_terms WHERE space_id = $1 AND kind = $2 AND ";
+  auto rows_of = [](std::string_view table, std::string_view columns, const std::string& holding) {
+    return "SELECT " + std::string(columns) + " FROM " + std::string(table) +
+           " WHERE space_id = $1 AND kind = $2 AND " + holding;
+  };
+  // Per word and table, an arm: the rows of the word's first token, of
+  // records that hold its other tokens too (their order is the ranking's to
+  // check). Arms of a UNION ALL, so each reads its own ranges of the key and
+  // a token holding two words counts for both.
   std::string arms;
   for (std::size_t w = 0; w < query.words.size(); ++w) {
     const std::vector<std::string>& word = query.words[w];
-    arms += (w ? " UNION ALL SELECT " : "SELECT ") + std::to_string(w) +
-            " AS word, id, in_title, updated_at" + std::string(kTermsOfKind) +
-            holds(word[0], word.size() == 1);
+    const std::string first = holds(word[0], word.size() == 1);
+    std::string others;
     for (std::size_t t = 1; t < word.size(); ++t) {
-      arms += " AND id IN (SELECT id" + std::string(kTermsOfKind) +
-              holds(word[t], t + 1 == word.size()) + ")";
+      const std::string holding = holds(word[t], t + 1 == word.size());
+      others += " AND id IN (" + rows_of(kMainTerms, "id", holding) + " UNION ALL " +
+                rows_of(kRecentTerms, "id", holding) + ")";
+    }
+    const std::string columns = std::to_string(w) + " AS word, id, in_title, updated_at";
+    for (std::string_view table : {kMainTerms, kRecentTerms}) {
+      arms += (arms.empty() ? "" : " UNION ALL ") + rows_of(table, columns, first) + others;
     }
   }
   // What each record holds, summed here as the rows stream by: a GROUP BY in

@@ -6,6 +6,12 @@
 // words, title matches and later changes first. The ranking
 // (search_rank.h) then scores only those.
 //
+// A write's rows go first into search_recent, a small table of the same
+// shape, and move into search_terms in bulk, in key order, once it holds
+// kMaxRecentTerms: a record's 10-20 tokens would otherwise each change a
+// page of the large table (three times a push's cost at 5,000 records). A
+// record's rows are all in one table or the other; a search reads both.
+//
 // The index is kept by the sync machinery's DerivedRows hooks, in the
 // transaction of the write, on every path a record changes by: a mutator on
 // the server or a replica, a pull, a rebase. Tokens are SearchTokens' own and
@@ -68,13 +74,28 @@ std::string SearchedFrom(const SearchedKind& k);
 // of the project holding them.
 inline constexpr std::string_view kDeliverableTerms = "deliverable";
 
+// The index's two tables.
+inline constexpr std::string_view kMainTerms = "search_terms";
+inline constexpr std::string_view kRecentTerms = "search_recent";
+
+// Rows written to search_recent past which the write that adds them merges
+// it into search_terms: about a megabyte, twenty pushes of 100 tasks, small
+// enough that its pages stay few and a merge costs one pass over the pages
+// it changes.
+inline constexpr int64_t kMaxRecentTerms = 16384;
+
 // Migration 36: search_terms, tasks by page, and every live record indexed.
 extern const store::Migration kCreateSearchIndex;
+// Migration 38: search_recent, and the count of rows written to it.
+extern const store::Migration kCreateRecentSearchTerms;
 
 // Brings the index up to date with record (kind, id) as the store holds it
 // now: its rows replaced, or removed when it is gone or in Trash. A page also
 // reindexes the tasks whose page it is. Other kinds: nothing.
 Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id);
+
+// Moves every row of search_recent into search_terms, in key order.
+Status MergeRecentTerms(store::Database& db);
 
 // Empties the index (every synced table was emptied).
 Status ClearSearchIndex(store::Database& db);

@@ -110,7 +110,8 @@ std::span<const store::Migration> Migrations() {
                                                      assistant::kCreateAssistantPausesTable,
                                                      people::kCreateContextSuppressionsTable,
                                                      context::kCreateSearchIndex,
-                                                     context::kCreateRecordLinks};
+                                                     context::kCreateRecordLinks,
+                                                     context::kCreateRecentSearchTerms};
   return kAll;
 }
 

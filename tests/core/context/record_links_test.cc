@@ -101,8 +101,10 @@ TEST_F(RecordLinksTest, APullAndAResetKeepTheOtherReplicaLinked) {
 TEST(RecordLinksMigration, LinksTheRecordsWrittenBeforeIt) {
   auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
   const auto all = hub::Migrations();
-  ASSERT_EQ(all.back().version, kCreateRecordLinks.version);
-  ASSERT_TRUE(store::Migrate(*db, all.first(all.size() - 1)).ok());
+  std::size_t before = 0;
+  while (before < all.size() && all[before].version != kCreateRecordLinks.version) ++before;
+  ASSERT_LT(before, all.size());
+  ASSERT_TRUE(store::Migrate(*db, all.first(before)).ok());
   ASSERT_TRUE(db->Exec("INSERT INTO tasks (id, space_id, title, status, version, created_at,"
                        " updated_at, people) VALUES ('t1', 'personal', 'Older', 'todo', 1, 5, 5,"
                        " '[\"p1\"]')")

@@ -25,10 +25,11 @@ using ::testing::UnorderedElementsAre;
 
 constexpr char kSpace[] = "personal";
 
-// Every row of the index, in key order.
+// Every row of the index, in either table, in key order.
 json Terms(store::Database& db) {
   return sync::RowsOf(db,
-                      "SELECT space_id, kind, token, id, in_title, updated_at FROM search_terms"
+                      "SELECT space_id, kind, token, id, in_title, updated_at FROM ("
+                      "SELECT * FROM search_terms UNION ALL SELECT * FROM search_recent) AS t"
                       " ORDER BY space_id, kind, token, id");
 }
 
@@ -153,20 +154,59 @@ TEST_F(SearchIndexTest, ThousandsHoldingAWordAreOrderedAsSqlWouldOrderThem) {
            {{"title", i % 13 == 0 ? "Alpha item" : "Item " + std::to_string(i)},
             {"description", std::string(i % 7 == 0 ? "beta " : "") + "alphabet gamma"}});
   }
+  const std::string kTerms =
+      "(SELECT * FROM search_terms UNION ALL SELECT * FROM search_recent) AS terms";
   const json oracle = sync::RowsOf(
       *a.db,
       "SELECT id FROM (SELECT id, COUNT(DISTINCT word) AS words,"
       " COUNT(DISTINCT CASE WHEN in_title = 1 THEN word END) AS titled, MAX(updated_at) AS at"
-      " FROM (SELECT 0 AS word, id, in_title, updated_at FROM search_terms"
-      "  WHERE kind = 'task' AND token >= 'alpha' AND token < 'alphb'"
-      " UNION ALL SELECT 1, id, in_title, updated_at FROM search_terms"
-      "  WHERE kind = 'task' AND token >= 'beta' AND token < 'betb') AS held"
-      " GROUP BY id) AS tally ORDER BY words DESC, titled DESC, at DESC, id LIMIT 30");
+      " FROM (SELECT 0 AS word, id, in_title, updated_at FROM " +
+          kTerms +
+          "  WHERE kind = 'task' AND token >= 'alpha' AND token < 'alphb'"
+          " UNION ALL SELECT 1, id, in_title, updated_at FROM " +
+          kTerms +
+          "  WHERE kind = 'task' AND token >= 'beta' AND token < 'betb') AS held"
+          " GROUP BY id) AS tally ORDER BY words DESC, titled DESC, at DESC, id LIMIT 30");
   std::vector<std::string> expected;
   for (const json& row : oracle) expected.push_back(row["id"].get<std::string>());
   bool more = false;
   EXPECT_EQ(Found(*a.db, "task", "alpha beta", &more), expected);
   EXPECT_TRUE(more);
+}
+
+TEST_F(SearchIndexTest, WritesGoToTheRecentTableUntilItsBoundThenMergeInKeyOrder) {
+  sync::Client a(1);
+  std::string description;
+  for (int j = 0; j < 400; ++j) description += "w" + std::to_string(j) + " ";
+  auto count = [&](const std::string& sql) { return store::AsInt(a.db->Query(sql)->rows[0][0]); };
+  std::vector<std::string> ids;
+  int64_t recent = 0;
+  // Each task adds its ~400 rows to search_recent, never to search_terms,
+  // until one takes the count past the bound.
+  for (;;) {
+    ids.push_back(Create(a, "task", {{"title", "Item"}, {"description", description}}));
+    const int64_t written = count("SELECT written FROM search_recent_size");
+    if (written == 0) break;
+    EXPECT_EQ(written, count("SELECT COUNT(*) FROM search_recent"));
+    EXPECT_EQ(count("SELECT COUNT(*) FROM search_terms"), 0);
+    ASSERT_LE(written, kMaxRecentTerms);
+    ASSERT_GT(written, recent);
+    recent = written;
+  }
+  EXPECT_GT(recent + 400, kMaxRecentTerms);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 0);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM search_terms"), recent + 401);
+  ExpectRebuilt(*a.db);
+  // Found across the two tables alike: the first and the last task hold
+  // "w399"; an edit moves a merged record's rows back to the recent table.
+  Update(a, "task", ids.front(), {{"title", "Merged then edited"}});
+  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 403);
+  std::vector<std::string> found = Found(*a.db, "task", "w399 edited");
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found[0], ids.front());
+  EXPECT_EQ(Found(*a.db, "task", "merged").size(), 1u);
+  ExpectRebuilt(*a.db);
+  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 0);  // The rebuild fills search_terms.
 }
 
 TEST_F(SearchIndexTest, APhraseIsHeldOnlyWithAllItsTokensAndTitleWordsCount) {
