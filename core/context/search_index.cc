@@ -21,8 +21,9 @@ constexpr int64_t kPageTextWeight = kPoint / 2;
 constexpr int64_t kEmailWeight = kPoint / 2;
 
 // Rows one INSERT writes at most; a record's rows go in chunks of these
-// sizes, so the statement cache holds four statements, not one per count.
-constexpr std::size_t kInsertChunks[] = {64, 16, 4, 1};
+// sizes (powers of two, so a record's dozen tokens take two statements, not
+// three), and the statement cache holds seven per table, not one per count.
+constexpr std::size_t kInsertChunks[] = {64, 32, 16, 8, 4, 2, 1};
 
 // A terms table's columns and key, and its index by record, for `{T}`.
 constexpr std::string_view kTermsSql =
