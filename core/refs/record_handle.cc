@@ -1,6 +1,8 @@
 #include "core/refs/record_handle.h"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/base/id.h"
 #include "core/refs/text_scan.h"
@@ -43,13 +45,46 @@ std::vector<RecordHandle> FindRecordLinks(std::string_view text, std::size_t max
   return out;
 }
 
+namespace {
+
+// The app's views that open one record (web-shell/app.js, openRecord), and
+// the kind each opens.
+constexpr std::pair<std::string_view, std::string_view> kRecordViews[] = {
+    {"tasks", "task"}, {"projects", "project"}, {"people", "person"},
+    {"pages", "page"}, {"boards", "board"},     {"routines", "routine"}};
+
+// The record an address of the app names ("…#/tasks/<id>", or the
+// assistant's "#/task/<id>"), or nothing.
+std::optional<RecordHandle> ParseAppLink(std::string_view link) {
+  const std::size_t hash = link.find("#/");
+  if (hash == std::string_view::npos) return std::nullopt;
+  // What comes before is the app's own address, never read: one word of it.
+  for (char c : link.substr(0, hash)) {
+    if (static_cast<unsigned char>(c) <= ' ') return std::nullopt;
+  }
+  const std::string_view route = link.substr(hash + 2);
+  const std::size_t slash = route.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const std::string_view view = route.substr(0, slash), id = route.substr(slash + 1);
+  if (id.size() != kIdLength || !IsValidId(id)) return std::nullopt;
+  for (const auto& [plural, kind] : kRecordViews) {
+    if (view == plural || view == kind) return RecordHandle{std::string(kind), std::string(id)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<RecordHandle> ParseItemRef(std::string_view ref) {
   const std::string_view trimmed = text::Trim(ref);
   std::string_view kind, id;
-  if (ParseRecordLink(trimmed, &kind, &id) != trimmed.size() || trimmed.empty()) {
-    return InvalidArgument("ref must be a record handle, ensemble://<kind>/<id>");
+  if (!trimmed.empty() && ParseRecordLink(trimmed, &kind, &id) == trimmed.size()) {
+    return RecordHandle{std::string(kind), std::string(id)};
   }
-  return RecordHandle{std::string(kind), std::string(id)};
+  if (std::optional<RecordHandle> linked = ParseAppLink(trimmed)) return *std::move(linked);
+  return InvalidArgument(
+      "ref must be a record handle, ensemble://<kind>/<id>, or the app's link to one"
+      " (…#/tasks/<id>)");
 }
 
 }  // namespace ensemble::core::refs

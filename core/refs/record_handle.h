@@ -38,8 +38,10 @@ std::size_t ParseRecordLink(std::string_view s, std::string_view* kind, std::str
 // The distinct record links in `text`, first occurrence first, at most `max`.
 std::vector<RecordHandle> FindRecordLinks(std::string_view text, std::size_t max);
 
-// A request's ref: exactly one record link, white space around it ignored;
-// INVALID_ARGUMENT saying what a ref looks like otherwise.
+// A request's ref: exactly one record link, or the app's address of a record
+// (what a person copies from the address bar: "https://host/#/tasks/<id>"),
+// white space around it ignored; INVALID_ARGUMENT saying what a ref looks
+// like otherwise.
 Result<RecordHandle> ParseItemRef(std::string_view ref);
 
 }  // namespace ensemble::core::refs

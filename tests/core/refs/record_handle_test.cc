@@ -47,5 +47,28 @@ TEST(RecordHandle, ARefIsExactlyOneHandle) {
   }
 }
 
+TEST(RecordHandle, ARefMayBeTheAppsAddressOfARecord) {
+  const std::string id(kTaskId);
+  const std::pair<std::string, RecordHandle> good[] = {
+      {"http://127.0.0.1:8080/#/tasks/" + id, {"task", id}},
+      {" https://hub.example/app/#/projects/" + id + " ", {"project", id}},
+      {"#/people/" + id, {"person", id}},
+      {"#/page/" + id, {"page", id}},  // The assistant's links name the kind.
+      {"/#/boards/" + id, {"board", id}},
+  };
+  for (const auto& [ref, handle] : good) {
+    Result<RecordHandle> parsed = ParseItemRef(ref);
+    ASSERT_TRUE(parsed.ok()) << ref << ": " << parsed.status().ToString();
+    EXPECT_EQ(*parsed, handle) << ref;
+  }
+  for (const std::string& bad :
+       {std::string("#/tasks"), std::string("#/tasks/"), "#/tasks/" + id + "/x",
+        "#/tasks/" + id.substr(1), "#/settings/" + id, "#/tasks/" + id + "?x",
+        "see http://x/#/tasks/" + id, "http://x/#/tasks/" + id + " and more",
+        "#/tasks/" + std::string(kIdLength, '!')}) {
+    EXPECT_EQ(ParseItemRef(bad).status().code(), codes::kInvalidArgument) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace ensemble::core::refs

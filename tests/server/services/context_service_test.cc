@@ -204,6 +204,11 @@ TEST_P(ContextRoutes, AnItemsRelationsReadBothWaysAndPage) {
   EXPECT_EQ(rel["related"]["items"][0]["id"], invites);
   EXPECT_EQ(rel["related"]["items"][0]["score"], 3);
   EXPECT_EQ(rel["related"]["items"][1]["id"], Id('T', 11));  // Then the latest changed.
+  // The app's address of the task, as a person copies it, names it too.
+  HttpReply linked = Call(ana, bhttp::verb::get,
+                          base + "&ref=http%3A%2F%2F127.0.0.1%3A8080%2F%23%2Ftasks%2F" + plan);
+  ASSERT_EQ(linked.status, 200) << linked.body();
+  EXPECT_EQ(linked.json()["record"], answer["record"]);
 
   HttpReply page = Call(ana, bhttp::verb::get,
                         base + "&kind=project&id=" + project + "&rel=open_tasks&limit=4&offset=4");
