@@ -60,8 +60,12 @@ std::string SnippetOf(std::string_view text, std::string_view query) {
   std::size_t from = at > kSearchSnippetChars / 3 ? at - kSearchSnippetChars / 3 : 0;
   while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80) --from;
   std::string out = from > 0 ? "…" : "";
+  // Enough bytes for more code points than the snippet keeps (each is at
+  // most 4), so a page's long body is not copied whole to be cut.
+  constexpr std::size_t kEnoughBytes = 4 * (kSearchSnippetChars + 2);
   bool space = false;
   for (char c : text.substr(from)) {
+    if (out.size() > kEnoughBytes) break;
     const bool is_space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
     if (is_space) {
       space = !out.empty();

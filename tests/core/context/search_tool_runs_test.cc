@@ -95,6 +95,15 @@ TEST_F(SearchWorkTest, AnyWordMatchesAllWordsRankFirstAndABodyGivesItsSnippet) {
   EXPECT_THAT(snippet, StartsWith("\u2026"));
   EXPECT_THAT(snippet, HasSubstr("the budget for M\u00FCnchen travel"));
   EXPECT_LE(text::CountCodePoints(snippet), kSearchSnippetChars);
+  // A long body of four-byte characters is cut on the snippet's bound all
+  // the same.
+  std::string emoji;
+  for (int i = 0; i < 400; ++i) emoji += "\U0001F389";
+  Seed("page", {{"title", "Party"}, {"body", "confetti " + emoji}});
+  json party = Ok("hub_search_work", {{"query", "confetti"}});
+  ASSERT_EQ(party["data"]["results"].size(), 1u);
+  const std::string cut = party["data"]["results"][0]["snippet"];
+  EXPECT_EQ(cut, "confetti " + emoji.substr(0, 4 * (kSearchSnippetChars - 10)) + "\u2026");
   EXPECT_EQ(Ok("hub_search_work", {{"query", "nothing here"}})["summary"],
             "Nothing in this space matches \u201Cnothing here\u201D.");
   EXPECT_EQ(Run("hub_search_work", {{"query", "   "}}).status().code(), codes::kInvalidArgument);
