@@ -58,8 +58,13 @@ constexpr std::pair<std::string_view, std::string_view> kRecordViews[] = {
 std::optional<RecordHandle> ParseAppLink(std::string_view link) {
   const std::size_t hash = link.find("#/");
   if (hash == std::string_view::npos) return std::nullopt;
-  // What comes before is the app's own address, never read: one word of it.
-  for (char c : link.substr(0, hash)) {
+  // What comes before is the app's own address, never read: one word, a
+  // web address or a path.
+  const std::string_view app = link.substr(0, hash);
+  if (!app.empty() && !app.starts_with("http://") && !app.starts_with("https://") &&
+      !app.starts_with("/"))
+    return std::nullopt;
+  for (char c : app) {
     if (static_cast<unsigned char>(c) <= ' ') return std::nullopt;
   }
   const std::string_view route = link.substr(hash + 2);

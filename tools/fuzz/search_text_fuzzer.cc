@@ -19,6 +19,7 @@
 #include "core/context/search_rank.h"
 #include "core/refs/record_handle.h"
 #include "core/text/redact.h"
+#include "core/text/trim.h"
 #include "core/text/utf8.h"
 
 namespace {
@@ -54,7 +55,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Check(input.find(refs::HandleOf(h.kind, h.id)) != std::string_view::npos);
   }
   if (auto ref = refs::ParseItemRef(input); ref.ok()) {
-    Check(links.size() == 1 && links[0] == *ref);
+    // Exactly one handle, or the app's address of a record, ending in its id.
+    const std::string_view trimmed = text::Trim(input);
+    const bool handle = links.size() == 1 && links[0] == *ref;
+    const bool app = trimmed.find("#/") != std::string_view::npos &&
+                     trimmed.ends_with("/" + ref->id) && ensemble::core::IsValidId(ref->id);
+    Check(handle || app);
   }
 
   const std::string redacted = text::RedactSecrets(input);

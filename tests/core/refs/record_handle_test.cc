@@ -65,6 +65,7 @@ TEST(RecordHandle, ARefMayBeTheAppsAddressOfARecord) {
        {std::string("#/tasks"), std::string("#/tasks/"), "#/tasks/" + id + "/x",
         "#/tasks/" + id.substr(1), "#/settings/" + id, "#/tasks/" + id + "?x",
         "see http://x/#/tasks/" + id, "http://x/#/tasks/" + id + " and more",
+        "ensemble://task/" + id + "#/tasks/" + id, "x#/tasks/" + id,
         "#/tasks/" + std::string(kIdLength, '!')}) {
     EXPECT_EQ(ParseItemRef(bad).status().code(), codes::kInvalidArgument) << bad;
   }
