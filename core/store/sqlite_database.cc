@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <cstdlib>
 #include <string>
 
 namespace ensemble::core::store {
@@ -29,13 +30,13 @@ Result<std::unique_ptr<SqliteDatabase>> SqliteDatabase::Open(const std::string& 
 }
 
 SqliteDatabase::~SqliteDatabase() {
-  for (auto& [sql, stmt] : cache_) sqlite3_finalize(stmt);
+  for (auto& [sql, prepared] : cache_) sqlite3_finalize(prepared.stmt);
   sqlite3_close(db_);
 }
 
 Status SqliteDatabase::CopyInto(SqliteDatabase& dest) const {
   // Statements cached on dest would keep reading its old schema.
-  for (auto& [sql, stmt] : dest.cache_) sqlite3_finalize(stmt);
+  for (auto& [sql, prepared] : dest.cache_) sqlite3_finalize(prepared.stmt);
   dest.cache_.clear();
   sqlite3_backup* backup = sqlite3_backup_init(dest.db_, "main", db_, "main");
   if (!backup) return dest.Error("copy failed");
@@ -72,16 +73,23 @@ Status SqliteDatabase::Error(std::string_view what) const {
   return Status(codes::kStorage, std::string(what) + ": " + sqlite3_errmsg(db_));
 }
 
-Result<sqlite3_stmt*> SqliteDatabase::Prepare(std::string_view sql) {
+Result<const SqliteDatabase::Prepared*> SqliteDatabase::Prepare(std::string_view sql) {
   std::string key(sql);
-  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  sqlite3_stmt* stmt = nullptr;
+  if (auto it = cache_.find(key); it != cache_.end()) return &it->second;
+  Prepared prepared{nullptr, {}};
   if (sqlite3_prepare_v3(db_, key.data(), static_cast<int>(key.size()), SQLITE_PREPARE_PERSISTENT,
-                         &stmt, nullptr) != SQLITE_OK) {
+                         &prepared.stmt, nullptr) != SQLITE_OK) {
     return Error("prepare failed");
   }
-  cache_.emplace(std::move(key), stmt);
-  return stmt;
+  for (int i = 1, n = sqlite3_bind_parameter_count(prepared.stmt); i <= n; ++i) {
+    const char* name = sqlite3_bind_parameter_name(prepared.stmt, i);
+    if (name == nullptr || name[0] != '$') continue;
+    const std::size_t number = std::strtoul(name + 1, nullptr, 10);
+    if (number == 0) continue;
+    if (prepared.index_of.size() < number) prepared.index_of.resize(number, 0);
+    prepared.index_of[number - 1] = i;
+  }
+  return &cache_.emplace(std::move(key), std::move(prepared)).first->second;
 }
 
 namespace {
@@ -115,10 +123,10 @@ class StatementRow final : public RowView {
 
 }  // namespace
 
-Status SqliteDatabase::Bind(sqlite3_stmt* stmt, const std::vector<Value>& params) {
-  for (size_t i = 0; i < params.size(); ++i) {
-    std::string name = "$" + std::to_string(i + 1);
-    int idx = sqlite3_bind_parameter_index(stmt, name.c_str());
+Status SqliteDatabase::Bind(const Prepared& prepared, const std::vector<Value>& params) {
+  sqlite3_stmt* stmt = prepared.stmt;
+  for (size_t i = 0; i < params.size() && i < prepared.index_of.size(); ++i) {
+    const int idx = prepared.index_of[i];
     if (idx == 0) continue;  // Parameter not used by this statement.
     int rc = SQLITE_OK;
     const Value& v = params[i];
@@ -138,9 +146,10 @@ Status SqliteDatabase::Bind(sqlite3_stmt* stmt, const std::vector<Value>& params
 
 Status SqliteDatabase::ForEachRow(std::string_view sql, const std::vector<Value>& params,
                                   const std::function<Status(const RowView&)>& visit) {
-  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
+  ENSEMBLE_ASSIGN_OR_RETURN(const Prepared* prepared, Prepare(sql));
+  sqlite3_stmt* stmt = prepared->stmt;
   ResetOnExit reset{stmt};
-  ENSEMBLE_RETURN_IF_ERROR(Bind(stmt, params));
+  ENSEMBLE_RETURN_IF_ERROR(Bind(*prepared, params));
   const StatementRow row(stmt);
   for (;;) {
     int rc = sqlite3_step(stmt);
@@ -151,9 +160,10 @@ Status SqliteDatabase::ForEachRow(std::string_view sql, const std::vector<Value>
 }
 
 Result<Rows> SqliteDatabase::Query(std::string_view sql, const std::vector<Value>& params) {
-  ENSEMBLE_ASSIGN_OR_RETURN(sqlite3_stmt * stmt, Prepare(sql));
+  ENSEMBLE_ASSIGN_OR_RETURN(const Prepared* prepared, Prepare(sql));
+  sqlite3_stmt* stmt = prepared->stmt;
   ResetOnExit reset{stmt};
-  ENSEMBLE_RETURN_IF_ERROR(Bind(stmt, params));
+  ENSEMBLE_RETURN_IF_ERROR(Bind(*prepared, params));
 
   Rows out;
   int ncol = sqlite3_column_count(stmt);

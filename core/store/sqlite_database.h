@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/store/database.h"
 
@@ -60,9 +61,16 @@ class SqliteDatabase final : public Database {
  private:
   explicit SqliteDatabase(sqlite3* db) : db_(db) {}
   Status Error(std::string_view what) const;
-  Result<sqlite3_stmt*> Prepare(std::string_view sql);
-  // Binds $1..$n of `params` that `stmt` uses.
-  Status Bind(sqlite3_stmt* stmt, const std::vector<Value>& params);
+  // A prepared statement, and the SQLite index of each of its "$n" by n - 1
+  // (0: not used): sqlite3_bind_parameter_index scans the names, so binding
+  // a bulk insert's hundreds by name cost the square of their count.
+  struct Prepared {
+    sqlite3_stmt* stmt;
+    std::vector<int> index_of;
+  };
+  Result<const Prepared*> Prepare(std::string_view sql);
+  // Binds $1..$n of `params` that the statement uses.
+  Status Bind(const Prepared& prepared, const std::vector<Value>& params);
   // Puts back the synchronous level a relaxed transaction changed.
   void EndRelaxed();
   // sqlite3_wal_hook's callback (in place of SQLite's own, which it
@@ -72,7 +80,7 @@ class SqliteDatabase final : public Database {
   sqlite3* db_;
   // Prepared statements reused by SQL text: mutators run the same few
   // statements many times.
-  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+  std::unordered_map<std::string, Prepared> cache_;
   // The connection's PRAGMA synchronous level while a kRelaxed transaction
   // runs at NORMAL (SQLite refuses the change inside a transaction, so it is
   // made around one); -1 otherwise.
