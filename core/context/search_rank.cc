@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/text/unicode_normalize.h"
+#include "core/text/utf8.h"
 
 namespace ensemble::core::context {
 namespace {
@@ -41,20 +42,46 @@ bool Holds(const std::vector<std::string>& tokens, const std::vector<std::string
 }  // namespace
 
 std::vector<std::string> SearchTokens(std::string_view text) {
-  std::u32string code_points;
-  text::DecodeUtf8(text, &code_points);
   std::vector<std::string> tokens;
   std::string token;
-  for (char32_t c : code_points) {
-    if (text::IsWordCodePoint(c)) {
-      text::AppendUtf8(text::SimpleLowercase(c), &token);
-    } else if (!token.empty()) {
+  // Byte by byte where the text is ASCII (most of it): a write tokenizes
+  // every searched text of the records it changes.
+  for (std::size_t i = 0; i < text.size();) {
+    const auto b = static_cast<unsigned char>(text[i]);
+    if (b < 0x80) {
+      ++i;
+      if ((b >= '0' && b <= '9') || (b >= 'a' && b <= 'z')) {
+        token += static_cast<char>(b);
+        continue;
+      }
+      if (b >= 'A' && b <= 'Z') {
+        token += static_cast<char>(b - 'A' + 'a');
+        continue;
+      }
+    } else {
+      const text::Utf8Step step = text::DecodeUtf8Step(text, i);
+      i += step.length;
+      if (text::IsWordCodePoint(step.code_point)) {
+        text::AppendUtf8(text::SimpleLowercase(step.code_point), &token);
+        continue;
+      }
+    }
+    if (!token.empty()) {
       tokens.push_back(std::move(token));
       token.clear();
     }
   }
   if (!token.empty()) tokens.push_back(std::move(token));
   return tokens;
+}
+
+std::string JoinTokens(const std::vector<std::string>& tokens) {
+  std::string out;
+  for (const std::string& t : tokens) {
+    if (!out.empty()) out += ' ';
+    out += t;
+  }
+  return out;
 }
 
 SearchQuery SplitQuery(std::string_view text) {

@@ -68,6 +68,9 @@ SearchQuery SplitQuery(std::string_view text);
 // The lower-cased tokens of `text`: runs of letters, marks and digits.
 std::vector<std::string> SearchTokens(std::string_view text);
 
+// `tokens` joined by single spaces (which no token holds).
+std::string JoinTokens(const std::vector<std::string>& tokens);
+
 // The distinct tokens of `text` that are not stop words: what two titles
 // share when they are about the same thing.
 std::set<std::string> ContentTokens(std::string_view text);

@@ -13,12 +13,6 @@ using nlohmann::json;
 // Cases are small: a vector with more records is a mistake, not a workload.
 constexpr std::size_t kMaxJsonRecords = 1000;
 
-std::string Joined(const std::vector<std::string>& tokens) {
-  std::string out;
-  for (const std::string& t : tokens) out += (out.empty() ? "" : " ") + t;
-  return out;
-}
-
 Result<std::string> Text(const json& in, const char* key, bool required) {
   auto it = in.find(key);
   if (it == in.end() || it->is_null()) {
@@ -78,8 +72,8 @@ Result<SearchRecord> RecordOf(const json& in) {
 json SplitQueryJson(std::string_view query) {
   const SearchQuery q = SplitQuery(query);
   json words = json::array();
-  for (const std::vector<std::string>& w : q.words) words.push_back(Joined(w));
-  return {{"words", std::move(words)}, {"phrase", Joined(q.phrase)}};
+  for (const std::vector<std::string>& w : q.words) words.push_back(JoinTokens(w));
+  return {{"words", std::move(words)}, {"phrase", JoinTokens(q.phrase)}};
 }
 
 Result<json> RankJson(const json& in) {
