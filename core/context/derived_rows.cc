@@ -6,9 +6,10 @@
 namespace ensemble::core::context {
 namespace {
 
-Status RecordWritten(store::Database& db, std::string_view kind, const std::string& id) {
-  ENSEMBLE_RETURN_IF_ERROR(IndexRecord(db, kind, id));
-  return LinkRecord(db, kind, id);
+Status RecordsWritten(store::Database& db,
+                      std::span<const std::pair<std::string, std::string>> records) {
+  ENSEMBLE_RETURN_IF_ERROR(IndexRecords(db, records));
+  return LinkRecords(db, records);
 }
 
 Status Cleared(store::Database& db) {
@@ -18,6 +19,6 @@ Status Cleared(store::Database& db) {
 
 }  // namespace
 
-sync::DerivedRows DerivedRows() { return {RecordWritten, Cleared}; }
+sync::DerivedRows DerivedRows() { return {RecordsWritten, Cleared}; }
 
 }  // namespace ensemble::core::context

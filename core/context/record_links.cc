@@ -1,5 +1,6 @@
 #include "core/context/record_links.h"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
@@ -77,6 +78,7 @@ struct Link {
 
 // The ids of a JSON array column's strings.
 void AddIds(const std::string& column, const IdList& list, std::set<Link>& links) {
+  if (column.empty() || column == "[]") return;  // Most lists: no parse.
   const json ids = json::parse(column, nullptr, false);
   if (!ids.is_array()) return;
   for (const json& id : ids) {
@@ -121,20 +123,38 @@ Status InsertLinks(store::Database& db, const LinkingKind& k, const std::vector<
 const store::Migration kCreateRecordLinks = {37, "record links", kLinksSql, kLinksPostgresSql,
                                              RebuildRecordLinks};
 
-Status LinkRecord(store::Database& db, std::string_view kind, const std::string& id) {
-  for (const LinkingKind& k : LinkingKinds()) {
-    if (k.kind != kind) continue;
-    ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM record_links WHERE from_id = $1", {Value(id)}));
-    static const auto* by_id = [] {
-      auto* out = new std::vector<std::string>();
-      for (const LinkingKind& linking : LinkingKinds())
-        out->push_back(RowSql(linking) + " WHERE id = $1");
-      return out;
-    }();
-    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows,
-                              db.Query((*by_id)[&k - LinkingKinds().data()], {Value(id)}));
-    for (const std::vector<Value>& row : rows.rows)
-      ENSEMBLE_RETURN_IF_ERROR(InsertLinks(db, k, row));
+Status LinkRecords(store::Database& db,
+                   std::span<const std::pair<std::string, std::string>> records) {
+  static const auto* sqls = [] {
+    // Per kind and chunk size: the statement clearing the records' links,
+    // and the one reading them.
+    auto* out =
+        new std::map<std::pair<std::size_t, std::size_t>, std::pair<std::string, std::string>>();
+    for (std::size_t k = 0; k < LinkingKinds().size(); ++k) {
+      for (std::size_t n : store::kBulkChunks) {
+        const std::string in = " IN (" + store::Placeholders(1, n) + ")";
+        (*out)[{k, n}] = {"DELETE FROM record_links WHERE from_id" + in,
+                          RowSql(LinkingKinds()[k]) + " WHERE id" + in};
+      }
+    }
+    return out;
+  }();
+  for (std::size_t k = 0; k < LinkingKinds().size(); ++k) {
+    std::vector<Value> ids;
+    for (const auto& [kind, id] : records) {
+      if (kind == LinkingKinds()[k].kind) ids.emplace_back(id);
+    }
+    std::vector<Value> params;
+    for (std::size_t done = 0; done < ids.size();) {
+      const std::size_t chunk = store::BulkChunk(ids.size() - done);
+      params.assign(ids.begin() + done, ids.begin() + done + chunk);
+      done += chunk;
+      const auto& [clear, read] = sqls->at({k, chunk});
+      ENSEMBLE_RETURN_IF_ERROR(db.Exec(clear, params));
+      ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(read, params));
+      for (const std::vector<Value>& row : rows.rows)
+        ENSEMBLE_RETURN_IF_ERROR(InsertLinks(db, LinkingKinds()[k], row));
+    }
   }
   return Status::Ok();
 }

@@ -17,8 +17,10 @@
 #define ENSEMBLE_CORE_CONTEXT_RECORD_LINKS_H_
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/base/status.h"
 #include "core/store/database.h"
@@ -41,9 +43,11 @@ inline constexpr std::size_t kMaxMentionLinks = 50;
 // and every live record's links.
 extern const store::Migration kCreateRecordLinks;
 
-// Brings the links of record (kind, id) up to date with the store: replaced,
-// or removed when it is gone or in Trash. Kinds that link nothing: nothing.
-Status LinkRecord(store::Database& db, std::string_view kind, const std::string& id);
+// Brings the links of records (kind, id) up to date with the store:
+// replaced, or removed when one is gone or in Trash. Kinds that link
+// nothing: nothing. A kind's records are read a chunk at a time.
+Status LinkRecords(store::Database& db,
+                   std::span<const std::pair<std::string, std::string>> records);
 
 // Empties the index (every synced table was emptied).
 Status ClearRecordLinks(store::Database& db);

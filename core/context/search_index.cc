@@ -1,13 +1,12 @@
 #include "core/context/search_index.h"
 
 #include <algorithm>
-#include <bit>
 #include <functional>
+#include <iterator>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <utility>
-
-#include "core/text/utf8.h"
 
 namespace ensemble::core::context {
 namespace {
@@ -19,11 +18,6 @@ using store::Value;
 constexpr int64_t kPageTextWeight = kPoint / 2;
 // An address is found, but is weaker evidence than a role or a team.
 constexpr int64_t kEmailWeight = kPoint / 2;
-
-// Rows one INSERT writes at most; a record's rows go in chunks of these
-// sizes (powers of two, so a record's dozen tokens take two statements, not
-// three), and the statement cache holds seven per table, not one per count.
-constexpr std::size_t kInsertChunks[] = {64, 32, 16, 8, 4, 2, 1};
 
 // A terms table's columns and key, and its index by record, for `{T}`.
 constexpr std::string_view kTermsSql =
@@ -38,6 +32,22 @@ constexpr std::string_view kTermsSql =
 constexpr std::string_view kRecentSql =
     "CREATE TABLE search_recent_size (written BIGINT NOT NULL);"
     "INSERT INTO search_recent_size (written) VALUES (0);";
+
+// Migration 39: migration 38's rows merged, search_recent a row per record,
+// and the tokens and rows written to it since its last merge (upper bounds:
+// a record written twice counts twice). Tombstones (no tokens) have no
+// space: a removed record's may be gone, so a row is the record's whatever
+// space a search asks for.
+constexpr std::string_view kRecentByRecordSql =
+    "INSERT INTO search_terms (space_id, kind, token, id, in_title, updated_at)"
+    " SELECT space_id, kind, token, id, in_title, updated_at FROM search_recent;"
+    "DROP TABLE search_recent;"
+    "DROP TABLE search_recent_size;"
+    "CREATE TABLE search_recent (kind TEXT NOT NULL, id TEXT{C} NOT NULL,"
+    " space_id TEXT NOT NULL, updated_at BIGINT NOT NULL, token_count BIGINT NOT NULL,"
+    " title_tokens TEXT{C} NOT NULL, tokens TEXT{C} NOT NULL, PRIMARY KEY (kind, id)){ROWID};"
+    "CREATE TABLE search_recent_size (tokens BIGINT NOT NULL, records BIGINT NOT NULL);"
+    "INSERT INTO search_recent_size (tokens, records) VALUES (0, 0);";
 
 // `script` for SQLite and PostgreSQL: SQLite keeps the terms in their key's
 // order (no rowid); PostgreSQL compares them byte by byte as SQLite does.
@@ -73,29 +83,13 @@ const std::pair<std::string, std::string>& RecentSql() {
       InDialects(TermsTable(kRecentTerms) + std::string(kRecentSql)));
   return *sql;
 }
-
-// `token` cut to kMaxIndexedTokenBytes on a code point's first byte.
-std::string_view IndexedToken(std::string_view token) {
-  if (token.size() <= kMaxIndexedTokenBytes) return token;
-  std::size_t end = kMaxIndexedTokenBytes;
-  while (end > 0 && (static_cast<unsigned char>(token[end]) & 0xC0) == 0x80) --end;
-  return token.substr(0, end);
+const std::pair<std::string, std::string>& RecentByRecordSql() {
+  static const auto* sql =
+      new std::pair<std::string, std::string>(InDialects(std::string(kRecentByRecordSql)));
+  return *sql;
 }
 
-// The least string above every string starting with `prefix` (non-empty,
-// valid UTF-8): its last code point plus one. UTF-8's byte order is code
-// point order, so [prefix, this) is exactly the strings starting with it.
-std::string PrefixEnd(std::string_view prefix) {
-  std::size_t last = prefix.size() - 1;
-  while (last > 0 && (static_cast<unsigned char>(prefix[last]) & 0xC0) == 0x80) --last;
-  char32_t c = text::DecodeUtf8Step(prefix, last).code_point + 1;
-  if (c == 0xD800) c = 0xE000;  // Past the surrogates, which UTF-8 cannot hold.
-  std::string out(prefix.substr(0, last));
-  text::AppendUtf8(c, &out);
-  return out;
-}
-
-// The columns IndexRows reads of `k`, for the records `where` picks.
+// The columns the index reads of `k`, for the records `where` picks.
 std::string RowSql(const SearchedKind& k, std::string_view where) {
   std::string sql = "SELECT t.id, t.space_id, t.deleted, t.updated_at, t." + std::string(k.title) +
                     SearchedTextColumns(k);
@@ -103,163 +97,171 @@ std::string RowSql(const SearchedKind& k, std::string_view where) {
   return sql + SearchedFrom(k) + " WHERE " + std::string(where);
 }
 
-// The words (bits by their place in the query) a record holds, those of them
-// in its title, and when it changed.
-struct HeldWords {
-  uint32_t words = 0;
-  uint32_t in_title = 0;
+// A record's distinct indexed tokens, each list sorted: those of its title,
+// and the others.
+struct RecordTokens {
+  std::vector<std::string> title;
+  std::vector<std::string> others;
+
+  std::size_t size() const { return title.size() + others.size(); }
+};
+
+void AddTokens(std::string_view text, std::vector<std::string>& to) {
+  for (std::string& token : SearchTokens(text)) {
+    token.resize(IndexedToken(token).size());
+    to.push_back(std::move(token));
+  }
+}
+
+void SortUnique(std::vector<std::string>& tokens) {
+  std::sort(tokens.begin(), tokens.end());
+  tokens.erase(std::unique(tokens.begin(), tokens.end()), tokens.end());
+}
+
+// Sorts both lists and drops from the others what the title holds.
+void Finish(RecordTokens& tokens) {
+  SortUnique(tokens.title);
+  SortUnique(tokens.others);
+  std::vector<std::string> others;
+  others.reserve(tokens.others.size());
+  std::set_difference(std::make_move_iterator(tokens.others.begin()),
+                      std::make_move_iterator(tokens.others.end()), tokens.title.begin(),
+                      tokens.title.end(), std::back_inserter(others));
+  tokens.others = std::move(others);
+}
+
+// What one row of RowSql's columns for `k` gives the index: its tokens under
+// its kind, and for a project its deliverables' under kDeliverableTerms.
+struct RowTokens {
+  std::string id;
+  std::string space_id;
   int64_t updated_at = 0;
+  bool live = false;
+  RecordTokens record;
+  RecordTokens deliverables;
 };
 
-// HeldWords by record id, for the thousands of rows a common word has: open
-// addressing over one buffer of ids, so a row costs no allocation of its own.
-class HeldById {
- public:
-  HeldById() : slots_(kFirstSlots) {}
-
-  // The entry of `id`, added empty the first time.
-  HeldWords& Of(std::string_view id) {
-    if (2 * (size_ + 1) > slots_.size()) Grow();
-    Slot& slot = Find(slots_, ids_, id, std::hash<std::string_view>()(id));
-    if (slot.size == kEmpty) {
-      slot.begin = ids_.size();
-      slot.size = id.size();
-      ids_.append(id);
-      ++size_;
-    }
-    return slot.held;
-  }
-
-  std::size_t size() const { return size_; }
-
-  // Calls fn(id, held) for each entry, in no order.
-  template <typename Fn>
-  void ForEach(Fn&& fn) const {
-    for (const Slot& slot : slots_) {
-      if (slot.size != kEmpty) fn(std::string_view(ids_).substr(slot.begin, slot.size), slot.held);
-    }
-  }
-
- private:
-  static constexpr std::size_t kFirstSlots = 1024;  // A power of two.
-  static constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
-  struct Slot {
-    std::size_t begin = 0;
-    std::size_t size = kEmpty;
-    std::size_t hash = 0;
-    HeldWords held;
-  };
-
-  static Slot& Find(std::vector<Slot>& slots, const std::string& ids, std::string_view id,
-                    std::size_t hash) {
-    for (std::size_t at = hash & (slots.size() - 1);; at = (at + 1) & (slots.size() - 1)) {
-      Slot& slot = slots[at];
-      if (slot.size == kEmpty) {
-        slot.hash = hash;
-        return slot;
-      }
-      if (slot.hash == hash && std::string_view(ids).substr(slot.begin, slot.size) == id)
-        return slot;
-    }
-  }
-
-  void Grow() {
-    std::vector<Slot> bigger(2 * slots_.size());
-    for (const Slot& slot : slots_) {
-      if (slot.size == kEmpty) continue;
-      std::size_t at = slot.hash & (bigger.size() - 1);
-      while (bigger[at].size != kEmpty) at = (at + 1) & (bigger.size() - 1);
-      bigger[at] = slot;
-    }
-    slots_ = std::move(bigger);
-  }
-
-  std::vector<Slot> slots_;
-  std::string ids_;  // Every id added, one after another.
-  std::size_t size_ = 0;
-};
-
-// Token -> whether it is in the title.
-using Terms = std::map<std::string, bool, std::less<>>;
-
-void AddTerms(std::string_view text, bool title, Terms& terms) {
-  for (const std::string& token : SearchTokens(text)) {
-    auto [it, added] = terms.emplace(IndexedToken(token), title);
-    if (!added && title) it->second = true;
-  }
-}
-
-// "INSERT INTO <table> ... VALUES ($1,$2,$3,$4,$5,$6),($1,$2,$3,$4,$7,$8)..."
-// for `count` rows: the record's four values once, then each token and its
-// title flag.
-const std::string& InsertSql(std::string_view table, std::size_t count) {
-  static const auto* sqls = [] {
-    auto* out = new std::map<std::pair<std::string_view, std::size_t>, std::string>();
-    for (std::string_view into : {kMainTerms, kRecentTerms}) {
-      for (std::size_t n : kInsertChunks) {
-        std::string sql = "INSERT INTO " + std::string(into) +
-                          " (space_id, kind, id, updated_at, token, in_title) VALUES ";
-        for (std::size_t i = 0; i < n; ++i) {
-          sql += (i ? ",($1,$2,$3,$4,$" : "($1,$2,$3,$4,$") + std::to_string(5 + 2 * i) + ",$" +
-                 std::to_string(6 + 2 * i) + ")";
-        }
-        (*out)[{into, n}] = std::move(sql);
-      }
-    }
-    return out;
-  }();
-  return sqls->at({table, count});
-}
-
-// Adds `terms` of record (kind, id) to `table`; counts them into `*rows`.
-Status InsertTerms(store::Database& db, std::string_view table, const std::string& space_id,
-                   std::string_view kind, const std::string& id, int64_t updated_at,
-                   const Terms& terms, int64_t* rows) {
-  auto next = terms.begin();
-  std::size_t left = terms.size();
-  std::vector<Value> params;
-  while (left > 0) {
-    const std::size_t chunk = *std::find_if(std::begin(kInsertChunks), std::end(kInsertChunks),
-                                            [&](std::size_t n) { return n <= left; });
-    params = {Value(space_id), Value(std::string(kind)), Value(id), Value(updated_at)};
-    for (std::size_t i = 0; i < chunk; ++i, ++next) {
-      params.push_back(Value(next->first));
-      params.push_back(Value(int64_t{next->second}));
-    }
-    ENSEMBLE_RETURN_IF_ERROR(db.Exec(InsertSql(table, chunk), params));
-    left -= chunk;
-  }
-  *rows += static_cast<int64_t>(terms.size());
-  return Status::Ok();
-}
-
-// Indexes into `table` every row of `rows` (RowSql's columns for `k`) that
-// is live; counts the terms into `*written`.
-Status IndexRows(store::Database& db, std::string_view table, const SearchedKind& k,
-                 const store::Rows& rows, int64_t* written) {
-  for (const std::vector<Value>& row : rows.rows) {
-    if (store::AsInt(row[2]) != 0) continue;  // In Trash: not searched.
-    const std::string id = store::AsText(row[0]);
-    const std::string space_id = store::AsText(row[1]);
-    const int64_t updated_at = store::AsInt(row[3]);
-    Terms terms;
-    AddTerms(store::AsText(row[4]), true, terms);
-    for (std::size_t t = 0; t < k.texts.size(); ++t)
-      AddTerms(store::AsText(row[5 + t]), false, terms);
-    ENSEMBLE_RETURN_IF_ERROR(
-        InsertTerms(db, table, space_id, k.kind, id, updated_at, terms, written));
-    if (k.kind != "project") continue;
+RowTokens TokensOfRow(const SearchedKind& k, const std::vector<Value>& row) {
+  RowTokens out;
+  out.id = store::AsText(row[0]);
+  out.space_id = store::AsText(row[1]);
+  out.live = store::AsInt(row[2]) == 0;  // In Trash: not searched.
+  out.updated_at = store::AsInt(row[3]);
+  if (!out.live) return out;
+  AddTokens(store::AsText(row[4]), out.record.title);
+  for (std::size_t t = 0; t < k.texts.size(); ++t)
+    AddTokens(store::AsText(row[5 + t]), out.record.others);
+  Finish(out.record);
+  if (k.kind == "project") {
     const nlohmann::json deliverables =
         nlohmann::json::parse(store::AsText(row[5 + k.texts.size()]), nullptr, false);
-    if (!deliverables.is_array()) continue;
-    Terms titles;
-    for (const nlohmann::json& d : deliverables) {
-      if (d.is_object()) AddTerms(d.value("title", std::string()), true, titles);
+    if (deliverables.is_array()) {
+      for (const nlohmann::json& d : deliverables) {
+        if (d.is_object()) AddTokens(d.value("title", std::string()), out.deliverables.title);
+      }
     }
-    ENSEMBLE_RETURN_IF_ERROR(
-        InsertTerms(db, table, space_id, kDeliverableTerms, id, updated_at, titles, written));
+    Finish(out.deliverables);
+  }
+  return out;
+}
+
+// A statement for each of store::kBulkChunks' row counts, made once.
+class PerChunk {
+ public:
+  explicit PerChunk(const std::function<std::string(std::size_t)>& make) {
+    for (std::size_t n : store::kBulkChunks) sql_[n] = make(n);
+  }
+  const std::string& operator()(std::size_t rows) const { return sql_.at(rows); }
+
+ private:
+  std::map<std::size_t, std::string> sql_;
+};
+
+// "INSERT INTO search_terms ... VALUES ($1,$2,$3,$4,$5,$6),($1,$2,$3,$4,$7,$8)..."
+// for `count` rows: the record's four values once, then each token and its
+// title flag.
+const std::string& InsertSql(std::size_t count) {
+  static const auto* sqls = new PerChunk([](std::size_t n) {
+    std::string sql =
+        "INSERT INTO search_terms (space_id, kind, id, updated_at, token, in_title) VALUES ";
+    for (std::size_t i = 0; i < n; ++i)
+      sql += (i ? ",($1,$2,$3,$4," : "($1,$2,$3,$4,") + store::Placeholders(5 + 2 * i, 2) + ")";
+    return sql;
+  });
+  return (*sqls)(count);
+}
+
+// Adds `tokens` of record (kind, id) to search_terms.
+Status InsertTerms(store::Database& db, const std::string& space_id, std::string_view kind,
+                   const std::string& id, int64_t updated_at, const RecordTokens& tokens) {
+  std::vector<std::pair<const std::string*, bool>> all;
+  all.reserve(tokens.size());
+  for (const std::string& t : tokens.title) all.emplace_back(&t, true);
+  for (const std::string& t : tokens.others) all.emplace_back(&t, false);
+  std::vector<Value> params;
+  for (std::size_t done = 0; done < all.size();) {
+    const std::size_t chunk = store::BulkChunk(all.size() - done);
+    params = {Value(space_id), Value(std::string(kind)), Value(id), Value(updated_at)};
+    for (std::size_t i = 0; i < chunk; ++i, ++done) {
+      params.push_back(Value(*all[done].first));
+      params.push_back(Value(int64_t{all[done].second}));
+    }
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(InsertSql(chunk), params));
   }
   return Status::Ok();
+}
+
+// A record's row of search_recent: its tokens, or none for one removed
+// (then no space and no time).
+struct RecentRow {
+  std::string_view kind;
+  std::string id;
+  std::string space_id;
+  int64_t updated_at = 0;
+  RecordTokens tokens;
+};
+
+// "INSERT INTO search_recent ... VALUES ($1..$7),($8..$14)... ON CONFLICT"
+// for `count` rows.
+const std::string& WriteRecentSql(std::size_t count) {
+  static const auto* sqls = new PerChunk([](std::size_t n) {
+    return "INSERT INTO search_recent"
+           " (kind, id, space_id, updated_at, token_count, title_tokens, tokens) VALUES " +
+           store::ValueRows(n, 7) +
+           " ON CONFLICT (kind, id) DO UPDATE SET space_id = excluded.space_id,"
+           " updated_at = excluded.updated_at, token_count = excluded.token_count,"
+           " title_tokens = excluded.title_tokens, tokens = excluded.tokens";
+  });
+  return (*sqls)(count);
+}
+
+// Writes `rows` (no two of one record) over what search_recent holds.
+Status WriteRecent(store::Database& db, const std::vector<RecentRow>& rows) {
+  std::vector<Value> params;
+  for (std::size_t done = 0; done < rows.size();) {
+    const std::size_t chunk = store::BulkChunk(rows.size() - done);
+    params.clear();
+    for (std::size_t i = 0; i < chunk; ++i, ++done) {
+      const RecentRow& r = rows[done];
+      params.insert(params.end(),
+                    {Value(std::string(r.kind)), Value(r.id), Value(r.space_id),
+                     Value(r.updated_at), Value(static_cast<int64_t>(r.tokens.size())),
+                     Value(JoinTokens(r.tokens.title)), Value(JoinTokens(r.tokens.others))});
+    }
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(WriteRecentSql(chunk), params));
+  }
+  return Status::Ok();
+}
+
+// The tokens of a space-separated list, in its order.
+std::vector<std::string_view> Split(std::string_view list) {
+  std::vector<std::string_view> out;
+  while (!list.empty()) {
+    const std::size_t end = std::min(list.find(' '), list.size());
+    out.push_back(list.substr(0, end));
+    list.remove_prefix(std::min(end + 1, list.size()));
+  }
+  return out;
 }
 
 const SearchedKind* FindSearchedKind(std::string_view kind) {
@@ -270,6 +272,13 @@ const SearchedKind* FindSearchedKind(std::string_view kind) {
 }
 
 }  // namespace
+
+std::string_view IndexedToken(std::string_view token) {
+  if (token.size() <= kMaxIndexedTokenBytes) return token;
+  std::size_t end = kMaxIndexedTokenBytes;
+  while (end > 0 && (static_cast<unsigned char>(token[end]) & 0xC0) == 0x80) --end;
+  return token.substr(0, end);
+}
 
 const std::vector<SearchedKind>& SearchedKinds() {
   static const std::vector<SearchedKind> kKinds = {
@@ -314,12 +323,27 @@ namespace {
 
 // Indexes every live searched record into search_terms.
 Status IndexEveryRecord(store::Database& db) {
-  int64_t written = 0;
   for (const SearchedKind& k : SearchedKinds()) {
     ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(RowSql(k, "t.deleted = 0")));
-    ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, kMainTerms, k, rows, &written));
+    for (const std::vector<Value>& row : rows.rows) {
+      const RowTokens r = TokensOfRow(k, row);
+      ENSEMBLE_RETURN_IF_ERROR(InsertTerms(db, r.space_id, k.kind, r.id, r.updated_at, r.record));
+      if (k.kind != "project") continue;
+      ENSEMBLE_RETURN_IF_ERROR(
+          InsertTerms(db, r.space_id, kDeliverableTerms, r.id, r.updated_at, r.deliverables));
+    }
   }
   return Status::Ok();
+}
+
+// "INSERT INTO search_terms ... VALUES ($1,...,$6),($7,...,$12)..." for
+// `count` whole rows.
+const std::string& MergeSql(std::size_t count) {
+  static const auto* sqls = new PerChunk([](std::size_t n) {
+    return "INSERT INTO search_terms (space_id, kind, token, id, in_title, updated_at) VALUES " +
+           store::ValueRows(n, 6);
+  });
+  return (*sqls)(count);
 }
 
 }  // namespace
@@ -331,138 +355,155 @@ const store::Migration kCreateSearchIndex = {36, "search index", IndexSql().firs
 const store::Migration kCreateRecentSearchTerms = {38, "recent search terms", RecentSql().first,
                                                    RecentSql().second};
 
-Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id) {
-  if (kind == "page") {
-    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows tasks,
-                              db.Query("SELECT id FROM tasks WHERE page = $1", {Value(id)}));
-    for (const std::vector<Value>& task : tasks.rows) {
-      ENSEMBLE_RETURN_IF_ERROR(IndexRecord(db, "task", store::AsText(task[0])));
+const store::Migration kRecentTermsByRecord = {
+    39, "recent search terms by record", RecentByRecordSql().first, RecentByRecordSql().second};
+
+namespace {
+
+// Adds to `recent` the rows of the records `ids` (sorted, distinct) of kind
+// `k`, as the store holds them.
+Status ReadKind(store::Database& db, const SearchedKind& k, const std::vector<std::string>& ids,
+                std::vector<RecentRow>& recent) {
+  static const auto* by_ids = [] {
+    auto* out = new std::map<std::pair<std::string_view, std::size_t>, std::string>();
+    for (const SearchedKind& searched : SearchedKinds()) {
+      for (std::size_t n : store::kBulkChunks)
+        (*out)[{searched.kind, n}] =
+            RowSql(searched, "t.id IN (" + store::Placeholders(1, n) + ")");
     }
-  }
-  const SearchedKind* k = FindSearchedKind(kind);
-  if (k == nullptr) return Status::Ok();
-  // A record's rows are all in one table or the other: both lose them here.
-  for (std::string_view table : {kMainTerms, kRecentTerms}) {
-    ENSEMBLE_RETURN_IF_ERROR(
-        db.Exec("DELETE FROM " + std::string(table) + " WHERE id = $1 AND (kind = $2 OR kind = $3)",
-                {Value(id), Value(std::string(kind)),
-                 Value(std::string(kind == "project" ? kDeliverableTerms : kind))}));
-  }
-  static const auto* by_id = [] {
-    auto* out = new std::map<std::string_view, std::string>();
-    for (const SearchedKind& searched : SearchedKinds())
-      (*out)[searched.kind] = RowSql(searched, "t.id = $1");
     return out;
   }();
-  ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(by_id->at(k->kind), {Value(id)}));
-  int64_t written = 0;
-  ENSEMBLE_RETURN_IF_ERROR(IndexRows(db, kRecentTerms, *k, rows, &written));
-  if (written == 0) return Status::Ok();
+  std::vector<Value> params;
+  for (std::size_t done = 0; done < ids.size();) {
+    const std::size_t chunk = store::BulkChunk(ids.size() - done);
+    params.assign(ids.begin() + done, ids.begin() + done + chunk);
+    ENSEMBLE_ASSIGN_OR_RETURN(store::Rows rows, db.Query(by_ids->at({k.kind, chunk}), params));
+    // Each id's row, by its place in the chunk; none: the record is gone.
+    std::vector<std::optional<RowTokens>> found(chunk);
+    for (const std::vector<Value>& row : rows.rows) {
+      RowTokens r = TokensOfRow(k, row);
+      const auto at = std::lower_bound(ids.begin() + done, ids.begin() + done + chunk, r.id);
+      if (r.live) found[at - ids.begin() - done] = std::move(r);
+    }
+    for (std::size_t i = 0; i < chunk; ++i, ++done) {
+      // Gone or in Trash: a row with no tokens hides what search_terms holds.
+      RowTokens r = found[i] ? std::move(*found[i]) : RowTokens{};
+      recent.push_back({k.kind, ids[done], r.space_id, r.updated_at, std::move(r.record)});
+      if (k.kind == "project") {
+        recent.push_back(
+            {kDeliverableTerms, ids[done], r.space_id, r.updated_at, std::move(r.deliverables)});
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status IndexRecords(store::Database& db,
+                    std::span<const std::pair<std::string, std::string>> records) {
+  const std::vector<SearchedKind>& kinds = SearchedKinds();
+  std::vector<std::vector<std::string>> ids(kinds.size());
+  for (const auto& [kind, id] : records) {
+    if (const SearchedKind* k = FindSearchedKind(kind)) ids[k - kinds.data()].push_back(id);
+    if (kind != "page") continue;
+    // A page's body is its tasks' page text: they are indexed again.
+    const std::size_t tasks = FindSearchedKind("task") - kinds.data();
+    ENSEMBLE_RETURN_IF_ERROR(db.ForEachRow("SELECT id FROM tasks WHERE page = $1", {Value(id)},
+                                           [&](const store::RowView& row) {
+                                             ids[tasks].emplace_back(row.Text(0));
+                                             return Status::Ok();
+                                           }));
+  }
+  std::vector<RecentRow> recent;
+  for (std::size_t i = 0; i < kinds.size(); ++i) {
+    std::vector<std::string>& of = ids[i];
+    if (of.empty()) continue;
+    std::sort(of.begin(), of.end());
+    of.erase(std::unique(of.begin(), of.end()), of.end());
+    ENSEMBLE_RETURN_IF_ERROR(ReadKind(db, kinds[i], of, recent));
+  }
+  if (recent.empty()) return Status::Ok();
+  int64_t tokens = 0;
+  for (const RecentRow& r : recent) tokens += static_cast<int64_t>(r.tokens.size());
+  // Counted before the rows are written: on PostgreSQL the count's row is
+  // then every writer's first lock, so a merge never waits on a writer that
+  // waits on it.
   ENSEMBLE_ASSIGN_OR_RETURN(
       store::Rows size,
-      db.Query("UPDATE search_recent_size SET written = written + $1 RETURNING written",
-               {Value(written)}));
-  if (size.empty() || store::AsInt(size.rows[0][0]) <= kMaxRecentTerms) return Status::Ok();
+      db.Query("UPDATE search_recent_size SET tokens = tokens + $1, records = records + $2"
+               " RETURNING tokens, records",
+               {Value(tokens), Value(static_cast<int64_t>(recent.size()))}));
+  ENSEMBLE_RETURN_IF_ERROR(WriteRecent(db, recent));
+  if (size.empty() || (store::AsInt(size.rows[0][0]) <= kMaxRecentTerms &&
+                       store::AsInt(size.rows[0][1]) <= kMaxRecentRecords))
+    return Status::Ok();
   return MergeRecentTerms(db);
 }
 
 Status MergeRecentTerms(store::Database& db) {
+  // Taken first (a write took it already): a second merge waits here for
+  // this one to commit, and then finds the rows it moved gone.
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec("UPDATE search_recent_size SET tokens = 0, records = 0"));
+  ENSEMBLE_ASSIGN_OR_RETURN(
+      store::Rows recent,
+      db.Query("SELECT space_id, kind, id, updated_at, title_tokens, tokens FROM search_recent"));
+  struct Term {
+    const std::string* space_id;
+    const std::string* kind;
+    std::string_view token;
+    const std::string* id;
+    bool in_title;
+    int64_t updated_at;
+  };
+  std::vector<Term> terms;
+  for (const std::vector<Value>& row : recent.rows) {
+    const auto& text = [&](int c) -> const std::string& { return std::get<std::string>(row[c]); };
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("DELETE FROM search_terms WHERE id = $1 AND kind = $2", {row[2], row[1]}));
+    for (int c : {4, 5}) {
+      for (std::string_view token : Split(text(c)))
+        terms.push_back({&text(0), &text(1), token, &text(2), c == 4, store::AsInt(row[3])});
+    }
+  }
   // In the key's order, so each page of search_terms is changed once.
-  ENSEMBLE_RETURN_IF_ERROR(
-      db.Exec("INSERT INTO search_terms (space_id, kind, token, id, in_title, updated_at)"
-              " SELECT space_id, kind, token, id, in_title, updated_at FROM search_recent"
-              " ORDER BY space_id, kind, token, id"));
-  ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_recent"));
-  return db.Exec("UPDATE search_recent_size SET written = 0");
+  std::sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) {
+    if (*a.space_id != *b.space_id) return *a.space_id < *b.space_id;
+    if (*a.kind != *b.kind) return *a.kind < *b.kind;
+    if (a.token != b.token) return a.token < b.token;
+    return *a.id < *b.id;
+  });
+  std::vector<Value> params;
+  for (std::size_t done = 0; done < terms.size();) {
+    const std::size_t chunk = store::BulkChunk(terms.size() - done);
+    params.clear();
+    for (std::size_t i = 0; i < chunk; ++i, ++done) {
+      const Term& t = terms[done];
+      params.insert(params.end(), {Value(*t.space_id), Value(*t.kind), Value(std::string(t.token)),
+                                   Value(*t.id), Value(int64_t{t.in_title}), Value(t.updated_at)});
+    }
+    ENSEMBLE_RETURN_IF_ERROR(db.Exec(MergeSql(chunk), params));
+  }
+  // Only the rows as read: one rewritten meanwhile (PostgreSQL) stays, and
+  // still supersedes what this merge wrote of it.
+  for (const std::vector<Value>& row : recent.rows) {
+    ENSEMBLE_RETURN_IF_ERROR(
+        db.Exec("DELETE FROM search_recent WHERE kind = $2 AND id = $3 AND space_id = $1"
+                " AND updated_at = $4 AND title_tokens = $5 AND tokens = $6",
+                row));
+  }
+  return Status::Ok();
 }
 
 Status ClearSearchIndex(store::Database& db) {
+  ENSEMBLE_RETURN_IF_ERROR(db.Exec("UPDATE search_recent_size SET tokens = 0, records = 0"));
   ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_terms"));
-  ENSEMBLE_RETURN_IF_ERROR(db.Exec("DELETE FROM search_recent"));
-  return db.Exec("UPDATE search_recent_size SET written = 0");
+  return db.Exec("DELETE FROM search_recent");
 }
 
 Status RebuildSearchIndex(store::Database& db) {
   ENSEMBLE_RETURN_IF_ERROR(ClearSearchIndex(db));
   return IndexEveryRecord(db);
-}
-
-Result<IndexCandidates> FindCandidates(store::Database& db, const std::string& space_id,
-                                       std::string_view kind, const SearchQuery& query) {
-  IndexCandidates out;
-  if (query.words.empty()) return out;
-  std::vector<Value> params = {Value(space_id), Value(std::string(kind))};
-  // The condition a token of a word puts on a row: a prefix range for the
-  // word's last token (or one the index holds cut), the token itself before.
-  auto holds = [&](const std::string& whole, bool last) {
-    const std::string_view token = IndexedToken(whole);
-    params.push_back(Value(std::string(token)));
-    const std::string lower = "$" + std::to_string(params.size());
-    if (!last && token.size() == whole.size()) return "token = " + lower;
-    params.push_back(Value(PrefixEnd(token)));
-    return "token >= " + lower + " AND token < $" + std::to_string(params.size());
-  };
-  auto rows_of = [](std::string_view table, std::string_view columns, const std::string& holding) {
-    return "SELECT " + std::string(columns) + " FROM " + std::string(table) +
-           " WHERE space_id = $1 AND kind = $2 AND " + holding;
-  };
-  // Per word and table, an arm: the rows of the word's first token, of
-  // records that hold its other tokens too (their order is the ranking's to
-  // check). Arms of a UNION ALL, so each reads its own ranges of the key and
-  // a token holding two words counts for both.
-  std::string arms;
-  for (std::size_t w = 0; w < query.words.size(); ++w) {
-    const std::vector<std::string>& word = query.words[w];
-    const std::string first = holds(word[0], word.size() == 1);
-    std::string others;
-    for (std::size_t t = 1; t < word.size(); ++t) {
-      const std::string holding = holds(word[t], t + 1 == word.size());
-      others += " AND id IN (" + rows_of(kMainTerms, "id", holding) + " UNION ALL " +
-                rows_of(kRecentTerms, "id", holding) + ")";
-    }
-    const std::string columns = std::to_string(w) + " AS word, id, in_title, updated_at";
-    for (std::string_view table : {kMainTerms, kRecentTerms}) {
-      arms += (arms.empty() ? "" : " UNION ALL ") + rows_of(table, columns, first) + others;
-    }
-  }
-  // What each record holds, summed here as the rows stream by: a GROUP BY in
-  // SQL sorts every row first, which cost three times as much.
-  static_assert(kMaxQueryWords <= 32, "a word is a bit of HeldWords::words");
-  HeldById held;
-  ENSEMBLE_RETURN_IF_ERROR(db.ForEachRow(arms, params, [&](const store::RowView& row) {
-    HeldWords& h = held.Of(row.Text(1));
-    const uint32_t bit = uint32_t{1} << row.Int(0);
-    h.words |= bit;
-    if (row.Int(2) == 1) h.in_title |= bit;
-    h.updated_at = std::max(h.updated_at, row.Int(3));
-    return Status::Ok();
-  }));
-  // Most words held, then most in the title (each is worth 3 points, more
-  // than recency's 1), then the later changed, then by id (byte order).
-  struct Held {
-    int words;
-    int in_title;
-    int64_t updated_at;
-    std::string_view id;
-  };
-  std::vector<Held> ranked;
-  ranked.reserve(held.size());
-  held.ForEach([&](std::string_view id, const HeldWords& h) {
-    ranked.push_back({std::popcount(h.words), std::popcount(h.in_title), h.updated_at, id});
-  });
-  // One past the bound says whether there are more.
-  const std::size_t kept = std::min(ranked.size(), kCandidatesPerKind + 1);
-  std::partial_sort(ranked.begin(), ranked.begin() + kept, ranked.end(),
-                    [](const Held& a, const Held& b) {
-                      if (a.words != b.words) return a.words > b.words;
-                      if (a.in_title != b.in_title) return a.in_title > b.in_title;
-                      if (a.updated_at != b.updated_at) return a.updated_at > b.updated_at;
-                      return a.id < b.id;
-                    });
-  out.more = ranked.size() > kCandidatesPerKind;
-  for (std::size_t i = 0; i < kept && i < kCandidatesPerKind; ++i)
-    out.ids.emplace_back(ranked[i].id);
-  return out;
 }
 
 }  // namespace ensemble::core::context

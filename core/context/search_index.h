@@ -6,11 +6,15 @@
 // words, title matches and later changes first. The ranking
 // (search_rank.h) then scores only those.
 //
-// A write's rows go first into search_recent, a small table of the same
-// shape, and move into search_terms in bulk, in key order, once it holds
-// kMaxRecentTerms: a record's 10-20 tokens would otherwise each change a
-// page of the large table (three times a push's cost at 5,000 records). A
-// record's rows are all in one table or the other; a search reads both.
+// A write does not touch search_terms: it puts one row per record into
+// search_recent (its tokens, title and others, each list as one text), or a
+// row with no tokens for a record removed. A record's row there supersedes
+// its rows in search_terms; a search reads the few recent rows and matches
+// them itself, then the rows of search_terms of the others. Past
+// kMaxRecentTerms tokens (or kMaxRecentRecords rows) written, the batch that
+// crossed it merges search_recent into search_terms, in key order: a
+// record's 10-20 tokens would otherwise each change a page of the large
+// table, several times what the rest of its write costs.
 //
 // The index is kept by the sync machinery's DerivedRows hooks, in the
 // transaction of the write, on every path a record changes by: a mutator on
@@ -25,8 +29,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/base/status.h"
@@ -40,6 +46,10 @@ namespace ensemble::core::context {
 // blob is one enormous token, and a prefix this long already singles a
 // record out. The ranking still compares the whole token.
 inline constexpr std::size_t kMaxIndexedTokenBytes = 64;
+
+// `token` as the index keeps it: cut to kMaxIndexedTokenBytes on a code
+// point's first byte.
+std::string_view IndexedToken(std::string_view token);
 
 // One searched text beside a kind's title and what a word found in it is
 // worth (search_rank.h), in thousandths. The column "page_text" is a task's
@@ -78,23 +88,33 @@ inline constexpr std::string_view kDeliverableTerms = "deliverable";
 inline constexpr std::string_view kMainTerms = "search_terms";
 inline constexpr std::string_view kRecentTerms = "search_recent";
 
-// Rows written to search_recent past which the write that adds them merges
-// it into search_terms: about a megabyte, twenty pushes of 100 tasks, small
-// enough that its pages stay few and a merge costs one pass over the pages
-// it changes.
+// Tokens written to search_recent past which the batch writing them merges
+// it into search_terms: about fifteen pushes of 100 tasks, and what a search
+// reads of them stays a tenth of a millisecond.
 inline constexpr int64_t kMaxRecentTerms = 16384;
+// Rows written to search_recent past which it is merged all the same (a row
+// of a removed record holds no tokens).
+inline constexpr int64_t kMaxRecentRecords = 4096;
 
 // Migration 36: search_terms, tasks by page, and every live record indexed.
 extern const store::Migration kCreateSearchIndex;
-// Migration 38: search_recent, and the count of rows written to it.
+// Migration 38: search_recent with a row per token, as search_terms.
 extern const store::Migration kCreateRecentSearchTerms;
+// Migration 39: search_recent with a row per record, its rows of migration
+// 38 merged first; search_recent_size, what was written to it since.
+extern const store::Migration kRecentTermsByRecord;
 
-// Brings the index up to date with record (kind, id) as the store holds it
-// now: its rows replaced, or removed when it is gone or in Trash. A page also
-// reindexes the tasks whose page it is. Other kinds: nothing.
-Status IndexRecord(store::Database& db, std::string_view kind, const std::string& id);
+// Brings the index up to date with records (kind, id) as the store holds
+// them now: each one's recent row written, with no tokens when it is gone or
+// in Trash. A page also reindexes the tasks whose page it is. Other kinds:
+// nothing. A kind's records are read and written a chunk at a time; past
+// the bounds, search_recent is merged.
+Status IndexRecords(store::Database& db,
+                    std::span<const std::pair<std::string, std::string>> records);
 
-// Moves every row of search_recent into search_terms, in key order.
+// Moves every row of search_recent into search_terms, in key order, each
+// record's rows there replaced. Merges run one at a time (each locks
+// search_recent_size's row); a recent row rewritten while one ran stays.
 Status MergeRecentTerms(store::Database& db);
 
 // Empties the index (every synced table was emptied).

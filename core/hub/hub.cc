@@ -111,7 +111,8 @@ std::span<const store::Migration> Migrations() {
                                                      people::kCreateContextSuppressionsTable,
                                                      context::kCreateSearchIndex,
                                                      context::kCreateRecordLinks,
-                                                     context::kCreateRecentSearchTerms};
+                                                     context::kCreateRecentSearchTerms,
+                                                     context::kRecentTermsByRecord};
   return kAll;
 }
 

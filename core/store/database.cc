@@ -38,6 +38,29 @@ std::string AsText(const Value& v) {
 
 bool IsNull(const Value& v) { return std::holds_alternative<Null>(v); }
 
+std::size_t BulkChunk(std::size_t left) {
+  for (std::size_t n : kBulkChunks) {
+    if (n <= left) return n;
+  }
+  return 1;
+}
+
+std::string ValueRows(std::size_t rows, std::size_t columns) {
+  std::string out;
+  for (std::size_t i = 0; i < rows; ++i)
+    out += (i ? ", (" : "(") + Placeholders(columns * i + 1, columns) + ")";
+  return out;
+}
+
+std::string Placeholders(std::size_t first, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) {
+    out += i ? ", $" : "$";
+    out += std::to_string(first + i);
+  }
+  return out;
+}
+
 namespace {
 
 // A row of Rows seen through RowView.

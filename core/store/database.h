@@ -13,6 +13,7 @@
 #ifndef ENSEMBLE_CORE_STORE_DATABASE_H_
 #define ENSEMBLE_CORE_STORE_DATABASE_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -42,6 +43,22 @@ struct Rows {
 int64_t AsInt(const Value& v, int64_t if_null = 0);
 std::string AsText(const Value& v);
 bool IsNull(const Value& v);
+
+// Row counts a bulk statement (a multi-row INSERT, an IN list) is written
+// for: a batch goes in chunks of these sizes, so a statement cache holds
+// seven shapes of the statement rather than one per count, and a batch of a
+// dozen takes two statements, not three.
+inline constexpr std::size_t kBulkChunks[] = {64, 32, 16, 8, 4, 2, 1};
+
+// The largest of kBulkChunks not above `left` (at least 1).
+std::size_t BulkChunk(std::size_t left);
+
+// "$first, $first+1, ..." for `count` placeholders.
+std::string Placeholders(std::size_t first, std::size_t count);
+
+// "($1, ..., $columns), ($columns+1, ...), ..." for `rows` rows: a
+// multi-row INSERT's VALUES.
+std::string ValueRows(std::size_t rows, std::size_t columns);
 
 // What a commit waits for.
 enum class Durability {

@@ -5,27 +5,22 @@
 namespace ensemble::core::sync {
 
 Status NoteWrites(const SyncConfig& config, MutationContext& ctx) {
-  if (!config.derived.record_written) return Status::Ok();
-  for (const auto& [kind, id] : ctx.written()) {
-    ENSEMBLE_RETURN_IF_ERROR(config.derived.record_written(ctx.db(), kind, id));
-  }
-  return Status::Ok();
+  if (!config.derived.records_written) return Status::Ok();
+  return config.derived.records_written(ctx.db(), ctx.written());
 }
 
 Status NoteWrites(const SyncConfig& config, store::Database& db, WrittenRecords& written) {
-  if (!config.derived.record_written) return Status::Ok();
+  if (!config.derived.records_written) return Status::Ok();
   std::sort(written.begin(), written.end());
   written.erase(std::unique(written.begin(), written.end()), written.end());
-  for (const auto& [kind, id] : written) {
-    ENSEMBLE_RETURN_IF_ERROR(config.derived.record_written(db, kind, id));
-  }
-  return Status::Ok();
+  return config.derived.records_written(db, written);
 }
 
 Status NoteWrite(const SyncConfig& config, store::Database& db, std::string_view kind,
                  const std::string& id) {
-  if (!config.derived.record_written) return Status::Ok();
-  return config.derived.record_written(db, kind, id);
+  if (!config.derived.records_written) return Status::Ok();
+  const std::pair<std::string, std::string> record(kind, id);
+  return config.derived.records_written(db, std::span(&record, 1));
 }
 
 const store::Migration kCreateSyncTables = {

@@ -40,9 +40,9 @@ using BeforePurge = Status (*)(store::Database& db, int64_t through);
 // rows on every path that writes them: a mutator on the server or a replica,
 // a pull, a rebase.
 struct DerivedRows {
-  // After record (kind, id) was written, restored or removed.
-  Status (*record_written)(store::Database& db, std::string_view kind,
-                           const std::string& id) = nullptr;
+  // After records (kind, id) were written, restored or removed; each once.
+  Status (*records_written)(store::Database& db,
+                            std::span<const std::pair<std::string, std::string>> records) = nullptr;
   // After every synced table was emptied (a reset pull refills them).
   Status (*cleared)(store::Database& db) = nullptr;
 };

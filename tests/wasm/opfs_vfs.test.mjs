@@ -72,8 +72,8 @@ test('a commit writes a few pages, not the whole file', async () => {
   create(core, 'One more');
   assert.ok(sizeBefore > 200 * 1024, `seeded file is ${sizeBefore} bytes`);
   // Each changed page is written twice (journal, then file): the task's row,
-  // its table's indexes and the search index's two (search_recent by token
-  // and by record) come to about 20 of the file's 400.
+  // its table's indexes, the search index's recent row and its count, and
+  // the link index come to about 20 of the file's 400.
   assert.ok(bytesWritten <= 24 * 4096, `one commit wrote ${bytesWritten} bytes of ${sizeBefore}`);
 });
 

@@ -8,7 +8,11 @@
 
 #include <gmock/gmock.h>
 
+#include <algorithm>
+#include <memory>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/hub/hub.h"
@@ -25,12 +29,76 @@ using ::testing::UnorderedElementsAre;
 
 constexpr char kSpace[] = "personal";
 
-// Every row of the index, in either table, in key order.
+std::vector<std::string> Split(const std::string& list) {
+  std::vector<std::string> out;
+  std::size_t from = 0;
+  while (from < list.size()) {
+    const std::size_t end = std::min(list.find(' ', from), list.size());
+    out.push_back(list.substr(from, end - from));
+    from = end + 1;
+  }
+  return out;
+}
+
+// Every row the index holds, as search_terms' rows, in key order: the
+// recent rows' tokens, and the rows of search_terms they do not supersede.
 json Terms(store::Database& db) {
-  return sync::RowsOf(db,
-                      "SELECT space_id, kind, token, id, in_title, updated_at FROM ("
-                      "SELECT * FROM search_terms UNION ALL SELECT * FROM search_recent) AS t"
-                      " ORDER BY space_id, kind, token, id");
+  using Row = std::tuple<std::string, std::string, std::string, std::string, int64_t, int64_t>;
+  std::vector<Row> rows;
+  std::set<std::pair<std::string, std::string>> recent;
+  auto recent_rows =
+      db.Query("SELECT space_id, kind, id, updated_at, title_tokens, tokens FROM search_recent");
+  EXPECT_TRUE(recent_rows.ok()) << recent_rows.status().ToString();
+  for (const std::vector<store::Value>& r : recent_rows->rows) {
+    const std::string kind = store::AsText(r[1]), id = store::AsText(r[2]);
+    recent.insert({kind, id});
+    for (int column : {4, 5}) {
+      for (const std::string& token : Split(store::AsText(r[column])))
+        rows.emplace_back(store::AsText(r[0]), kind, token, id, column == 4, store::AsInt(r[3]));
+    }
+  }
+  auto main_rows =
+      db.Query("SELECT space_id, kind, token, id, in_title, updated_at FROM search_terms");
+  EXPECT_TRUE(main_rows.ok()) << main_rows.status().ToString();
+  for (const std::vector<store::Value>& r : main_rows->rows) {
+    if (recent.count({store::AsText(r[1]), store::AsText(r[3])})) continue;
+    rows.emplace_back(store::AsText(r[0]), store::AsText(r[1]), store::AsText(r[2]),
+                      store::AsText(r[3]), store::AsInt(r[4]), store::AsInt(r[5]));
+  }
+  std::sort(rows.begin(), rows.end());
+  json out = json::array();
+  for (const auto& [space_id, kind, token, id, in_title, updated_at] : rows) {
+    out.push_back({{"space_id", space_id},
+                   {"kind", kind},
+                   {"token", token},
+                   {"id", id},
+                   {"in_title", in_title},
+                   {"updated_at", updated_at}});
+  }
+  return out;
+}
+
+// Terms(db) as the table index_view, for SQL to read.
+void ViewTerms(store::Database& db) {
+  ASSERT_TRUE(db.Exec("CREATE TEMP TABLE index_view (space_id TEXT, kind TEXT, token TEXT,"
+                      " id TEXT, in_title BIGINT, updated_at BIGINT)")
+                  .ok());
+  for (const json& row : Terms(db)) {
+    ASSERT_TRUE(db.Exec("INSERT INTO index_view VALUES ($1, $2, $3, $4, $5, $6)",
+                        {store::Value(row["space_id"].get<std::string>()),
+                         store::Value(row["kind"].get<std::string>()),
+                         store::Value(row["token"].get<std::string>()),
+                         store::Value(row["id"].get<std::string>()),
+                         store::Value(row["in_title"].get<int64_t>()),
+                         store::Value(row["updated_at"].get<int64_t>())})
+                    .ok());
+  }
+}
+
+int64_t Count(store::Database& db, const std::string& sql) {
+  auto rows = db.Query(sql);
+  EXPECT_TRUE(rows.ok() && !rows->empty()) << sql;
+  return rows.ok() && !rows->empty() ? store::AsInt(rows->rows[0][0]) : -1;
 }
 
 // Expects the index of `db` to be what a rebuild from its rows gives.
@@ -154,8 +222,8 @@ TEST_F(SearchIndexTest, ThousandsHoldingAWordAreOrderedAsSqlWouldOrderThem) {
            {{"title", i % 13 == 0 ? "Alpha item" : "Item " + std::to_string(i)},
             {"description", std::string(i % 7 == 0 ? "beta " : "") + "alphabet gamma"}});
   }
-  const std::string kTerms =
-      "(SELECT * FROM search_terms UNION ALL SELECT * FROM search_recent) AS terms";
+  ViewTerms(*a.db);
+  const std::string kTerms = "index_view";
   const json oracle = sync::RowsOf(
       *a.db,
       "SELECT id FROM (SELECT id, COUNT(DISTINCT word) AS words,"
@@ -174,39 +242,68 @@ TEST_F(SearchIndexTest, ThousandsHoldingAWordAreOrderedAsSqlWouldOrderThem) {
   EXPECT_TRUE(more);
 }
 
-TEST_F(SearchIndexTest, WritesGoToTheRecentTableUntilItsBoundThenMergeInKeyOrder) {
+TEST_F(SearchIndexTest, AWriteIsOneRecentRowUntilTheBoundThenAllMergeInKeyOrder) {
   sync::Client a(1);
   std::string description;
   for (int j = 0; j < 400; ++j) description += "w" + std::to_string(j) + " ";
-  auto count = [&](const std::string& sql) { return store::AsInt(a.db->Query(sql)->rows[0][0]); };
+  store::Database& db = *a.db;
   std::vector<std::string> ids;
-  int64_t recent = 0;
-  // Each task adds its ~400 rows to search_recent, never to search_terms,
-  // until one takes the count past the bound.
+  // Each task is one row of search_recent holding its 401 tokens, never rows
+  // of search_terms, until one takes the tokens past the bound.
   for (;;) {
     ids.push_back(Create(a, "task", {{"title", "Item"}, {"description", description}}));
-    const int64_t written = count("SELECT written FROM search_recent_size");
-    if (written == 0) break;
-    EXPECT_EQ(written, count("SELECT COUNT(*) FROM search_recent"));
-    EXPECT_EQ(count("SELECT COUNT(*) FROM search_terms"), 0);
-    ASSERT_LE(written, kMaxRecentTerms);
-    ASSERT_GT(written, recent);
-    recent = written;
+    const int64_t rows = Count(db, "SELECT COUNT(*) FROM search_recent");
+    if (rows == 0) break;
+    ASSERT_EQ(rows, static_cast<int64_t>(ids.size()));
+    ASSERT_EQ(Count(db, "SELECT SUM(token_count) FROM search_recent"), 401 * rows);
+    ASSERT_LE(401 * rows, kMaxRecentTerms);
+    EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_terms"), 0);
   }
-  EXPECT_GT(recent + 400, kMaxRecentTerms);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 0);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM search_terms"), recent + 401);
-  ExpectRebuilt(*a.db);
-  // Found across the two tables alike: the first and the last task hold
-  // "w399"; an edit moves a merged record's rows back to the recent table.
-  Update(a, "task", ids.front(), {{"title", "Merged then edited"}});
-  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 403);
-  std::vector<std::string> found = Found(*a.db, "task", "w399 edited");
-  ASSERT_FALSE(found.empty());
-  EXPECT_EQ(found[0], ids.front());
-  EXPECT_EQ(Found(*a.db, "task", "merged").size(), 1u);
-  ExpectRebuilt(*a.db);
-  EXPECT_EQ(count("SELECT COUNT(*) FROM search_recent"), 0);  // The rebuild fills search_terms.
+  EXPECT_GT(401 * static_cast<int64_t>(ids.size()), kMaxRecentTerms);
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_terms"), 401 * static_cast<int64_t>(ids.size()));
+  ExpectRebuilt(db);
+  // An edit puts a merged record's row back; its rows in search_terms stay
+  // but are passed over: "item" is no longer its title.
+  Update(a, "task", ids.front(), {{"title", "Merged then edited"}, {"description", "w7"}});
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_recent"), 1);
+  EXPECT_THAT(Found(db, "task", "edited w7"), ::testing::Contains(ids.front()));
+  EXPECT_EQ(Found(db, "task", "edited w7")[0], ids.front());
+  EXPECT_THAT(Found(db, "task", "w399"), ::testing::Not(::testing::Contains(ids.front())));
+  ExpectRebuilt(db);  // The rebuild fills search_terms alone.
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_recent"), 0);
+  // A record put in Trash is a row with no tokens: not found, though its
+  // rows are still in search_terms until a merge takes them out.
+  ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", ids.back()}}).ok());
+  EXPECT_EQ(Count(db, "SELECT token_count FROM search_recent"), 0);
+  EXPECT_THAT(Found(db, "task", "w399"), ::testing::Not(::testing::Contains(ids.back())));
+  EXPECT_EQ(Found(db, "task", "w399").size(), std::min(ids.size() - 1, kCandidatesPerKind));
+  const json kept = Terms(db);
+  ASSERT_TRUE(MergeRecentTerms(db).ok());
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_recent"), 0);
+  EXPECT_EQ(Count(db, "SELECT COUNT(*) FROM search_terms WHERE id = '" + ids.back() + "'"), 0);
+  EXPECT_EQ(Terms(db), kept);
+  ExpectRebuilt(db);
+}
+
+TEST_F(SearchIndexTest, APushOfHundredsIsIndexedAChunkAtATime) {
+  // 150 creates, some of them put in Trash and some given a page, in one
+  // push: the server reads and writes them in chunks of 64, 32, ... and its
+  // index is what a rebuild gives, as is a replica's that pulls them.
+  sync::Client a(1), b(2);
+  const std::string page = Create(a, "page", {{"title", "Notes"}, {"body", "venue"}});
+  std::vector<std::string> ids;
+  for (int i = 0; i < 150; ++i) {
+    json args = {{"title", "Batch " + std::to_string(i)}};
+    if (i % 10 == 0) args["page"] = page;
+    ids.push_back(Create(a, "task", args));
+    if (i % 7 == 0) ASSERT_TRUE(a.replica->Mutate("task.delete", {{"id", ids.back()}}).ok());
+  }
+  Sync(a);
+  Pull(b);
+  EXPECT_EQ(Found(*server_db_, "task", "venue").size(), 15u - 3u);  // 0, 70, 140 in Trash.
+  EXPECT_EQ(Terms(*server_db_), Terms(*b.db));
+  ExpectRebuilt(*server_db_);
+  ExpectRebuilt(*b.db);
 }
 
 TEST_F(SearchIndexTest, APhraseIsHeldOnlyWithAllItsTokensAndTitleWordsCount) {
@@ -246,13 +343,19 @@ TEST_F(SearchIndexTest, AWordIsAPrefixOnWholeCodePointsAndAPhraseItsFirstToken) 
   }
 }
 
-TEST(SearchIndexMigration, IndexesTheRecordsWrittenBeforeIt) {
+// A store migrated up to, not including, migration `version`.
+std::unique_ptr<store::SqliteDatabase> MigratedBefore(int64_t version) {
   auto db = std::move(store::SqliteDatabase::Open(":memory:")).value();
   const auto all = hub::Migrations();
   std::size_t before = 0;
-  while (before < all.size() && all[before].version != kCreateSearchIndex.version) ++before;
-  ASSERT_LT(before, all.size());
-  ASSERT_TRUE(store::Migrate(*db, all.first(before)).ok());
+  while (before < all.size() && all[before].version != version) ++before;
+  EXPECT_LT(before, all.size());
+  EXPECT_TRUE(store::Migrate(*db, all.first(before)).ok());
+  return db;
+}
+
+TEST(SearchIndexMigration, IndexesTheRecordsWrittenBeforeIt) {
+  auto db = MigratedBefore(kCreateSearchIndex.version);
   ASSERT_TRUE(db->Exec("INSERT INTO tasks (id, space_id, title, status, version, created_at,"
                        " updated_at) VALUES ('t1', 'personal', 'Older launch', 'todo', 1, 5, 5)")
                   .ok());
@@ -262,6 +365,23 @@ TEST(SearchIndexMigration, IndexesTheRecordsWrittenBeforeIt) {
                   .ok());
   ASSERT_TRUE(hub::Migrate(*db).ok());
   EXPECT_THAT(Found(*db, "task", "launch"), ElementsAre("t1"));
+}
+
+TEST(SearchIndexMigration, MovesTheRecentRowsOfEachTokenIntoTheIndex) {
+  // Migration 38's search_recent held a row per token; 39 merges them.
+  auto db = MigratedBefore(kRecentTermsByRecord.version);
+  ASSERT_TRUE(db->Exec("INSERT INTO tasks (id, space_id, title, status, version, created_at,"
+                       " updated_at) VALUES ('t1', 'personal', 'Recent launch', 'todo', 1, 5, 5)")
+                  .ok());
+  ASSERT_TRUE(db->Exec("INSERT INTO search_recent (space_id, kind, token, id, in_title,"
+                       " updated_at) VALUES ('personal', 'task', 'launch', 't1', 1, 5),"
+                       " ('personal', 'task', 'recent', 't1', 1, 5)")
+                  .ok());
+  ASSERT_TRUE(hub::Migrate(*db).ok());
+  EXPECT_THAT(Found(*db, "task", "launch"), ElementsAre("t1"));
+  EXPECT_EQ(Count(*db, "SELECT COUNT(*) FROM search_terms"), 2);
+  EXPECT_EQ(Count(*db, "SELECT COUNT(*) FROM search_recent"), 0);
+  ExpectRebuilt(*db);
 }
 
 }  // namespace search_index_test
