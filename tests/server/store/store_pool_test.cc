@@ -7,6 +7,7 @@
 #include "server/store/store_pool.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -29,9 +30,13 @@ namespace net = boost::asio;
 class StorePoolTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    // The process id too: ctest runs each test in a process of its own, two
+    // at a time, and under ASan two of them can put the fixture at one
+    // address, so they shared a store and failed with "database is locked".
     dir_ = std::filesystem::temp_directory_path() /
-           ("ensemble-pool-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
+           ("ensemble-pool-" + std::to_string(::getpid()) + "-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            std::to_string(reinterpret_cast<uintptr_t>(this)));
     std::filesystem::create_directories(dir_);
     server::Config config;
     config.data_dir = dir_.string();
